@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { Redis } from 'ioredis';
+import { Type } from 'typebox';
+import type { Config } from './config.js';
+import { createDatabase, databaseIsUp, type DatabaseHandle } from './db/index.js';
+import { registerAuth } from './http/auth.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerRateLimit } from './http/rate-limit.js';
+import type { AppDeps } from './http/types.js';
+import { modules } from './modules/index.js';
+
+export interface AppOptions {
+  config: Config;
+  /** An open database; by default one is opened from the config and closed with the app. */
+  database?: DatabaseHandle;
+  /** Fastify's logger option; by default pino at LOG_LEVEL. */
+  logger?: FastifyServerOptions['logger'];
+  /** Start background workers (mail outbox). Default true. */
+  startWorkers?: boolean;
+  /** Load the bundled geographic data at start when its tables are empty. Default true. */
+  loadGeoData?: boolean;
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    // A hop count is accepted by Fastify at run time though its type omits it.
+    trustProxy: config.TRUST_PROXY as boolean | string[],
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    // Routes match /api/x and /api/x/ alike; ids stay case-sensitive.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: { customOptions: { allErrors: true } },
+  });
+
+  const database = options.database ?? createDatabase(config);
+  const ownsDatabase = !options.database;
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 })
+    : undefined;
+  redis?.on('error', (err) => app.log.warn({ err }, 'redis error'));
+
+  const deps: AppDeps = {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    database,
+    redis,
+    startWorkers: options.startWorkers ?? true,
+    loadGeoData: options.loadGeoData ?? true,
+  };
+  app.decorate('deps', deps);
+  app.addHook('onClose', async () => {
+    redis?.disconnect();
+    if (ownsDatabase) await database.close();
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  // A JSON body may be empty (PUT /archive with a Content-Type but no body); anything else must parse.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
+    return parseJson(req, body as string, done);
+  });
+
+  registerErrorHandling(app);
+  registerAuth(app);
+  await registerRateLimit(app);
+  await app.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'same-site' } });
+  await app.register(cors, {
+    origin: config.CORS_ORIGINS === '*' ? true : config.CORS_ORIGINS.length ? config.CORS_ORIGINS : false,
+    methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language', 'If-None-Match'],
+    exposedHeaders: ['Content-Disposition', 'Retry-After', 'X-Request-Id', 'ETag'],
+    maxAge: 600,
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Platform API',
+        version: '1.0.0',
+        description: 'Assistant chat, support tickets, geographic hierarchy and notifications of the cooperative investment platform.',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Personal access token: <id>|<secret>' } } },
+    },
+  });
+  // Routes that need a token say so in the document.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.auth && route.config.auth !== 'optional') {
+      route.schema = { ...route.schema, security: [{ bearerAuth: [] }] };
+    }
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  app.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, async () => app.swagger());
+
+  app.get(
+    '/health',
+    {
+      schema: {
+        summary: 'Liveness and database check',
+        tags: ['health'],
+        response: { 200: Type.Object({ status: Type.String() }), 503: Type.Object({ status: Type.String() }) },
+      },
+      config: { rateLimit: false },
+    },
+    async (_req, reply) => {
+      const up = await databaseIsUp(deps.db);
+      return reply.code(up ? 200 : 503).send({ status: up ? 'ok' : 'unavailable' });
+    },
+  );
+
+  for (const module of modules) {
+    if (module.routes) await app.register(module.routes, { prefix: '/api' });
+  }
+  return app;
+}

@@ -1,0 +1,80 @@
+// Operator commands: npm run --silent cli -- <command> [options]. Same environment as the server;
+// safe to run while it serves (SQLite in WAL mode, PostgreSQL as usual).
+import { parseArgs } from 'node:util';
+import { CommandFailed, UsageError, type CliCommand } from './cli/command.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createDatabase } from './db/index.js';
+import { migrateToLatest } from './db/migrate.js';
+import { modules } from './modules/index.js';
+
+const commands: CliCommand[] = modules.flatMap((m) => m.commands);
+
+function help(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  const lines = [
+    'Usage: npm run --silent cli -- <command> [options]',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run a command with --help for its options.',
+  ];
+  return lines.join('\n');
+}
+
+function commandHelp(command: CliCommand): string {
+  const lines = [`Usage: npm run --silent cli -- ${command.name} ${command.usage}`.trimEnd(), '', command.summary];
+  const names = Object.keys(command.options);
+  if (names.length) {
+    const width = Math.max(...names.map((n) => n.length)) + 2;
+    lines.push('', 'Options:', ...names.map((n) => `  --${n.padEnd(width)} ${command.options[n]!.description}`));
+  }
+  return lines.join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${help()}\n`);
+    return name ? 0 : 2;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) throw new UsageError(`unknown command "${name}"; run with --help to list the commands`);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${commandHelp(command)}\n`);
+    return 0;
+  }
+
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.split('\n')[0]} (see ${name} --help)`);
+  }
+
+  const config = loadConfig();
+  const database = createDatabase(config);
+  try {
+    if (!command.ownsMigrations) await migrateToLatest(database.db);
+    await command.run(values, {
+      config,
+      db: database.db,
+      dialect: database.dialect,
+      out: (line) => process.stdout.write(`${line}\n`),
+      progress: (line) => process.stderr.write(`${line}\n`),
+    });
+  } finally {
+    await database.close();
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const known = error instanceof UsageError || error instanceof CommandFailed || error instanceof ConfigError;
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    process.stderr.write(`error: ${known ? message : `unexpected failure: ${message}`}\n`);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);

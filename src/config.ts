@@ -1,0 +1,136 @@
+// The only module that reads process.env. Every setting is declared once below: its parser gives
+// both the type and the validation, and a bad value stops the process with one line naming the
+// variable and the form it expects.
+import path from 'node:path';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Parser<T> = (raw: string | undefined, name: string) => T;
+
+function fail(name: string, expected: string, raw: string): never {
+  throw new ConfigError(`${name} must be ${expected} (got "${raw.slice(0, 80)}")`);
+}
+
+const text =
+  (fallback: string): Parser<string> =>
+  (raw) =>
+    raw === undefined || raw === '' ? fallback : raw;
+
+const optionalText: Parser<string | undefined> = (raw) => (raw === undefined || raw === '' ? undefined : raw);
+
+const integer =
+  (fallback: number, min: number, max: number): Parser<number> =>
+  (raw, name) => {
+    if (raw === undefined || raw === '') return fallback;
+    if (!/^\d+$/.test(raw)) fail(name, `a whole number from ${min} to ${max}`, raw);
+    const value = Number(raw);
+    if (value < min || value > max) fail(name, `a whole number from ${min} to ${max}`, raw);
+    return value;
+  };
+
+const oneOf =
+  <T extends string>(fallback: T, values: readonly T[]): Parser<T> =>
+  (raw, name) => {
+    if (raw === undefined || raw === '') return fallback;
+    if (!(values as readonly string[]).includes(raw)) fail(name, `one of ${values.join(', ')}`, raw);
+    return raw as T;
+  };
+
+const url =
+  (protocols: string[], expected: string): Parser<string | undefined> =>
+  (raw, name) => {
+    if (raw === undefined || raw === '') return undefined;
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      fail(name, expected, raw);
+    }
+    if (!protocols.includes(parsed.protocol)) fail(name, expected, raw);
+    return raw;
+  };
+
+const httpUrlWithDefault =
+  (fallback: string): Parser<string> =>
+  (raw, name) =>
+    (url(['http:', 'https:'], 'an http:// or https:// URL')(raw, name) ?? fallback).replace(/\/+$/, '');
+
+const host: Parser<string> = (raw, name) => {
+  if (raw === undefined || raw === '') return '127.0.0.1';
+  if (!/^[A-Za-z0-9.:\-[\]]+$/.test(raw)) fail(name, 'a host name or IP address such as 127.0.0.1 or 0.0.0.0', raw);
+  return raw;
+};
+
+/** TRUST_PROXY: false (default), true, a hop count, or a comma-separated list of addresses/CIDRs. */
+const trustProxy: Parser<boolean | number | string[]> = (raw, name) => {
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (list.length === 0 || list.some((s) => !/^[0-9A-Fa-f.:/]+$/.test(s))) {
+    fail(name, 'true, false, a hop count, or a comma-separated list of IP addresses or CIDR ranges', raw);
+  }
+  return list;
+};
+
+/** CORS_ORIGINS: empty (no cross-origin access), "*", or a comma-separated list of origins. */
+const corsOrigins: Parser<'*' | string[]> = (raw, name) => {
+  if (raw === undefined || raw.trim() === '') return [];
+  if (raw.trim() === '*') return '*';
+  const list = raw.split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean);
+  for (const origin of list) {
+    try {
+      const parsed = new URL(origin);
+      if (!['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) throw new Error();
+    } catch {
+      fail(name, '"*" or a comma-separated list of origins such as https://app.example.com', origin);
+    }
+  }
+  return list;
+};
+
+const settings = {
+  PORT: integer(3000, 0, 65535),
+  HOST: host,
+  DATA_DIR: text('./data'),
+  DATABASE_URL: url(['postgres:', 'postgresql:'], 'a postgres:// URL'),
+  DATABASE_POOL_SIZE: integer(10, 1, 200),
+  REDIS_URL: url(['redis:', 'rediss:'], 'a redis:// or rediss:// URL'),
+  APP_URL: httpUrlWithDefault('http://localhost:5173'),
+  LOG_LEVEL: oneOf('info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+  TRUST_PROXY: trustProxy,
+  CORS_ORIGINS: corsOrigins,
+  RATE_LIMIT_PER_MINUTE: integer(600, 0, 1_000_000),
+  BODY_LIMIT_BYTES: integer(1_048_576, 1024, 100 * 1_048_576),
+  SMTP_URL: url(['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL'),
+  MAIL_FROM: text('Platform Support <support@platform.local>'),
+  LLM_BASE_URL: url(['http:', 'https:'], 'an http:// or https:// URL of an OpenAI-compatible API, such as http://127.0.0.1:11434/v1'),
+  LLM_API_KEY: optionalText,
+  LLM_MODEL: optionalText,
+  LLM_TIMEOUT_MS: integer(30_000, 100, 600_000),
+  LLM_MAX_TOKENS: integer(800, 16, 32_000),
+  ASSISTANT_WELCOME_MESSAGE: optionalText,
+  ASSISTANT_WELCOME_FILE: optionalText,
+  SHUTDOWN_TIMEOUT_MS: integer(10_000, 100, 120_000),
+} satisfies Record<string, Parser<unknown>>;
+
+type Settings = typeof settings;
+export type Config = { [K in keyof Settings]: ReturnType<Settings[K]> };
+
+/** Parses the given environment (process.env by default); throws ConfigError on the first bad value. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const config = {} as Record<string, unknown>;
+  for (const [name, parse] of Object.entries(settings)) {
+    config[name] = (parse as Parser<unknown>)(env[name], name);
+  }
+  const result = config as Config;
+  result.DATA_DIR = path.resolve(result.DATA_DIR);
+  return result;
+}
+
+/** A config for tests and tools: defaults, then the overrides, without reading process.env. */
+export function configWith(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({}), ...overrides };
+}

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Where the SQLite file lives; undefined on PostgreSQL. */
+  sqliteFile?: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL only: the schema to use (tests give each file its own). */
+  pgSchema?: string;
+  /** SQLite only: a file to use instead of DATA_DIR/platform.sqlite. */
+  sqliteFile?: string;
+}
+
+const PG_TIMESTAMPTZ = 1184;
+const PG_TIMESTAMP = 1114;
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+
+// Both dialects hand rows back in one shape: timestamps as ISO 8601 strings with a Z, 64-bit
+// integers and counts as numbers (the service never stores integers above 2^53 - 1).
+function pgTypes(): pg.CustomTypesConfig {
+  const parseTimestampTz = pg.types.getTypeParser(PG_TIMESTAMPTZ) as (v: string) => Date;
+  const toIso = (value: string) => parseTimestampTz(value).toISOString();
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+      if (oid === PG_TIMESTAMPTZ) return toIso;
+      if (oid === PG_TIMESTAMP) return (value: string) => toIso(`${value}+00`);
+      if (oid === PG_INT8 || oid === PG_NUMERIC) return (value: string) => Number(value);
+      return pg.types.getTypeParser(oid, format);
+    }) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
+
+export function createDatabase(config: Config, options: DatabaseOptions = {}): DatabaseHandle {
+  if (config.DATABASE_URL) {
+    const pool = new pg.Pool({
+      connectionString: config.DATABASE_URL,
+      max: config.DATABASE_POOL_SIZE,
+      connectionTimeoutMillis: 5_000,
+      // A dead server must not leave requests hanging: queries give up after 15 s.
+      query_timeout: 15_000,
+      types: pgTypes(),
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    // An idle client losing its connection (server restart) must not crash the process.
+    pool.on('error', () => {});
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+
+  const file = options.sqliteFile ?? path.join(config.DATA_DIR, 'platform.sqlite');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL lets the CLI and the server work on the same file at once; the busy timeout makes a
+  // writer wait for another instead of failing at once.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', sqliteFile: file, close: () => db.destroy() };
+}
+
+/** True when the database answers a trivial query. */
+export async function databaseIsUp(db: Kysely<Database>): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The current time as the ISO 8601 UTC string every timestamp column holds. */
+export function nowIso(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,40 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+
+const MIGRATION_FILE = /^\d{12}_[a-z0-9_]+\.(ts|js)$/;
+
+/** Loads every YYYYMMDDHHMM_name.(ts|js) file from db/migrations, in source and in the build alike. */
+class FolderMigrationProvider implements MigrationProvider {
+  constructor(private readonly folder: string) {}
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const migrations: Record<string, Migration> = {};
+    for (const file of (await fs.readdir(this.folder)).sort()) {
+      if (!MIGRATION_FILE.test(file) || file.endsWith('.d.ts')) continue;
+      const module = (await import(pathToFileURL(path.join(this.folder, file)).href)) as Migration;
+      migrations[file.replace(/\.(ts|js)$/, '')] = { up: module.up, down: module.down };
+    }
+    return migrations;
+  }
+}
+
+export function migrator(db: Kysely<any>): Migrator {
+  const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+  return new Migrator({ db, provider: new FolderMigrationProvider(folder) });
+}
+
+export class MigrationFailed extends Error {
+  override name = 'MigrationFailed';
+}
+
+/** Applies every pending migration; returns the names applied. */
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const { error, results }: MigrationResultSet = await migrator(db).migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new MigrationFailed(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

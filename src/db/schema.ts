@@ -1,0 +1,8 @@
+// The database as Kysely sees it: each module declares its own tables in its tables.ts.
+import type { AssistantTables } from '../modules/assistant/tables.js';
+import type { GeoTables } from '../modules/geo/tables.js';
+import type { NotificationTables } from '../modules/notifications/tables.js';
+import type { TicketTables } from '../modules/tickets/tables.js';
+import type { UserTables } from '../modules/users/tables.js';
+
+export interface Database extends UserTables, GeoTables, TicketTables, AssistantTables, NotificationTables {}

@@ -1,0 +1,45 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { forbidden, unauthenticated } from './errors.js';
+import { registerMessages, t } from './i18n.js';
+import { TokenVerifier } from '../modules/users/tokens.js';
+import type { UserRecord } from '../modules/users/repository.js';
+
+registerMessages({
+  'auth.admin_only': { en: 'This action is reserved for administrators.', fa: 'این کار فقط برای مدیران مجاز است.' },
+});
+
+const MAX_AUTHORIZATION_LENGTH = 512;
+
+function bearerToken(req: FastifyRequest): string | undefined {
+  const header = req.headers.authorization;
+  if (!header || header.length > MAX_AUTHORIZATION_LENGTH) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/**
+ * Resolves the caller on every route that declares config.auth. Runs as the first onRequest hook,
+ * so a request without a valid token is refused before its body is read.
+ */
+export function registerAuth(app: FastifyInstance): void {
+  const verifier = new TokenVerifier(app.deps.db);
+  app.decorateRequest('user', null);
+  app.addHook('onRequest', async (req) => {
+    const mode = req.routeOptions.config.auth;
+    if (!mode) return;
+    const token = bearerToken(req);
+    const user: UserRecord | undefined = token ? await verifier.verify(token) : undefined;
+    if (!user) {
+      if (mode === 'optional') return;
+      throw unauthenticated();
+    }
+    if (mode === 'admin' && !user.is_admin) throw forbidden(t(req, 'auth.admin_only'));
+    req.user = user;
+  });
+}
+
+/** The caller on a route declared with auth 'user' or 'admin' (the hook guarantees it is set). */
+export function currentUser(req: FastifyRequest): UserRecord {
+  if (!req.user) throw unauthenticated();
+  return req.user;
+}

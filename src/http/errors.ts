@@ -1,0 +1,69 @@
+// The one set of typed errors. Services throw these; http/error-handler.ts turns every one into
+// the exact body the spec gives for its status code.
+
+export type ErrorBody = Record<string, unknown> & { message: string };
+/** The three 422 shapes of the spec: assistant endpoints, ticket endpoints, everything else. */
+export type ValidationForm = 'assistant' | 'tickets' | 'general';
+export type FieldErrors = Record<string, string[]>;
+
+export class HttpError extends Error {
+  override name = 'HttpError';
+  constructor(
+    readonly statusCode: number,
+    readonly body: ErrorBody,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(body.message);
+  }
+}
+
+/** 422 whose body depends on the endpoint family; built by the error handler, which knows the form. */
+export class ValidationError extends Error {
+  override name = 'ValidationError';
+  readonly statusCode = 422;
+  constructor(
+    readonly errors: FieldErrors,
+    /** Overrides the form configured on the route. */
+    readonly form?: ValidationForm,
+  ) {
+    super('The given data was invalid.');
+  }
+}
+
+export const VALIDATION_MESSAGES: Record<Exclude<ValidationForm, 'assistant'>, string> = {
+  tickets: 'Validation error.',
+  general: 'The given data was invalid.',
+};
+
+export function validationBody(form: ValidationForm, errors: FieldErrors): Record<string, unknown> {
+  if (form === 'assistant') return { success: false, errors };
+  return { success: false, message: VALIDATION_MESSAGES[form], errors };
+}
+
+export const UNAUTHENTICATED_MESSAGE = 'Unauthenticated.';
+
+/** 401 with exactly {"message":"Unauthenticated."}. */
+export const unauthenticated = () => new HttpError(401, { message: UNAUTHENTICATED_MESSAGE });
+
+/** 400: a business rule forbids the action (closing a closed ticket). */
+export const businessRule = (message: string) => new HttpError(400, { success: false, message });
+
+/** 403 {success:false, message}. */
+export const forbidden = (message: string) => new HttpError(403, { success: false, message });
+
+/** 404 {success:false, message}: conversations and attachment files. */
+export const notFound = (message: string) => new HttpError(404, { success: false, message });
+
+/** 404 {message}: notifications, unknown routes, and tickets (with the model message). */
+export const notFoundMessageOnly = (message: string) => new HttpError(404, { message });
+
+/** 429 {message} with Retry-After in whole seconds. */
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new HttpError(429, { message: 'Too Many Attempts.' }, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+
+/** 503 {message}: a dependency (the database) does not answer. */
+export const serviceUnavailable = () =>
+  new HttpError(503, { message: 'Service temporarily unavailable. Please try again shortly.' }, { 'retry-after': '5' });
+
+/** Field errors for one field, in the shape ValidationError takes. */
+export const fieldError = (field: string, message: string): FieldErrors => ({ [field]: [message] });

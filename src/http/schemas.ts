@@ -1,0 +1,45 @@
+// Shared TypeBox pieces: the error bodies of the spec (for response schemas and the OpenAPI
+// document) and small building blocks the modules reuse.
+import { Type, type TSchema } from 'typebox';
+
+const FieldErrorsSchema = Type.Record(Type.String(), Type.Array(Type.String()), {
+  description: 'Messages keyed by the field as the client sent it (subject, tags.0, attachments.1).',
+});
+
+export const ErrorSchemas = {
+  /** 400 business rule, 403, 404 conversation/file: {success:false, message}. */
+  failure: Type.Object({ success: Type.Boolean(), message: Type.String() }, { additionalProperties: true }),
+  /** 401, 404 notification/ticket/route, 413, 415, 429, 503: {message}. */
+  message: Type.Object({ message: Type.String() }, { additionalProperties: true }),
+  /** 422, in the spec's three forms (assistant: no message). */
+  validation: Type.Object(
+    { success: Type.Boolean(), message: Type.Optional(Type.String()), errors: FieldErrorsSchema },
+    { additionalProperties: true },
+  ),
+  /** 500: {success:false, message, error}. */
+  server: Type.Object({ success: Type.Boolean(), message: Type.String(), error: Type.Optional(Type.String()) }, { additionalProperties: true }),
+};
+
+/** Response schemas for the error statuses a route can answer, for the OpenAPI document. */
+export function errorResponses(...statuses: Array<400 | 401 | 403 | 404 | 413 | 415 | 422 | 429 | 500 | 503>): Record<number, TSchema> {
+  const byStatus: Record<number, TSchema> = {
+    400: ErrorSchemas.failure,
+    401: ErrorSchemas.message,
+    403: ErrorSchemas.failure,
+    404: Type.Union([ErrorSchemas.failure, ErrorSchemas.message]),
+    413: ErrorSchemas.message,
+    415: ErrorSchemas.message,
+    422: ErrorSchemas.validation,
+    429: ErrorSchemas.message,
+    500: ErrorSchemas.server,
+    503: ErrorSchemas.message,
+  };
+  return Object.fromEntries(statuses.map((s) => [s, byStatus[s]!]));
+}
+
+/** Path parameter: a positive integer id. */
+export const IntegerId = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Positive integer id.' });
+
+export const Timestamp = Type.String({ description: 'ISO 8601 UTC timestamp, e.g. 2026-11-21T10:15:30.123Z.' });
+
+export const SuccessMessage = Type.Object({ success: Type.Boolean(), message: Type.String() });

@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import type { DatabaseHandle, Dialect } from '../db/index.js';
+import type { Database } from '../db/schema.js';
+import type { UserRecord } from '../modules/users/repository.js';
+import type { ValidationForm } from './errors.js';
+
+/** What every module gets from the app: app.deps. */
+export interface AppDeps {
+  config: Config;
+  db: Kysely<Database>;
+  dialect: Dialect;
+  database: DatabaseHandle;
+  /** Present when REDIS_URL is set. */
+  redis?: Redis;
+  /** false in tests that want no background workers (outbox sender and the like). */
+  startWorkers: boolean;
+  /** false to skip loading the bundled geographic data at start (tests of other areas). */
+  loadGeoData: boolean;
+}
+
+/** Who may call a route: a signed-in user, an admin, or anyone (a valid token, if sent, identifies the caller). */
+export type AuthMode = 'user' | 'admin' | 'optional';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+    /** Which of the spec's three 422 bodies this route answers with (default: general). */
+    validationForm?: ValidationForm;
+  }
+  interface FastifyRequest {
+    /** The caller, set by the auth hook on routes with config.auth. */
+    user: UserRecord | null;
+  }
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}

@@ -1,0 +1,134 @@
+// Turns schema validation failures into the spec's `errors` object: keyed by the field as the
+// client sent it (subject, tags.1), each value an array of readable sentences in the request's
+// language. Services use fieldMessage() so their own checks read the same way.
+import type { FastifySchemaValidationError } from 'fastify';
+import type { FieldErrors } from './errors.js';
+import { registerMessages, t, type Locale } from './i18n.js';
+
+registerMessages({
+  'validation.required': { en: 'The :attribute field is required.', fa: 'فیلد :attribute الزامی است.' },
+  'validation.min.string': { en: 'The :attribute must be at least :min characters.', fa: ':attribute باید دست‌کم :min نویسه باشد.' },
+  'validation.max.string': { en: 'The :attribute must not be greater than :max characters.', fa: ':attribute نباید بیشتر از :max نویسه باشد.' },
+  'validation.min.numeric': { en: 'The :attribute must be at least :min.', fa: ':attribute باید دست‌کم :min باشد.' },
+  'validation.max.numeric': { en: 'The :attribute must not be greater than :max.', fa: ':attribute نباید بیشتر از :max باشد.' },
+  'validation.min.array': { en: 'The :attribute must have at least :min items.', fa: ':attribute باید دست‌کم :min مورد داشته باشد.' },
+  'validation.max.array': { en: 'The :attribute must not have more than :max items.', fa: ':attribute نباید بیشتر از :max مورد داشته باشد.' },
+  'validation.in': { en: 'The selected :attribute is invalid.', fa: ':attribute انتخاب‌شده نامعتبر است.' },
+  'validation.integer': { en: 'The :attribute must be an integer.', fa: ':attribute باید عدد صحیح باشد.' },
+  'validation.numeric': { en: 'The :attribute must be a number.', fa: ':attribute باید عدد باشد.' },
+  'validation.string': { en: 'The :attribute must be a string.', fa: ':attribute باید رشته باشد.' },
+  'validation.boolean': { en: 'The :attribute field must be true or false.', fa: ':attribute باید درست یا نادرست باشد.' },
+  'validation.array': { en: 'The :attribute must be an array.', fa: ':attribute باید آرایه باشد.' },
+  'validation.object': { en: 'The :attribute must be an object.', fa: ':attribute باید شیء باشد.' },
+  'validation.format': { en: 'The :attribute format is invalid.', fa: 'قالب :attribute نامعتبر است.' },
+  'validation.invalid': { en: 'The :attribute is invalid.', fa: ':attribute نامعتبر است.' },
+  'validation.file': { en: 'The :attribute must be a file.', fa: ':attribute باید فایل باشد.' },
+  'validation.file_max': { en: 'The :attribute must be smaller than :max kilobytes.', fa: 'حجم :attribute باید کمتر از :max کیلوبایت باشد.' },
+  'validation.mimes': { en: 'The :attribute must be a file of type: :values.', fa: ':attribute باید فایلی از نوع :values باشد.' },
+  'validation.body': { en: 'The request body must be a JSON object.', fa: 'بدنهٔ درخواست باید یک شیء JSON باشد.' },
+});
+
+export type Rule =
+  | 'required' | 'min.string' | 'max.string' | 'min.numeric' | 'max.numeric' | 'min.array' | 'max.array'
+  | 'in' | 'integer' | 'numeric' | 'string' | 'boolean' | 'array' | 'object' | 'format' | 'invalid'
+  | 'file' | 'file_max' | 'mimes';
+
+/** Laravel names a field in a sentence with spaces for underscores: conversation_id -> conversation id. */
+export function attributeName(field: string): string {
+  return field.replace(/_/g, ' ');
+}
+
+export function fieldMessage(locale: Locale, rule: Rule, field: string, params: Record<string, string | number> = {}): string {
+  return t(locale, `validation.${rule}`, { attribute: attributeName(field), ...params });
+}
+
+/** /tags/1 -> tags.1 ; '' -> '' */
+function pathToField(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
+}
+
+function join(base: string, key: string): string {
+  return base ? `${base}.${key}` : key;
+}
+
+interface AjvLikeError extends FastifySchemaValidationError {
+  parentSchema?: { type?: unknown };
+}
+
+function typeRule(expected: unknown): Rule {
+  const type = Array.isArray(expected) ? expected.find((t) => t !== 'null') : expected;
+  switch (type) {
+    case 'integer': return 'integer';
+    case 'number': return 'numeric';
+    case 'string': return 'string';
+    case 'boolean': return 'boolean';
+    case 'array': return 'array';
+    case 'object': return 'object';
+    default: return 'invalid';
+  }
+}
+
+/** One sentence for one Ajv error, and the field it belongs to. */
+function describe(error: AjvLikeError, locale: Locale): { field: string; message: string } {
+  const field = pathToField(error.instancePath);
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required': {
+      const name = join(field, String(p.missingProperty));
+      return { field: name, message: fieldMessage(locale, 'required', name) };
+    }
+    case 'minLength':
+      // An empty string is "missing" to a client, as in Laravel's required rule.
+      return p.limit === 1
+        ? { field, message: fieldMessage(locale, 'required', field) }
+        : { field, message: fieldMessage(locale, 'min.string', field, { min: Number(p.limit) }) };
+    case 'maxLength':
+      return { field, message: fieldMessage(locale, 'max.string', field, { max: Number(p.limit) }) };
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return { field, message: fieldMessage(locale, 'min.numeric', field, { min: Number(p.limit) }) };
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return { field, message: fieldMessage(locale, 'max.numeric', field, { max: Number(p.limit) }) };
+    case 'minItems':
+      return { field, message: fieldMessage(locale, 'min.array', field, { min: Number(p.limit) }) };
+    case 'maxItems':
+    case 'maxProperties':
+      return { field, message: fieldMessage(locale, 'max.array', field, { max: Number(p.limit) }) };
+    case 'enum':
+    case 'const':
+    case 'anyOf':
+    case 'oneOf':
+      return { field, message: fieldMessage(locale, 'in', field) };
+    case 'type':
+      if (field === '') return { field: 'body', message: t(locale, 'validation.body') };
+      return { field, message: fieldMessage(locale, typeRule(p.type), field) };
+    case 'format':
+    case 'pattern':
+      return { field, message: fieldMessage(locale, 'format', field) };
+    default:
+      return { field: field || 'body', message: fieldMessage(locale, 'invalid', field || 'body') };
+  }
+}
+
+export function fieldErrorsFromSchema(errors: FastifySchemaValidationError[], locale: Locale): FieldErrors {
+  const byField = new Map<string, { messages: string[]; union: boolean }>();
+  for (const error of errors as AjvLikeError[]) {
+    const { field, message } = describe(error, locale);
+    const entry = byField.get(field) ?? { messages: [], union: false };
+    byField.set(field, entry);
+    // A union (string or null) reports one error per branch and then its own: the first branch's
+    // sentence ("must be a string") says more than the union's ("is invalid").
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') entry.union = true;
+    if (!entry.messages.includes(message)) entry.messages.push(message);
+  }
+  const result: FieldErrors = {};
+  for (const [field, { messages, union }] of byField) {
+    result[field] = union ? messages.slice(0, 1) : messages;
+  }
+  return result;
+}

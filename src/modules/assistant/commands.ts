@@ -1,0 +1,3 @@
+import type { CliCommand } from '../../cli/command.js';
+
+export const commands: CliCommand[] = [];

@@ -1,0 +1,107 @@
+import { CommandFailed, UsageError, optionalPositiveInteger, requireString, type CliCommand } from '../../cli/command.js';
+import { migrateToLatest } from '../../db/migrate.js';
+import { findUserByEmail, insertUser, setAdmin } from './repository.js';
+import { createToken, revokeAllTokens, revokeToken } from './tokens.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const commands: CliCommand[] = [
+  {
+    name: 'user:create',
+    summary: 'Create a user and print it as JSON.',
+    usage: '--email E --first-name F --last-name L [--admin] [--locale en|fa]',
+    options: {
+      email: { type: 'string', description: 'email address (unique, case-insensitive)' },
+      'first-name': { type: 'string', description: 'first name' },
+      'last-name': { type: 'string', description: 'last name' },
+      admin: { type: 'boolean', description: 'make the user an administrator' },
+      locale: { type: 'string', description: 'language of notifications and mail: en (default) or fa' },
+    },
+    async run(values, { db, out }) {
+      const email = requireString(values, 'email');
+      if (!EMAIL.test(email) || email.length > 255) throw new UsageError(`--email must be an email address such as ada@example.com`);
+      const firstName = requireString(values, 'first-name');
+      const lastName = requireString(values, 'last-name');
+      const locale = values.locale ?? 'en';
+      if (locale !== 'en' && locale !== 'fa') throw new UsageError('--locale must be en or fa');
+      if (firstName.length > 100 || lastName.length > 100) throw new UsageError('names must be at most 100 characters');
+      if (await findUserByEmail(db, email)) throw new CommandFailed(`a user with email ${email.toLowerCase()} already exists`);
+      const user = await insertUser(db, { email, first_name: firstName, last_name: lastName, is_admin: values.admin === true, locale });
+      out(JSON.stringify({ id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name, is_admin: user.is_admin }));
+    },
+  },
+  {
+    name: 'token:create',
+    summary: 'Create a personal access token; the plaintext is printed once, alone on the last line.',
+    usage: '--email E [--name N] [--expires-in-days D]',
+    options: {
+      email: { type: 'string', description: 'the user the token signs in' },
+      name: { type: 'string', description: 'a label for the token (default "default")' },
+      'expires-in-days': { type: 'string', description: 'lifetime in days (default: no expiry)' },
+    },
+    async run(values, { db, out, progress }) {
+      const email = requireString(values, 'email');
+      const name = typeof values.name === 'string' ? values.name.trim().slice(0, 100) || 'default' : 'default';
+      const days = optionalPositiveInteger(values, 'expires-in-days');
+      const user = await findUserByEmail(db, email);
+      if (!user) throw new CommandFailed(`no user with email ${email.toLowerCase()}`);
+      const token = await createToken(db, user.id, { name, expiresInDays: days });
+      progress(`token ${token.id} for ${user.email}${token.expires_at ? `, expires ${token.expires_at}` : ', no expiry'}; it is shown only now:`);
+      out(token.plaintext);
+    },
+  },
+  {
+    name: 'token:revoke',
+    summary: 'Revoke one token by id, or every token of a user.',
+    usage: '--id ID | --email E --all',
+    options: {
+      id: { type: 'string', description: 'the token id (the number before the |)' },
+      email: { type: 'string', description: 'with --all: the user whose tokens to revoke' },
+      all: { type: 'boolean', description: 'revoke every token of --email' },
+    },
+    async run(values, { db, out }) {
+      if (values.id !== undefined) {
+        const id = optionalPositiveInteger(values, 'id')!;
+        const count = await revokeToken(db, id);
+        if (count === 0) throw new CommandFailed(`no active token with id ${id}`);
+        out(`revoked token ${id}`);
+        return;
+      }
+      if (values.email === undefined || values.all !== true) throw new UsageError('give --id ID, or --email E --all');
+      const email = requireString(values, 'email');
+      const user = await findUserByEmail(db, email);
+      if (!user) throw new CommandFailed(`no user with email ${email.toLowerCase()}`);
+      const count = await revokeAllTokens(db, user.id);
+      out(`revoked ${count} token${count === 1 ? '' : 's'} of ${user.email}`);
+    },
+  },
+  {
+    name: 'user:set-admin',
+    summary: 'Grant (--on) or withdraw (--off) administrator rights.',
+    usage: '--email E --on|--off',
+    options: {
+      email: { type: 'string', description: 'the user' },
+      on: { type: 'boolean', description: 'make an administrator' },
+      off: { type: 'boolean', description: 'make a regular user' },
+    },
+    async run(values, { db, out }) {
+      const email = requireString(values, 'email');
+      if ((values.on === true) === (values.off === true)) throw new UsageError('give exactly one of --on or --off');
+      const user = await findUserByEmail(db, email);
+      if (!user) throw new CommandFailed(`no user with email ${email.toLowerCase()}`);
+      await setAdmin(db, user.id, values.on === true);
+      out(JSON.stringify({ id: user.id, email: user.email, is_admin: values.on === true }));
+    },
+  },
+  {
+    name: 'db:migrate',
+    summary: 'Apply pending database migrations (the server also does this at start).',
+    usage: '',
+    options: {},
+    ownsMigrations: true,
+    async run(_values, { db, out }) {
+      const applied = await migrateToLatest(db);
+      out(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date');
+    },
+  },
+];

@@ -1,0 +1,111 @@
+// Personal access tokens: "<id>|<40 random characters>". Only the SHA-256 of the secret is stored;
+// lookups go by id and compare hashes in constant time.
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { nowIso } from '../../db/index.js';
+import type { Database } from '../../db/schema.js';
+import { findUserById, type UserRecord } from './repository.js';
+
+const SECRET_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const SECRET_LENGTH = 40;
+const TOKEN_FORMAT = /^(\d{1,15})\|([A-Za-z0-9]{40})$/;
+/** last_used_at is written at most this often per token, so reads do not turn into writes. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+function randomSecret(): string {
+  let secret = '';
+  for (let i = 0; i < SECRET_LENGTH; i++) secret += SECRET_ALPHABET[randomInt(SECRET_ALPHABET.length)];
+  return secret;
+}
+
+function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export interface CreatedToken {
+  id: number;
+  plaintext: string;
+  expires_at: string | null;
+}
+
+export async function createToken(
+  db: Kysely<Database>,
+  userId: number,
+  options: { name?: string; expiresInDays?: number } = {},
+): Promise<CreatedToken> {
+  const secret = randomSecret();
+  const expiresAt = options.expiresInDays === undefined ? null : new Date(Date.now() + options.expiresInDays * 86_400_000).toISOString();
+  const row = await db
+    .insertInto('personal_access_tokens')
+    .values({
+      user_id: userId,
+      name: options.name ?? 'default',
+      token_hash: hashSecret(secret),
+      expires_at: expiresAt,
+      created_at: nowIso(),
+    })
+    .returning(['id'])
+    .executeTakeFirstOrThrow();
+  return { id: row.id, plaintext: `${row.id}|${secret}`, expires_at: expiresAt };
+}
+
+export class TokenVerifier {
+  /** token id -> when this process last wrote its last_used_at. */
+  private readonly lastWrite = new Map<number, number>();
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** The token's user, or undefined for a malformed, unknown, revoked or expired token. */
+  async verify(bearer: string): Promise<UserRecord | undefined> {
+    const match = TOKEN_FORMAT.exec(bearer);
+    if (!match) return undefined;
+    const id = Number(match[1]);
+    const token = await this.db
+      .selectFrom('personal_access_tokens')
+      .select(['id', 'user_id', 'token_hash', 'expires_at', 'revoked_at', 'last_used_at'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!token || token.revoked_at !== null) return undefined;
+    const expected = Buffer.from(token.token_hash, 'hex');
+    const given = Buffer.from(hashSecret(match[2]!), 'hex');
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    const now = Date.now();
+    if (token.expires_at !== null && Date.parse(token.expires_at) <= now) return undefined;
+    this.touch(token.id, token.last_used_at, now);
+    return findUserById(this.db, token.user_id);
+  }
+
+  private touch(tokenId: number, lastUsedAt: string | null, now: number): void {
+    const stored = lastUsedAt === null ? 0 : Date.parse(lastUsedAt);
+    const written = this.lastWrite.get(tokenId) ?? 0;
+    if (now - Math.max(stored, written) < LAST_USED_RESOLUTION_MS) return;
+    this.lastWrite.set(tokenId, now);
+    // Bookkeeping only: a failed write must not fail the request.
+    this.db
+      .updateTable('personal_access_tokens')
+      .set({ last_used_at: new Date(now).toISOString() })
+      .where('id', '=', tokenId)
+      .execute()
+      .catch(() => this.lastWrite.delete(tokenId));
+  }
+}
+
+export async function revokeToken(db: Kysely<Database>, tokenId: number): Promise<number> {
+  const result = await db
+    .updateTable('personal_access_tokens')
+    .set({ revoked_at: nowIso() })
+    .where('id', '=', tokenId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function revokeAllTokens(db: Kysely<Database>, userId: number): Promise<number> {
+  const result = await db
+    .updateTable('personal_access_tokens')
+    .set({ revoked_at: nowIso() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
