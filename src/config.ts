@@ -98,6 +98,8 @@ const settings = {
   DATABASE_URL: url(['postgres:', 'postgresql:'], 'a postgres:// URL'),
   DATABASE_POOL_SIZE: integer(10, 1, 200),
   REDIS_URL: url(['redis:', 'rediss:'], 'a redis:// or rediss:// URL'),
+  /** Prefix of every Redis key, so several deployments (or test runs) can share one Redis. */
+  REDIS_KEY_PREFIX: text('platform-api:'),
   APP_URL: httpUrlWithDefault('http://localhost:5173'),
   LOG_LEVEL: oneOf('info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
   TRUST_PROXY: trustProxy,

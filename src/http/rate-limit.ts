@@ -21,7 +21,7 @@ export async function registerRateLimit(app: FastifyInstance): Promise<void> {
   });
   await app.register(rateLimit, {
     global: false,
-    ...(app.deps.redis ? { redis: app.deps.redis, nameSpace: 'platform-api:rate:' } : {}),
+    ...(app.deps.redis ? { redis: app.deps.redis, nameSpace: `${app.deps.config.REDIS_KEY_PREFIX}rate:` } : {}),
     // A Redis outage must not take the API down with it: requests pass unlimited meanwhile.
     skipOnError: true,
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': false },

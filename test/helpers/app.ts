@@ -21,6 +21,8 @@ export interface TestDatabase {
   db: Kysely<Database>;
   config: Config;
   dataDir: string;
+  /** Environment for a child process (CLI, server) that should use this same database. */
+  env: Record<string, string>;
   /** Drops the schema (PostgreSQL) or removes the files (SQLite). */
   destroy(): Promise<void>;
 }
@@ -56,6 +58,10 @@ export async function createTestDatabase(overrides: Partial<Config> = {}): Promi
     db: handle.db,
     config,
     dataDir,
+    env: {
+      DATA_DIR: dataDir,
+      ...(schema ? { DATABASE_URL: config.DATABASE_URL!, PGOPTIONS: `-c search_path=${schema}` } : { DATABASE_URL: '' }),
+    },
     async destroy() {
       await handle.close();
       if (schema) await withAdminClient(config.DATABASE_URL!, (c) => c.query(`drop schema if exists ${schema} cascade`));

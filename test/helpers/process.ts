@@ -1,0 +1,65 @@
+// Runs the real CLI and server as child processes (through tsx, straight from src/).
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  // The child sees only what the test gives it, plus what a shell needs to run node.
+  return { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env };
+}
+
+export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(tsx, [path.join(projectRoot, 'src', 'cli.ts'), ...args], { cwd: projectRoot, env: childEnv(env) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+/** Starts src/server.ts on the given port and waits until /health answers. */
+export async function startServer(env: Record<string, string>, port: number, timeoutMs = 60_000): Promise<ServerProcess> {
+  const child = spawn(tsx, [path.join(projectRoot, 'src', 'server.ts')], {
+    cwd: projectRoot,
+    env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
+  });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  let exitedEarly = false;
+  void exited.then(() => (exitedEarly = true));
+  while (Date.now() < deadline && !exitedEarly) {
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.ok) return { child, url, output: () => output, exited };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not become healthy: ${output.slice(-2000)}`);
+}

@@ -1,0 +1,75 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, ConfigError } from '../../src/config.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
+import { projectRoot, startServer } from '../helpers/process.js';
+
+function freePort(): number {
+  return 20_000 + Math.floor(Math.random() * 20_000);
+}
+
+describe('configuration', () => {
+  it('gives the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.HOST).toBe('127.0.0.1');
+    expect(config.DATA_DIR).toBe(path.resolve('./data'));
+    expect(config.APP_URL).toBe('http://localhost:5173');
+    expect(config.RATE_LIMIT_PER_MINUTE).toBe(600);
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.TRUST_PROXY).toBe(false);
+    expect(config.CORS_ORIGINS).toEqual([]);
+  });
+
+  it.each([
+    ['PORT', 'eighty', 'PORT must be a whole number from 0 to 65535'],
+    ['PORT', '70000', 'PORT must be a whole number from 0 to 65535'],
+    ['DATABASE_URL', 'mysql://localhost/db', 'DATABASE_URL must be a postgres:// URL'],
+    ['REDIS_URL', 'http://x', 'REDIS_URL must be a redis:// or rediss:// URL'],
+    ['APP_URL', 'not a url', 'APP_URL must be an http:// or https:// URL'],
+    ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+    ['TRUST_PROXY', 'maybe?', 'TRUST_PROXY must be true, false, a hop count'],
+    ['CORS_ORIGINS', 'app.example.com', 'CORS_ORIGINS must be "*" or a comma-separated list of origins'],
+    ['RATE_LIMIT_PER_MINUTE', '-1', 'RATE_LIMIT_PER_MINUTE must be a whole number'],
+  ])('rejects %s=%s naming the variable and the expected form', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('parses lists and trust settings', () => {
+    const config = loadConfig({ CORS_ORIGINS: 'https://a.example.com, https://b.example.com/', TRUST_PROXY: '10.0.0.0/8,127.0.0.1' });
+    expect(config.CORS_ORIGINS).toEqual(['https://a.example.com', 'https://b.example.com']);
+    expect(config.TRUST_PROXY).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ CORS_ORIGINS: '*' }).CORS_ORIGINS).toBe('*');
+  });
+});
+
+describe('server process', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(() => t.destroy());
+
+  it('exits 1 with one line when a variable is bad', () => {
+    const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
+    const res = spawnSync(tsx, ['src/server.ts'], { cwd: projectRoot, env: { PATH: process.env.PATH, PORT: 'abc' }, encoding: 'utf8' });
+    expect(res.status).toBe(1);
+    expect(res.stderr.trim()).toBe('configuration error: PORT must be a whole number from 0 to 65535 (got "abc")');
+  });
+
+  it('serves /health, then on SIGTERM stops accepting and exits 0', async () => {
+    const port = freePort();
+    const server = await startServer(t.env, port);
+    const health = await fetch(`${server.url}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(health.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    await expect(fetch(`${server.url}/health`)).rejects.toThrow();
+  });
+});
