@@ -1,5 +1,90 @@
+// The caller's notifications (spec: GET list, POST mark read, DELETE) plus the two extensions of
+// the original platform (unread count, read all); the admin integration API lives in admin-routes.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
+import { currentUser } from '../../http/auth.js';
+import { requestLocale, t } from '../../http/i18n.js';
+import { SuccessMessage, errorResponses } from '../../http/schemas.js';
+import adminRoutes from './admin-routes.js';
+import { NotificationIdParams, NotificationList, ReadAllResult, UnreadCount } from './schemas.js';
+import { NotificationService } from './service.js';
 
-// Routes of the notifications area: not built yet.
-const routes: FastifyPluginAsync = async () => {};
+const tags = ['notifications'];
+
+const routes: FastifyPluginAsync = async (instance) => {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const notifications = new NotificationService(app.deps.db);
+  const config = { auth: 'user', validationForm: 'general' } as const;
+
+  app.get(
+    '/notifications',
+    {
+      schema: {
+        summary: "The caller's unread notifications, newest first (at most 100)",
+        tags,
+        response: { 200: NotificationList, ...errorResponses(401, 429, 503) },
+      },
+      config,
+    },
+    async (req) => notifications.unread(currentUser(req).id),
+  );
+
+  app.get(
+    '/notifications/unread-count',
+    {
+      schema: { summary: 'How many unread notifications the caller has', tags, response: { 200: UnreadCount, ...errorResponses(401, 429, 503) } },
+      config,
+    },
+    async (req) => ({ success: true, count: await notifications.unreadCount(currentUser(req).id) }),
+  );
+
+  app.post(
+    '/notifications/read-all',
+    {
+      schema: { summary: "Mark all of the caller's notifications read", tags, response: { 200: ReadAllResult, ...errorResponses(401, 429, 503) } },
+      config,
+    },
+    async (req) => {
+      const count = await notifications.markAllRead(currentUser(req).id);
+      return { success: true, message: t(req, 'notifications.all_marked_read'), count };
+    },
+  );
+
+  app.post(
+    '/notifications/:id',
+    {
+      schema: {
+        summary: 'Mark a notification read (one already read keeps its read_at)',
+        tags,
+        params: NotificationIdParams,
+        response: { 200: SuccessMessage, ...errorResponses(401, 404, 429, 503) },
+      },
+      config,
+    },
+    async (req) => {
+      await notifications.markRead(currentUser(req).id, req.params.id, requestLocale(req));
+      return { success: true, message: t(req, 'notifications.marked_read') };
+    },
+  );
+
+  app.delete(
+    '/notifications/:id',
+    {
+      schema: {
+        summary: 'Delete a notification permanently',
+        tags,
+        params: NotificationIdParams,
+        response: { 200: SuccessMessage, ...errorResponses(401, 404, 429, 503) },
+      },
+      config,
+    },
+    async (req) => {
+      await notifications.delete(currentUser(req).id, req.params.id, requestLocale(req));
+      return { success: true, message: t(req, 'notifications.deleted') };
+    },
+  );
+
+  await app.register(adminRoutes);
+};
+
 export default routes;

@@ -1,0 +1,159 @@
+// The four notification events: which changes produce them, and the exact data object of each
+// (field order as in the spec's table). Messages are written in the recipient's language when the
+// notification is created, so a later change of locale does not rewrite old notifications.
+import { t, registerMessages, type Locale } from '../../http/i18n.js';
+
+export const PROJECT_STATUSES = ['draft', 'under_review', 'approved', 'rejected', 'archived'] as const;
+export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+/** A change into one of these notifies the owner (the spec's list); draft is silent. */
+export const NOTIFYING_PROJECT_STATUSES: readonly ProjectStatus[] = ['approved', 'rejected', 'under_review', 'archived'];
+
+export const INVESTMENT_STATUSES = ['pending', 'paid', 'active', 'completed', 'cancelled', 'refunded'] as const;
+export type InvestmentStatus = (typeof INVESTMENT_STATUSES)[number];
+/** A change into one of these notifies the investor (the spec's list); pending is silent. */
+export const NOTIFYING_INVESTMENT_STATUSES: readonly InvestmentStatus[] = ['paid', 'active', 'completed', 'cancelled', 'refunded'];
+
+export const NOTIFICATION_TYPES = [
+  'project_status_changed',
+  'project_revision_requested',
+  'new_investment_received',
+  'investment_status_changed',
+] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+registerMessages({
+  'notification.project.approved': { en: 'Your project ":title" has been approved.', fa: 'پروژهٔ «:title» شما تأیید شد.' },
+  'notification.project.rejected': { en: 'Your project ":title" has been rejected.', fa: 'پروژهٔ «:title» شما رد شد.' },
+  'notification.project.under_review': { en: 'Your project ":title" is now under review.', fa: 'پروژهٔ «:title» شما در حال بررسی است.' },
+  'notification.project.archived': { en: 'Your project ":title" has been archived.', fa: 'پروژهٔ «:title» شما بایگانی شد.' },
+  'notification.project.revision': {
+    en: 'Changes have been requested to your project ":title" before it can be approved.',
+    fa: 'پیش از تأیید پروژهٔ «:title»، اصلاحاتی از شما خواسته شده است.',
+  },
+  'notification.investment.received': {
+    en: ':investor invested :amount in your project ":title".',
+    fa: ':investor مبلغ :amount در پروژهٔ «:title» شما سرمایه‌گذاری کرد.',
+  },
+  'notification.investment.paid': {
+    en: 'Your payment of :amount for ":title" has been received.',
+    fa: 'پرداخت :amount شما برای «:title» دریافت شد.',
+  },
+  'notification.investment.active': { en: 'Your investment in ":title" is now active.', fa: 'سرمایه‌گذاری شما در «:title» فعال شد.' },
+  'notification.investment.completed': { en: 'Your investment in ":title" has been completed.', fa: 'سرمایه‌گذاری شما در «:title» به پایان رسید.' },
+  'notification.investment.cancelled': { en: 'Your investment in ":title" has been cancelled.', fa: 'سرمایه‌گذاری شما در «:title» لغو شد.' },
+  'notification.investment.refunded': { en: 'Your investment in ":title" has been refunded.', fa: 'مبلغ سرمایه‌گذاری شما در «:title» بازگردانده شد.' },
+});
+
+/** Amounts in messages: digit groups, Persian digits for fa (data.amount stays a plain integer). */
+export function formatAmount(amount: number, locale: Locale): string {
+  return new Intl.NumberFormat(locale === 'fa' ? 'fa-IR' : 'en-US', { maximumFractionDigits: 0 }).format(amount);
+}
+
+export interface Recipient {
+  id: number;
+  locale: Locale;
+}
+
+export interface ProjectFacts {
+  id: number;
+  title: string;
+}
+
+export interface InvestmentFacts {
+  id: number;
+  project_id: number;
+  amount: number;
+  notes: string | null;
+}
+
+/** A notification about to be written: who gets it, its type and its data object. */
+export interface PendingNotification {
+  user_id: number;
+  type: NotificationType;
+  data: Record<string, unknown>;
+}
+
+export class NotificationBuilder {
+  constructor(private readonly appUrl: string) {}
+
+  private link(path: string): string {
+    return `${this.appUrl}${path}`;
+  }
+
+  projectStatusChanged(owner: Recipient, project: ProjectFacts, status: ProjectStatus, comment: string | null): PendingNotification {
+    return {
+      user_id: owner.id,
+      type: 'project_status_changed',
+      data: {
+        type: 'project_status_changed',
+        project_id: project.id,
+        project_title: project.title,
+        status,
+        message: t(owner.locale, `notification.project.${status}`, { title: project.title }),
+        comment,
+        url: this.link(`/projects/${project.id}`),
+      },
+    };
+  }
+
+  projectRevisionRequested(owner: Recipient, project: ProjectFacts, revisionNotes: string): PendingNotification {
+    return {
+      user_id: owner.id,
+      type: 'project_revision_requested',
+      data: {
+        type: 'project_revision_requested',
+        project_id: project.id,
+        project_title: project.title,
+        message: t(owner.locale, 'notification.project.revision', { title: project.title }),
+        revision_notes: revisionNotes,
+        url: this.link(`/projects/${project.id}/edit`),
+      },
+    };
+  }
+
+  newInvestmentReceived(owner: Recipient, project: ProjectFacts, investment: InvestmentFacts, investorName: string): PendingNotification {
+    return {
+      user_id: owner.id,
+      type: 'new_investment_received',
+      data: {
+        type: 'new_investment_received',
+        investment_id: investment.id,
+        project_id: project.id,
+        project_title: project.title,
+        amount: investment.amount,
+        investor_name: investorName,
+        message: t(owner.locale, 'notification.investment.received', {
+          investor: investorName,
+          amount: formatAmount(investment.amount, owner.locale),
+          title: project.title,
+        }),
+        url: this.link(`/projects/${project.id}/investments`),
+      },
+    };
+  }
+
+  investmentStatusChanged(investor: Recipient, project: ProjectFacts, investment: InvestmentFacts, status: InvestmentStatus): PendingNotification {
+    return {
+      user_id: investor.id,
+      type: 'investment_status_changed',
+      data: {
+        type: 'investment_status_changed',
+        investment_id: investment.id,
+        project_title: project.title,
+        amount: investment.amount,
+        status,
+        message: t(investor.locale, `notification.investment.${status}`, {
+          amount: formatAmount(investment.amount, investor.locale),
+          title: project.title,
+        }),
+        notes: investment.notes,
+        url: this.link(`/investments/${investment.id}`),
+      },
+    };
+  }
+}
+
+/** The name shown for a user in notifications: first and last name. */
+export function displayName(user: { first_name: string; last_name: string }): string {
+  return `${user.first_name} ${user.last_name}`.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,91 @@
+// SQL of the notifications table. Every "unread of a user" query is shaped to use the partial
+// index notifications_unread_index (user_id, created_at desc, seq desc) where read_at is null.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
+import type { Database } from '../../db/schema.js';
+import type { PendingNotification } from './events.js';
+import type { Notification } from './schemas.js';
+
+/** A notification as the API shows it; data is parsed from its JSON column. */
+export type NotificationRecord = Static<typeof Notification>;
+
+const COLUMNS = ['id', 'type', 'data', 'read_at', 'created_at'] as const;
+
+type Row = { id: string; type: string; data: string; read_at: string | null; created_at: string };
+
+function toRecord(row: Row): NotificationRecord {
+  // Rows are written only by insertNotifications from the typed builders, so the stored JSON and
+  // type have the shapes the schema declares.
+  return {
+    id: row.id,
+    type: row.type as NotificationRecord['type'],
+    data: JSON.parse(row.data) as NotificationRecord['data'],
+    read_at: row.read_at,
+    created_at: row.created_at,
+  };
+}
+
+/** Writes the notifications (inside the caller's transaction); returns their ids in order. */
+export async function insertNotifications(db: Kysely<Database>, pending: PendingNotification[], createdAt: string): Promise<string[]> {
+  if (pending.length === 0) return [];
+  const rows = pending.map((n) => ({ id: randomUUID(), user_id: n.user_id, type: n.type, data: JSON.stringify(n.data), created_at: createdAt }));
+  await db.insertInto('notifications').values(rows).execute();
+  return rows.map((r) => r.id);
+}
+
+export async function listUnread(db: Kysely<Database>, userId: number, limit: number): Promise<NotificationRecord[]> {
+  const rows = await db
+    .selectFrom('notifications')
+    .select(COLUMNS)
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('seq', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toRecord);
+}
+
+export async function countUnread(db: Kysely<Database>, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** The notification with this id if it belongs to the user. */
+export async function findOwned(db: Kysely<Database>, userId: number, id: string): Promise<NotificationRecord | undefined> {
+  const row = await db.selectFrom('notifications').select(COLUMNS).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return row && toRecord(row);
+}
+
+/** Sets read_at on the user's notification if it is still unread; returns the rows changed (0 or 1). */
+export async function markRead(db: Kysely<Database>, userId: number, id: string, readAt: string): Promise<number> {
+  const result = await db
+    .updateTable('notifications')
+    .set({ read_at: readAt })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function markAllRead(db: Kysely<Database>, userId: number, readAt: string): Promise<number> {
+  const result = await db
+    .updateTable('notifications')
+    .set({ read_at: readAt })
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function deleteOwned(db: Kysely<Database>, userId: number, id: string): Promise<number> {
+  const result = await db.deleteFrom('notifications').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

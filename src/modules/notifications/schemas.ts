@@ -1,0 +1,158 @@
+// TypeBox schemas of the notification endpoints and of the admin integration API.
+import { Type } from 'typebox';
+import { IntegerId, Timestamp } from '../../http/schemas.js';
+import { INVESTMENT_STATUSES, NOTIFICATION_TYPES, PROJECT_STATUSES } from './events.js';
+
+const MAX_SAFE_AMOUNT = Number.MAX_SAFE_INTEGER;
+
+const Url = Type.String({ description: 'Link into the front end (APP_URL + path).' });
+const Message = Type.String({ description: "One sentence in the recipient's language (en or fa)." });
+const NullableText = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+
+export const ProjectStatusChangedData = Type.Object(
+  {
+    type: Type.Literal('project_status_changed'),
+    project_id: Type.Integer(),
+    project_title: Type.String(),
+    status: Type.Enum(['approved', 'rejected', 'under_review', 'archived']),
+    message: Message,
+    comment: NullableText('The administrator\'s comment on the change, or null.'),
+    url: Type.String({ description: 'Project page: APP_URL/projects/{project_id}.' }),
+  },
+  { title: 'project_status_changed data' },
+);
+
+export const ProjectRevisionRequestedData = Type.Object(
+  {
+    type: Type.Literal('project_revision_requested'),
+    project_id: Type.Integer(),
+    project_title: Type.String(),
+    message: Message,
+    revision_notes: Type.String({ description: 'What the administrator asks to change.' }),
+    url: Type.String({ description: 'Project edit page: APP_URL/projects/{project_id}/edit.' }),
+  },
+  { title: 'project_revision_requested data' },
+);
+
+export const NewInvestmentReceivedData = Type.Object(
+  {
+    type: Type.Literal('new_investment_received'),
+    investment_id: Type.Integer(),
+    project_id: Type.Integer(),
+    project_title: Type.String(),
+    amount: Type.Integer({ description: 'Whole platform currency units.' }),
+    investor_name: Type.String({ description: "The investor's first and last name." }),
+    message: Message,
+    url: Type.String({ description: 'Investment overview of the project: APP_URL/projects/{project_id}/investments.' }),
+  },
+  { title: 'new_investment_received data' },
+);
+
+export const InvestmentStatusChangedData = Type.Object(
+  {
+    type: Type.Literal('investment_status_changed'),
+    investment_id: Type.Integer(),
+    project_title: Type.String(),
+    amount: Type.Integer({ description: 'Whole platform currency units.' }),
+    status: Type.Enum(['paid', 'active', 'completed', 'cancelled', 'refunded']),
+    message: Message,
+    notes: NullableText('Notes of the platform on the investment (a refund amount, for example), or null.'),
+    url: Type.String({ description: 'Investment detail page: APP_URL/investments/{investment_id}.' }),
+  },
+  { title: 'investment_status_changed data' },
+);
+
+export const Notification = Type.Object({
+  id: Type.String({ description: 'UUID of the notification.' }),
+  type: Type.Enum([...NOTIFICATION_TYPES], { description: 'One of the four notification types.' }),
+  data: Type.Union([ProjectStatusChangedData, ProjectRevisionRequestedData, NewInvestmentReceivedData, InvestmentStatusChangedData], {
+    description: 'Payload of the notification; its fields depend on the type, which it repeats.',
+  }),
+  read_at: Type.Union([Timestamp, Type.Null()], { description: 'When it was marked read; null while unread.' }),
+  created_at: Timestamp,
+});
+
+export const NotificationList = Type.Array(Notification, { description: 'The unread notifications, newest first, at most 100.' });
+
+export const NotificationIdParams = Type.Object({
+  id: Type.String({ description: 'UUID of the notification; any other value answers 404.' }),
+});
+
+export const UnreadCount = Type.Object({
+  success: Type.Boolean(),
+  count: Type.Integer({ description: 'Number of unread notifications of the caller (not capped).' }),
+});
+
+export const ReadAllResult = Type.Object({
+  success: Type.Boolean(),
+  message: Type.String(),
+  count: Type.Integer({ description: 'How many notifications were marked read by this call.' }),
+});
+
+// Admin integration API.
+
+const NotificationIds = Type.Array(Type.String(), { description: 'UUIDs of the notifications written with this change (empty when none was due).' });
+
+export const RecordIdParams = Type.Object({ id: IntegerId });
+
+export const ProjectBody = Type.Object({
+  title: Type.String({ minLength: 1, maxLength: 255, description: 'Project title as shown to users.' }),
+  owner_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Id of an existing user: the project owner.' }),
+  status: Type.Enum([...PROJECT_STATUSES], { description: 'draft is silent; a change into any other status notifies the owner.' }),
+  comment: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()], { description: 'Comment carried in the status notification.' })),
+});
+
+export const Project = Type.Object({
+  id: Type.Integer(),
+  owner_id: Type.Integer(),
+  title: Type.String(),
+  status: Type.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const ProjectResult = Type.Object({
+  success: Type.Boolean(),
+  message: Type.String(),
+  data: Project,
+  notification_ids: NotificationIds,
+});
+
+export const RevisionRequestBody = Type.Object({
+  revision_notes: Type.String({ minLength: 1, maxLength: 5000, description: 'What the owner should change before approval.' }),
+});
+
+export const RevisionRequestResult = Type.Object({
+  success: Type.Boolean(),
+  message: Type.String(),
+  data: Type.Object({ id: Type.Integer(), project_id: Type.Integer(), revision_notes: Type.String(), created_at: Timestamp }),
+  notification_ids: NotificationIds,
+});
+
+export const InvestmentBody = Type.Object({
+  project_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Id of an existing project.' }),
+  investor_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Id of an existing user: the investor.' }),
+  amount: Type.Integer({ minimum: 0, maximum: MAX_SAFE_AMOUNT, description: 'Whole platform currency units, 0 to 2^53 - 1.' }),
+  status: Type.Enum([...INVESTMENT_STATUSES], {
+    description: 'pending is silent; a change into any other status notifies the investor, into paid also the project owner.',
+  }),
+  notes: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()], { description: 'Carried in the status notification.' })),
+});
+
+export const Investment = Type.Object({
+  id: Type.Integer(),
+  project_id: Type.Integer(),
+  investor_id: Type.Integer(),
+  amount: Type.Integer(),
+  status: Type.String(),
+  notes: Type.Union([Type.String(), Type.Null()]),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const InvestmentResult = Type.Object({
+  success: Type.Boolean(),
+  message: Type.String(),
+  data: Investment,
+  notification_ids: NotificationIds,
+});

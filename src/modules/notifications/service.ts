@@ -1,0 +1,56 @@
+// The caller's notifications: list the unread, count them, mark read, delete. Another user's
+// notification and an id that is not a UUID are answered exactly like a missing one.
+import type { Kysely } from 'kysely';
+import { nowIso } from '../../db/index.js';
+import type { Database } from '../../db/schema.js';
+import { notFoundMessageOnly } from '../../http/errors.js';
+import { registerMessages, t, type Locale } from '../../http/i18n.js';
+import { countUnread, deleteOwned, findOwned, listUnread, markAllRead, markRead, type NotificationRecord } from './repository.js';
+
+/** At most this many unread notifications are returned by GET /api/notifications (newest first). */
+export const UNREAD_LIST_LIMIT = 100;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+registerMessages({
+  'notifications.not_found': { en: 'Notification not found.', fa: 'اعلان یافت نشد.' },
+  'notifications.marked_read': { en: 'Notification marked as read.', fa: 'اعلان خوانده‌شده علامت خورد.' },
+  'notifications.deleted': { en: 'Notification deleted.', fa: 'اعلان حذف شد.' },
+  'notifications.all_marked_read': { en: 'All notifications marked as read.', fa: 'همهٔ اعلان‌ها خوانده‌شده علامت خوردند.' },
+});
+
+export class NotificationService {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  unread(userId: number): Promise<NotificationRecord[]> {
+    return listUnread(this.db, userId, UNREAD_LIST_LIMIT);
+  }
+
+  unreadCount(userId: number): Promise<number> {
+    return countUnread(this.db, userId);
+  }
+
+  /** Marks the notification read; one already read keeps its read_at. Returns it as stored. */
+  async markRead(userId: number, id: string, locale: Locale): Promise<NotificationRecord> {
+    const key = this.validId(id, locale);
+    await markRead(this.db, userId, key, nowIso());
+    const notification = await findOwned(this.db, userId, key);
+    if (!notification) throw notFoundMessageOnly(t(locale, 'notifications.not_found'));
+    return notification;
+  }
+
+  async markAllRead(userId: number): Promise<number> {
+    return markAllRead(this.db, userId, nowIso());
+  }
+
+  async delete(userId: number, id: string, locale: Locale): Promise<void> {
+    const deleted = await deleteOwned(this.db, userId, this.validId(id, locale));
+    if (deleted === 0) throw notFoundMessageOnly(t(locale, 'notifications.not_found'));
+  }
+
+  /** The id in its stored (lower-case) form; anything but a UUID cannot name a notification. */
+  private validId(id: string, locale: Locale): string {
+    if (!UUID.test(id)) throw notFoundMessageOnly(t(locale, 'notifications.not_found'));
+    return id.toLowerCase();
+  }
+}
