@@ -1,0 +1,56 @@
+// Where outgoing mail goes: the SMTP server of SMTP_URL, or, without one, an .eml file per
+// message under DATA_DIR/mail (development and tests without a mail server).
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Config } from '../config.js';
+
+export interface OutgoingMail {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string | null;
+}
+
+export interface MailTransport {
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+}
+
+const SMTP_TIMEOUT_MS = 10_000;
+
+export function smtpTransport(url: string): MailTransport {
+  const transporter = nodemailer.createTransport(url, {
+    connectionTimeout: SMTP_TIMEOUT_MS,
+    greetingTimeout: SMTP_TIMEOUT_MS,
+    socketTimeout: SMTP_TIMEOUT_MS,
+  } as nodemailer.TransportOptions);
+  return {
+    async send(mail) {
+      await transporter.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined });
+    },
+    close: () => transporter.close(),
+  };
+}
+
+export function fileTransport(folder: string): MailTransport {
+  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(mail) {
+      const info = await builder.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined });
+      await fs.mkdir(folder, { recursive: true });
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
+      // Written under a temporary name first so a reader never sees half a message.
+      const temp = path.join(folder, `.${name}.tmp`);
+      await fs.writeFile(temp, info.message as Buffer);
+      await fs.rename(temp, path.join(folder, name));
+    },
+    close: () => builder.close(),
+  };
+}
+
+export function transportFor(config: Config): MailTransport {
+  return config.SMTP_URL ? smtpTransport(config.SMTP_URL) : fileTransport(path.join(config.DATA_DIR, 'mail'));
+}

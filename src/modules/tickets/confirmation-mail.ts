@@ -1,0 +1,28 @@
+// The confirmation email of a new ticket, in the owner's language.
+import type { Config } from '../../config.js';
+import { t, type Locale } from '../../http/i18n.js';
+import type { NewMail } from '../../mail/outbox.js';
+import './messages.js';
+
+export interface ConfirmationFacts {
+  id: number;
+  tracking_code: string;
+  subject: string;
+  priority: string;
+  sla_deadline: string;
+  owner: { email: string; first_name: string; last_name: string; locale?: Locale };
+}
+
+export function confirmationMail(config: Config, ticket: ConfirmationFacts): NewMail {
+  const locale = ticket.owner.locale ?? 'en';
+  const params = {
+    name: `${ticket.owner.first_name} ${ticket.owner.last_name}`.trim(),
+    code: ticket.tracking_code,
+    // The body is plain text: a subject cannot inject markup, only line breaks, which are folded.
+    subject: ticket.subject.replace(/[\r\n]+/g, ' '),
+    priority: ticket.priority,
+    deadline: ticket.sla_deadline,
+    url: `${config.APP_URL}/tickets/${ticket.id}`,
+  };
+  return { to: ticket.owner.email, subject: t(locale, 'tickets.mail.subject', params), text: t(locale, 'tickets.mail.body', params) };
+}

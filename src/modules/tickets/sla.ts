@@ -1,0 +1,49 @@
+// Service levels: how long a ticket may take to get its first staff reply and to be resolved, by
+// priority, counted from its creation. Change the numbers here (or pass your own table).
+import type { TicketPriority, TicketStatus } from './tables.js';
+
+export interface SlaHours {
+  resolution: Record<TicketPriority, number>;
+  firstResponse: Record<TicketPriority, number>;
+  /** An open ticket is "warning" once less than this share of its resolution window is left. */
+  warningShare: number;
+}
+
+export const SLA_HOURS: SlaHours = {
+  resolution: { high: 4, normal: 24, low: 72 },
+  firstResponse: { high: 1, normal: 4, low: 12 },
+  warningShare: 0.25,
+};
+
+const HOUR_MS = 3_600_000;
+
+export function slaDeadlineFor(priority: TicketPriority, createdAt: string, hours: SlaHours = SLA_HOURS): string {
+  return new Date(Date.parse(createdAt) + hours.resolution[priority] * HOUR_MS).toISOString();
+}
+
+export function firstResponseDeadlineFor(priority: TicketPriority, createdAt: string, hours: SlaHours = SLA_HOURS): string {
+  return new Date(Date.parse(createdAt) + hours.firstResponse[priority] * HOUR_MS).toISOString();
+}
+
+export type SlaStatus = 'on_time' | 'warning' | 'overdue' | 'met' | 'missed';
+
+export interface SlaFacts {
+  status: TicketStatus;
+  created_at: string;
+  sla_deadline: string;
+  resolved_at: string | null;
+}
+
+/**
+ * Closed: met when resolved by the deadline, else missed. Not closed: overdue past the deadline,
+ * warning when less than warningShare of the window is left, else on_time.
+ */
+export function slaStatusOf(ticket: SlaFacts, now: number = Date.now(), hours: SlaHours = SLA_HOURS): SlaStatus {
+  const deadline = Date.parse(ticket.sla_deadline);
+  if (ticket.status === 'closed' && ticket.resolved_at) {
+    return Date.parse(ticket.resolved_at) <= deadline ? 'met' : 'missed';
+  }
+  if (now > deadline) return 'overdue';
+  const window = deadline - Date.parse(ticket.created_at);
+  return deadline - now < window * hours.warningShare ? 'warning' : 'on_time';
+}
