@@ -1,5 +1,87 @@
-import type { FastifyPluginAsync } from 'fastify';
+// The geographic endpoints: public, read-only, exempt from the platform rate limit, answered from
+// the in-memory catalogue (catalog.ts) with ETag and Cache-Control.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { fieldError, ValidationError } from '../../http/errors.js';
+import { requestLocale } from '../../http/i18n.js';
+import { fieldMessage } from '../../http/validation.js';
+import type { AppDeps } from '../../http/types.js';
+import { EMPTY_ARRAY, EMPTY_DATA, GeoCatalog, type CachedBody } from './catalog.js';
+import { childrenKey, isChildLevel } from './keys.js';
+import { loadBundledData } from './loader.js';
+import { byParentSchema, ChildrenSchema, ContinentsSchema, ProvincesSchema } from './schemas.js';
 
-// Routes of the geo area: not built yet.
-const routes: FastifyPluginAsync = async () => {};
+export const CACHE_CONTROL = 'public, max-age=3600';
+
+const catalogs = new WeakMap<AppDeps, GeoCatalog>();
+
+/** The catalogue serving an app (tests use it to rebuild after changing rows). */
+export function geoCatalogOf(app: { deps: AppDeps }): GeoCatalog {
+  const catalog = catalogs.get(app.deps);
+  if (!catalog) throw new Error('the geo routes are not registered on this app');
+  return catalog;
+}
+
+/** True when an If-None-Match header names this ETag (weak or strong) or is "*". */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header === etag) return true;
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return tag === '*' || tag === etag || tag === `W/${etag}`;
+  });
+}
+
+// The body is sent as prepared bytes: no serialisation per request.
+function sendCached(req: FastifyRequest, reply: FastifyReply, entry: CachedBody): void {
+  reply.header('cache-control', CACHE_CONTROL).header('etag', entry.etag);
+  if (etagMatches(req.headers['if-none-match'], entry.etag)) {
+    reply.code(304).send();
+    return;
+  }
+  reply.header('content-type', 'application/json; charset=utf-8').send(entry.body);
+}
+
+const routeConfig = { rateLimit: false, validationForm: 'general' } as const;
+
+const routes: FastifyPluginAsync = async (instance) => {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const catalog = new GeoCatalog(app.deps.db, app.log);
+  catalogs.set(app.deps, catalog);
+
+  app.addHook('onReady', async () => {
+    if (app.deps.loadGeoData) await loadBundledData(app.deps.db, app.deps.dialect, (line) => app.log.info(line));
+    await catalog.rebuild();
+    if (app.deps.startWorkers) catalog.watch();
+  });
+  app.addHook('onClose', async () => catalog.stop());
+
+  app.get('/provinces', { schema: ProvincesSchema, config: routeConfig }, (req, reply) => {
+    sendCached(req, reply as FastifyReply, catalog.get('provinces') ?? EMPTY_DATA);
+  });
+
+  const byParent: Array<[path: string, summary: string, parent: string]> = [
+    ['counties', 'Active counties of a province', 'province'],
+    ['districts', 'Active districts of a county', 'county'],
+    ['cities', 'Active cities of a district', 'district'],
+    ['villages', 'Active villages of a district', 'district'],
+  ];
+  for (const [path, summary, parent] of byParent) {
+    app.get(`/${path}/:id`, { schema: byParentSchema(summary, parent), config: routeConfig }, (req, reply) => {
+      sendCached(req, reply as FastifyReply, catalog.get(`${path}/${req.params.id}`) ?? EMPTY_DATA);
+    });
+  }
+
+  app.get('/geographic/continents', { schema: ContinentsSchema, config: routeConfig }, (req, reply) => {
+    sendCached(req, reply as FastifyReply, catalog.get('continents') ?? EMPTY_ARRAY);
+  });
+
+  app.get('/geographic/:level/:parentId/children', { schema: ChildrenSchema, config: routeConfig }, (req, reply) => {
+    const level = req.params.level.toLowerCase();
+    if (!isChildLevel(level)) throw new ValidationError(fieldError('level', fieldMessage(requestLocale(req), 'in', 'level')));
+    const key = childrenKey(level, req.params.parentId);
+    sendCached(req, reply as FastifyReply, (key && catalog.get(key)) || EMPTY_ARRAY);
+  });
+};
+
 export default routes;

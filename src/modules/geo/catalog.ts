@@ -1,0 +1,172 @@
+// The geographic data as the API serves it, held in memory: every response body the endpoints
+// can give is serialised once, with its ETag, when the catalogue is built, so a request is one
+// Map lookup. Built at start (after the first-start load) and rebuilt when geo:import has bumped
+// the revision in the database (checked every REVISION_CHECK_MS while the server runs).
+import { createHash } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { activeRows, currentRevision } from './repository.js';
+
+export interface CachedBody {
+  body: Buffer;
+  etag: string;
+}
+
+export type GeoItem = { id: number | string; name: string };
+
+export const REVISION_CHECK_MS = 30_000;
+
+/** Names in Persian alphabetical order (numbers in numeric order), then by id: a total, stable order. */
+const collator = new Intl.Collator('fa', { numeric: true });
+const byNameThenId = (a: { name: string; id: number }, b: { name: string; id: number }) => collator.compare(a.name, b.name) || a.id - b.id;
+
+function cached(value: unknown): CachedBody {
+  const body = Buffer.from(JSON.stringify(value));
+  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+}
+
+export const EMPTY_ARRAY = cached([]);
+export const EMPTY_DATA = cached({ data: [] });
+
+type Row = { id: number; name: string } & Record<string, number | string>;
+
+/** Active rows of a table, sorted, grouped by a parent column (order within groups kept). */
+function groupBy(rows: Row[], column: string): Map<number, Row[]> {
+  const groups = new Map<number, Row[]>();
+  for (const row of rows) {
+    const key = row[column] as number | null;
+    if (key === null || key === undefined) continue;
+    const list = groups.get(key);
+    if (list) list.push(row);
+    else groups.set(key, [row]);
+  }
+  return groups;
+}
+
+const plain = (rows: Row[]): GeoItem[] => rows.map((r) => ({ id: r.id, name: r.name }));
+
+async function sortedRows(db: Kysely<Database>, table: Parameters<typeof activeRows>[1], columns: string[]): Promise<Row[]> {
+  const rows = (await activeRows(db, table, columns)) as unknown as Row[];
+  return rows.sort(byNameThenId);
+}
+
+/** Builds every body: keys are `provinces`, `counties/8`, `children/section/785`, `children/city/city_4`... */
+export async function buildBodies(db: Kysely<Database>): Promise<Map<string, CachedBody>> {
+  const bodies = new Map<string, CachedBody>();
+  const [continents, countries, provinces, counties, districts, cities, rurals, villages, regions, neighborhoods, streets, alleys] =
+    await Promise.all([
+      sortedRows(db, 'continents', []),
+      sortedRows(db, 'countries', ['continent_id']),
+      sortedRows(db, 'provinces', ['country_id']),
+      sortedRows(db, 'counties', ['province_id']),
+      sortedRows(db, 'districts', ['county_id']),
+      sortedRows(db, 'cities', ['district_id']),
+      sortedRows(db, 'rurals', ['district_id']),
+      sortedRows(db, 'villages', ['district_id', 'rural_id']),
+      sortedRows(db, 'regions', ['city_id']),
+      sortedRows(db, 'neighborhoods', ['region_id']),
+      sortedRows(db, 'streets', ['neighborhood_id']),
+      sortedRows(db, 'alleys', ['street_id']),
+    ]);
+
+  bodies.set('provinces', cached({ data: plain(provinces) }));
+  bodies.set('continents', cached(plain(continents)));
+
+  // The integer-path endpoints: {data: [...]}.
+  const wrapped: Array<[string, Row[], string]> = [
+    ['counties', counties, 'province_id'],
+    ['districts', districts, 'county_id'],
+    ['cities', cities, 'district_id'],
+    ['villages', villages, 'district_id'],
+  ];
+  for (const [name, rows, column] of wrapped) {
+    for (const [parentId, group] of groupBy(rows, column)) bodies.set(`${name}/${parentId}`, cached({ data: plain(group) }));
+  }
+
+  // The children endpoint: bare arrays, keyed by the parent's level.
+  const children: Array<[string, Row[], string, string]> = [
+    ['continent', countries, 'continent_id', ''],
+    ['country', provinces, 'country_id', ''],
+    ['province', counties, 'province_id', ''],
+    ['county', districts, 'county_id', ''],
+    ['city', regions, 'city_id', 'city_'],
+    ['city', villages, 'rural_id', 'rural_'],
+    ['region', neighborhoods, 'region_id', ''],
+    ['neighborhood', streets, 'neighborhood_id', ''],
+    ['street', alleys, 'street_id', ''],
+  ];
+  for (const [level, rows, column, prefix] of children) {
+    for (const [parentId, group] of groupBy(rows, column)) bodies.set(`children/${level}/${prefix}${parentId}`, cached(plain(group)));
+  }
+
+  // A section's children: its cities and rurals in one list, by name, then cities before rurals, then id.
+  const sections = new Map<number, Array<GeoItem & { kind: number; key: number }>>();
+  for (const [rows, kind, prefix] of [[cities, 0, 'city_'], [rurals, 1, 'rural_']] as const) {
+    for (const row of rows) {
+      const districtId = row.district_id as number;
+      const list = sections.get(districtId) ?? [];
+      list.push({ id: `${prefix}${row.id}`, name: row.name, kind, key: row.id });
+      sections.set(districtId, list);
+    }
+  }
+  for (const [districtId, items] of sections) {
+    items.sort((a, b) => collator.compare(a.name, b.name) || a.kind - b.kind || a.key - b.key);
+    bodies.set(`children/section/${districtId}`, cached(items.map(({ id, name }) => ({ id, name }))));
+  }
+  return bodies;
+}
+
+export class GeoCatalog {
+  private bodies = new Map<string, CachedBody>();
+  private revision: number | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** The cached body for a key, or undefined when there is nothing under that parent. */
+  get(key: string): CachedBody | undefined {
+    return this.bodies.get(key);
+  }
+
+  /** Rebuilds every body from the database and swaps them in at once. */
+  async rebuild(): Promise<void> {
+    const started = Date.now();
+    const revision = await currentRevision(this.db);
+    const bodies = await buildBodies(this.db);
+    this.bodies = bodies;
+    this.revision = revision;
+    this.log.info({ entries: bodies.size, revision, ms: Date.now() - started }, 'geo: in-memory index built');
+  }
+
+  /** Rebuilds when geo:import has changed the data since the last build. */
+  async refreshIfChanged(): Promise<boolean> {
+    if (this.refreshing) {
+      await this.refreshing;
+      return false;
+    }
+    const revision = await currentRevision(this.db);
+    if (revision === this.revision) return false;
+    this.refreshing = this.rebuild().finally(() => (this.refreshing = undefined));
+    await this.refreshing;
+    return true;
+  }
+
+  /** Checks the revision on an interval; a failed check keeps serving the current index. */
+  watch(intervalMs = REVISION_CHECK_MS): void {
+    this.stop();
+    this.timer = setInterval(() => {
+      this.refreshIfChanged().catch((err: unknown) => this.log.warn({ err }, 'geo: revision check failed; serving the current index'));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}

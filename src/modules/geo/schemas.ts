@@ -1,0 +1,67 @@
+// Request and response schemas of the geographic endpoints (also the OpenAPI document).
+import { Type } from 'typebox';
+import { errorResponses, IntegerId } from '../../http/schemas.js';
+
+const Name = Type.String({ description: 'Name in Persian, as in the source data.' });
+
+export const GeoEntity = Type.Object(
+  { id: Type.Integer({ description: 'Id of the entity, stable across releases of the data.' }), name: Name },
+  { description: 'An active geographic entity.' },
+);
+
+export const GeoChild = Type.Object(
+  {
+    id: Type.Union([Type.Integer(), Type.String()], {
+      description: 'Integer id; for the children of a section a string: city_<city_id> or rural_<rural_id>.',
+    }),
+    name: Name,
+  },
+  { description: 'An active child of the parent.' },
+);
+
+const NotModified = Type.Null({ description: 'Not modified: the If-None-Match header matched the current ETag; no body.' });
+
+const DataList = (description: string) =>
+  Type.Object({ data: Type.Array(GeoEntity, { description }) }, { description: 'The active entities, by name then id.' });
+
+export const ProvincesSchema = {
+  summary: 'Active provinces',
+  tags: ['geographic'],
+  response: { 200: DataList('Active provinces.'), 304: NotModified },
+};
+
+export const ByParentParams = Type.Object({ id: IntegerId });
+
+export function byParentSchema(summary: string, parent: string) {
+  return {
+    summary,
+    description: `Active entities of the ${parent} with this id, by name then id. An id with no such ${parent} gives an empty list.`,
+    tags: ['geographic'],
+    params: ByParentParams,
+    response: { 200: DataList(summary), 304: NotModified, ...errorResponses(422) },
+  };
+}
+
+export const ContinentsSchema = {
+  summary: 'Active continents (bare array)',
+  tags: ['geographic'],
+  response: { 200: Type.Array(GeoEntity, { description: 'Active continents, by name then id.' }), 304: NotModified },
+};
+
+export const ChildrenParams = Type.Object({
+  level: Type.String({
+    description: 'Level of the parent, any case: continent, country, province, county, section, city, region, neighborhood, street.',
+  }),
+  parentId: Type.String({
+    description: 'Id of the parent; for level city city_<id> (regions) or rural_<id> (villages of the rural).',
+  }),
+});
+
+export const ChildrenSchema = {
+  summary: 'Active children of a parent (bare array)',
+  description:
+    'A non-numeric or unknown parent gives []. An unknown level gives 422 with errors.level. For level section the children are the district\'s cities and rurals with string ids.',
+  tags: ['geographic'],
+  params: ChildrenParams,
+  response: { 200: Type.Array(GeoChild, { description: 'Active children, by name then id.' }), 304: NotModified, ...errorResponses(422) },
+};
