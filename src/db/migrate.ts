@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import { isPostgres } from './schema-helpers.js';
 
 const MIGRATION_FILE = /^\d{12}_[a-z0-9_]+\.(ts|js)$/;
 
@@ -20,9 +21,19 @@ class FolderMigrationProvider implements MigrationProvider {
   }
 }
 
-export function migrator(db: Kysely<any>): Migrator {
+export function migrator(db: Kysely<any>, migrationTableSchema?: string): Migrator {
   const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-  return new Migrator({ db, provider: new FolderMigrationProvider(folder) });
+  return new Migrator({ db, provider: new FolderMigrationProvider(folder), ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+}
+
+/**
+ * PostgreSQL: the schema the migration tables belong to (the first of search_path). Without it
+ * Kysely takes a kysely_migration table of any other schema in the database for its own.
+ */
+async function currentSchema(db: Kysely<any>): Promise<string | undefined> {
+  if (!isPostgres(db)) return undefined;
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema ?? undefined;
 }
 
 export class MigrationFailed extends Error {
@@ -31,7 +42,7 @@ export class MigrationFailed extends Error {
 
 /** Applies every pending migration; returns the names applied. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const { error, results }: MigrationResultSet = await migrator(db).migrateToLatest();
+  const { error, results }: MigrationResultSet = await migrator(db, await currentSchema(db)).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new MigrationFailed(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
