@@ -1,5 +1,174 @@
-import type { FastifyPluginAsync } from 'fastify';
+// Routes of the assistant: welcome, chat, conversations, feedback, escalation, and the admin
+// feedback list. Thin: each validates with its schema, calls the service and shapes the answer.
+import { performance } from 'node:perf_hooks';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { currentUser } from '../../http/auth.js';
+import { notFound } from '../../http/errors.js';
+import { requestLocale, t } from '../../http/i18n.js';
+import { agentById, allAgents, type AgentId } from './agents.js';
+import { EscalationService } from './escalation.js';
+import { bundledKnowledgeBase } from './knowledge.js';
+import type { ConversationStatus } from './repository.js';
+import { providerFromConfig } from './providers/index.js';
+import * as s from './schemas.js';
+import { AssistantService } from './service.js';
+import { configuredWelcome } from './welcome.js';
 
-// Routes of the assistant area: not built yet.
-const routes: FastifyPluginAsync = async () => {};
+export const ESCALATE_LIMIT = { max: 30, timeWindow: 60_000 };
+const MAX_ID = 2_147_483_647;
+
+/** A path id: digits only and within range, else the conversation 404. */
+function conversationId(req: FastifyRequest, id: string): number {
+  const value = /^\d{1,10}$/.test(id) ? Number(id) : NaN;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_ID) throw notFound(t(req, 'assistant.conversation.not_found'));
+  return value;
+}
+
+const routes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  const { deps } = app;
+  // Everything that can fail at start fails here, before the server listens.
+  const welcome = configuredWelcome(deps.config);
+  const service = new AssistantService(deps, bundledKnowledgeBase(), providerFromConfig(deps.config));
+  const escalation = new EscalationService(deps);
+  const user = { auth: 'user', validationForm: 'assistant' } as const;
+
+  app.get(
+    '/assistant/welcome',
+    { schema: { summary: 'Welcome text and statistics', tags: s.tags, response: s.responses.welcome }, config: { validationForm: 'assistant' } },
+    async (req) => {
+      const locale = requestLocale(req);
+      return {
+        success: true,
+        message: welcome ?? t(locale, 'assistant.welcome'),
+        stats: {
+          total_conversations: await service.totalConversations(),
+          agents: allAgents().map((a) => ({ id: a.id, name: a.name[locale], icon: a.icon, enabled: true })),
+          provider: service.provider.name,
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/assistant/chat',
+    { schema: { summary: 'Ask the assistant', tags: s.tags, body: s.ChatBody, response: s.responses.chat }, config: user },
+    async (req) => {
+      const startedAt = performance.now();
+      const locale = requestLocale(req);
+      const result = await service.chat(currentUser(req), req.body, { requestId: req.id, startedAt, locale });
+      const agent = agentById(result.agent);
+      return { success: true, ...result, agent_name: agent.name[locale], agent_icon: agent.icon, request_id: req.id };
+    },
+  );
+
+  app.get(
+    '/assistant/conversations',
+    { schema: { summary: 'Your conversations, newest activity first', tags: s.tags, querystring: s.ConversationsQuery, response: s.responses.conversations }, config: user },
+    async (req) => {
+      const { status, agent, page = 1, per_page: perPage = s.CONVERSATIONS_PER_PAGE.default } = req.query;
+      const { rows, pagination } = await service.listConversations(currentUser(req), { status, agent, page, perPage });
+      const conversations = rows.map((c) => ({
+        id: c.id,
+        title: c.title,
+        agent_type: c.agent_type as AgentId,
+        status: c.status as ConversationStatus,
+        last_message: c.last_message,
+        updated_at: c.updated_at,
+        created_at: c.created_at,
+      }));
+      return { success: true, conversations, pagination: { current_page: pagination.current_page, total: pagination.total, per_page: pagination.per_page, last_page: pagination.last_page } };
+    },
+  );
+
+  app.get(
+    '/assistant/conversations/:id',
+    { schema: { summary: 'One of your conversations with its messages', tags: s.tags, params: s.ConversationParams, response: s.responses.conversation }, config: user },
+    async (req) => {
+      const { conversation, messages } = await service.showConversation(currentUser(req), conversationId(req, req.params.id), requestLocale(req));
+      return {
+        success: true,
+        conversation: {
+          id: conversation.id,
+          title: conversation.title,
+          agent_type: conversation.agent_type as AgentId,
+          created_at: conversation.created_at,
+          messages: messages.map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content, created_at: m.created_at })),
+        },
+      };
+    },
+  );
+
+  app.delete(
+    '/assistant/conversations/:id',
+    { schema: { summary: 'Delete one of your conversations (soft: the record is kept)', tags: s.tags, params: s.ConversationParams, response: s.responses.statusChange }, config: user },
+    async (req) => {
+      await service.setStatus(currentUser(req), conversationId(req, req.params.id), 'deleted', requestLocale(req));
+      return { success: true, message: t(req, 'assistant.conversation.deleted') };
+    },
+  );
+
+  app.put(
+    '/assistant/conversations/:id/archive',
+    { schema: { summary: 'Archive one of your conversations', tags: s.tags, params: s.ConversationParams, response: s.responses.statusChange }, config: user },
+    async (req) => {
+      await service.setStatus(currentUser(req), conversationId(req, req.params.id), 'archived', requestLocale(req));
+      return { success: true, message: t(req, 'assistant.conversation.archived') };
+    },
+  );
+
+  app.post(
+    '/assistant/feedback',
+    { schema: { summary: 'Send feedback about the platform', tags: s.tags, body: s.FeedbackBody, response: s.responses.feedback }, config: user },
+    async (req, reply) => {
+      const feedbackId = await service.addFeedback(currentUser(req), req.body, requestLocale(req));
+      return reply.code(201).send({ success: true, message: t(req, 'assistant.feedback.thanks'), feedback_id: feedbackId });
+    },
+  );
+
+  app.get(
+    '/admin/feedback',
+    { schema: { summary: 'Feedback of all users (admins)', tags: s.tags, querystring: s.FeedbackListQuery, response: s.responses.feedbackList }, config: { auth: 'admin', validationForm: 'assistant' } },
+    async (req) => {
+      const { type, page = 1, per_page: perPage = 20 } = req.query;
+      const { rows, meta } = await service.listFeedback({ type, page, perPage });
+      const data = rows.map((f) => ({
+        id: f.id,
+        type: f.type,
+        subject: f.subject,
+        content: f.content,
+        rating: f.rating,
+        user: { id: f.user_id, first_name: f.first_name, last_name: f.last_name, email: f.email },
+        created_at: f.created_at,
+      }));
+      return { success: true, data, meta };
+    },
+  );
+
+  app.post(
+    '/assistant/escalate',
+    {
+      schema: { summary: 'Escalate to a support ticket (30 requests a minute per IP)', tags: s.tags, body: s.EscalateBody, response: s.responses.escalate },
+      config: {
+        auth: 'optional',
+        validationForm: 'assistant',
+        // The spec's throttle, whatever the platform default: per client IP (TRUST_PROXY decides
+        // whether X-Forwarded-For is believed), shared through Redis when REDIS_URL is set.
+        rateLimit: { ...ESCALATE_LIMIT, keyGenerator: (req: FastifyRequest) => req.ip, groupId: 'assistant-escalate' },
+      },
+      // Both fields are optional, so no body at all is a valid request.
+      preValidation: async (req) => {
+        if (req.body === undefined || req.body === null) req.body = {};
+      },
+    },
+    async (req, reply) => {
+      const locale = requestLocale(req);
+      const result = await escalation.escalate(req.user, req.body, locale);
+      const message = t(locale, result.created ? 'assistant.escalate.created' : 'assistant.escalate.existing');
+      return reply.code(result.created ? 201 : 200).send({ success: true, message, ticket_id: result.ticketId });
+    },
+  );
+};
+
 export default routes;

@@ -1,0 +1,86 @@
+// Escalation of a conversation to a support ticket, through the tickets service (the assistant
+// never writes ticket rows). One ticket per conversation; without a conversation, a new ticket
+// each time.
+import { forbidden, ValidationError } from '../../http/errors.js';
+import { t, type Locale } from '../../http/i18n.js';
+import type { AppDeps } from '../../http/types.js';
+import { createTicket } from '../tickets/service.js';
+import { findUserById, type UserRecord } from '../users/repository.js';
+import { agentById, AGENT_IDS, type AgentId } from './agents.js';
+import * as repo from './repository.js';
+import { conversationTitle } from './text.js';
+
+export const TRANSCRIPT_MESSAGES = 20;
+
+export interface EscalationResult {
+  ticketId: number;
+  /** false when the conversation had been escalated before and its ticket is returned. */
+  created: boolean;
+}
+
+function transcript(messages: repo.MessageRow[]): string {
+  return messages
+    .map((m) => {
+      const who = m.role === 'user' ? 'User' : `Assistant (${AGENT_IDS.includes(m.agent as AgentId) ? agentById(m.agent as AgentId).name.en : 'assistant'})`;
+      return `[${m.created_at}] ${who}: ${m.content}`;
+    })
+    .join('\n\n');
+}
+
+export class EscalationService {
+  // Escalations of one conversation run one after another in this process, so a double click
+  // makes one ticket. Across instances a race could still make two; the second one is not stored.
+  private readonly inFlight = new Map<number, Promise<EscalationResult>>();
+
+  constructor(private readonly deps: AppDeps) {}
+
+  async escalate(caller: UserRecord | null, input: { conversation_id?: number; reason?: string }, locale: Locale): Promise<EscalationResult> {
+    const reason = input.reason?.trim() || undefined;
+    if (input.conversation_id === undefined) return this.withoutConversation(caller, reason);
+
+    const conversation = await repo.findConversation(this.deps.db, input.conversation_id);
+    if (!conversation) throw new ValidationError({ conversation_id: [t(locale, 'assistant.validation.conversation_unknown')] });
+    // A signed-in caller may escalate only their own conversation: the transcript goes into the ticket.
+    if (caller && caller.id !== conversation.user_id) throw forbidden(t(locale, 'assistant.conversation.forbidden'));
+    if (conversation.escalated_ticket_id !== null) return { ticketId: conversation.escalated_ticket_id, created: false };
+
+    const running = this.inFlight.get(conversation.id);
+    if (running) return { ticketId: (await running).ticketId, created: false };
+    const work = this.escalateConversation(caller, conversation, reason);
+    this.inFlight.set(conversation.id, work);
+    try {
+      return await work;
+    } finally {
+      this.inFlight.delete(conversation.id);
+    }
+  }
+
+  private async escalateConversation(caller: UserRecord | null, conversation: repo.ConversationRow, reason: string | undefined): Promise<EscalationResult> {
+    const owner = caller ?? (await findUserById(this.deps.db, conversation.user_id)) ?? null;
+    const messages = await repo.recentMessages(this.deps.db, conversation.id, TRANSCRIPT_MESSAGES);
+    const message = [
+      `Escalated from assistant conversation #${conversation.id}.`,
+      `Reason: ${reason ?? 'not given'}`,
+      messages.length > 0 ? `Transcript (last ${TRANSCRIPT_MESSAGES} messages):\n\n${transcript(messages)}` : 'The conversation has no messages.',
+    ].join('\n\n');
+    const ticket = await createTicket(this.deps, { owner: owner && ownerOf(owner), subject: conversation.title, message, source: 'assistant' });
+    // Stored only when no other instance stored one first; that one stays the conversation's ticket.
+    const stored = await repo.setEscalatedTicket(this.deps.db, conversation.id, ticket.id);
+    if (!stored) {
+      const current = await repo.findConversation(this.deps.db, conversation.id);
+      return { ticketId: current?.escalated_ticket_id ?? ticket.id, created: false };
+    }
+    return { ticketId: ticket.id, created: true };
+  }
+
+  private async withoutConversation(caller: UserRecord | null, reason: string | undefined): Promise<EscalationResult> {
+    const subject = reason ? conversationTitle(reason) : 'Escalation from the assistant';
+    const message = ['Escalated from the assistant without a conversation.', `Reason: ${reason ?? 'not given'}`].join('\n\n');
+    const ticket = await createTicket(this.deps, { owner: caller && ownerOf(caller), subject, message, source: 'assistant' });
+    return { ticketId: ticket.id, created: true };
+  }
+}
+
+function ownerOf(user: UserRecord) {
+  return { id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name, locale: user.locale };
+}

@@ -1,0 +1,232 @@
+// The knowledge base: question-and-answer passages in Markdown under assets/assistant/knowledge,
+// one file per topic and language (payments.en.md, payments.fa.md), indexed once with BM25
+// (MiniSearch) per language. Both answer providers retrieve from it.
+import fs from 'node:fs';
+import path from 'node:path';
+import MiniSearch from 'minisearch';
+import type { Locale } from '../../http/i18n.js';
+import { assetsDir } from '../../paths.js';
+import { normalizeText } from './text.js';
+
+export interface Passage {
+  /** Shared by the English and Persian versions of one passage: topic.slug. */
+  id: string;
+  lang: Locale;
+  topic: string;
+  question: string;
+  answer: string;
+}
+
+export interface Hit {
+  passage: Passage;
+  score: number;
+  /** Share of the query's search terms that the passage contains, 0 to 1. */
+  coverage: number;
+}
+
+export class KnowledgeBaseError extends Error {
+  override name = 'KnowledgeBaseError';
+}
+
+export const DEFAULT_KNOWLEDGE_DIR = path.join(assetsDir, 'assistant', 'knowledge');
+export const DEFAULT_THESAURUS_DIR = path.join(assetsDir, 'assistant', 'thesaurus');
+
+/** Per language: phrases members use (normalised tokens joined by one space) -> knowledge-base terms. */
+export type Thesaurus = Record<Locale, Array<{ phrase: string; adds: string[] }>>;
+
+const FILE_NAME = /^([a-z0-9-]+)\.(en|fa)\.md$/;
+const ID_LINE = /^<!--\s*id:\s*([a-z0-9.-]+)\s*-->$/;
+
+/** Passages of one Markdown file: each "## question" heading, an id comment, then the answer. */
+export function parseKnowledgeFile(text: string, topic: string, lang: Locale, file: string): Passage[] {
+  const passages: Passage[] = [];
+  const sections = text.split(/^## /m).slice(1);
+  for (const section of sections) {
+    const [heading = '', ...rest] = section.split('\n');
+    const question = heading.trim();
+    const idLine = rest.findIndex((line) => line.trim() !== '');
+    const match = idLine === -1 ? null : ID_LINE.exec(rest[idLine]!.trim());
+    if (!match) throw new KnowledgeBaseError(`${file}: the passage "${question}" needs an id line such as <!-- id: ${topic}.some-slug --> under its heading`);
+    const answer = rest
+      .slice(idLine + 1)
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
+    if (!answer) throw new KnowledgeBaseError(`${file}: the passage "${question}" has no answer text`);
+    passages.push({ id: match[1]!, lang, topic, question, answer });
+  }
+  return passages;
+}
+
+export function loadPassages(dir: string = DEFAULT_KNOWLEDGE_DIR): Passage[] {
+  if (!fs.existsSync(dir)) throw new KnowledgeBaseError(`the assistant's knowledge base folder ${dir} does not exist`);
+  const passages: Passage[] = [];
+  const seen = new Set<string>();
+  for (const file of fs.readdirSync(dir).sort()) {
+    const name = FILE_NAME.exec(file);
+    if (!name) continue;
+    const [, topic, lang] = name;
+    for (const passage of parseKnowledgeFile(fs.readFileSync(path.join(dir, file), 'utf8'), topic!, lang as Locale, file)) {
+      const key = `${passage.lang}:${passage.id}`;
+      if (seen.has(key)) throw new KnowledgeBaseError(`${file}: the id ${passage.id} is used twice`);
+      seen.add(key);
+      passages.push(passage);
+    }
+  }
+  return passages;
+}
+
+/** Reads thesaurus/<lang>.txt: "kb words: variant, variant phrase" per line, # for comments. */
+export function loadThesaurus(dir: string = DEFAULT_THESAURUS_DIR): Thesaurus {
+  const thesaurus: Thesaurus = { en: [], fa: [] };
+  for (const lang of ['en', 'fa'] as const) {
+    const file = path.join(dir, `${lang}.txt`);
+    if (!fs.existsSync(file)) continue;
+    for (const [index, raw] of fs.readFileSync(file, 'utf8').split('\n').entries()) {
+      const line = raw.trim();
+      if (!line || line.startsWith('#')) continue;
+      const colon = line.indexOf(':');
+      if (colon <= 0) throw new KnowledgeBaseError(`${file}:${index + 1}: expected "words: variant, variant"`);
+      const adds = queryTerms(line.slice(0, colon));
+      for (const variant of line.slice(colon + 1).split(/[,،]/)) {
+        const phrase = tokenize(variant).join(' ');
+        if (phrase) thesaurus[lang].push({ phrase, adds });
+      }
+    }
+  }
+  return thesaurus;
+}
+
+// Endings tried, longest first, when a word of the query is not in the index (پولم -> پول).
+const SUFFIXES: Record<Locale, string[]> = {
+  en: ['ments', 'ment', 'ness', 'ally', 'ly', 'er', 'e'],
+  fa: ['هایم', 'هایت', 'هایش', 'های', 'ها', 'مان', 'تان', 'شان', 'ام', 'ات', 'اش', 'یم', 'ید', 'ند', 'م', 'ت', 'ش', 'ی', 'ه'],
+};
+
+// Words that say nothing about the topic; they would only add noise to BM25.
+const STOP_WORDS = new Set(
+  (
+    'a an the i me my mine we our us you your it its is are was were be been being am do does did doing done can could should would will shall may might must ' +
+    'to of in on at for with from by about as into onto and or but if then so than that this these those there here what which who whom whose how when where why ' +
+    'please hi hello hey thanks thank just also any some there get got have has had not no yes want need like know tell explain help me ' +
+    'از به با در را که و یا این آن اون من ما شما تو او است هست هستند بود باشد می نمی ها های هم برای چه چی چطور چگونه چطوری کنم کنیم کرد کردم شود شد میشود ' +
+    'یک تا اگر باید ام ای رو آیا خود خودم دارم داره دارد دارید داریم را ی بر پس اما ولی هر همه لطفا سلام ممنون بگید بگویید میخواهم خواهم'
+  )
+    .split(/\s+/)
+    .map((w) => normalizeText(w)),
+);
+
+/** A light English stemmer: enough for refund/refunds/refunded to meet. */
+function stemEnglish(word: string): string {
+  if (!/^[a-z]+$/.test(word) || word.length <= 3) return word;
+  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('ing') && word.length > 5) return word.slice(0, -3);
+  if (word.endsWith('ed') && word.length > 4) return word.slice(0, -2);
+  if (/(ches|shes|sses|xes)$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}
+
+export function tokenize(text: string): string[] {
+  return normalizeText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
+export function searchTerm(token: string): string | null {
+  if (STOP_WORDS.has(token)) return null;
+  return stemEnglish(token);
+}
+
+/** The distinct search terms of a query, as the index sees them. */
+export function queryTerms(text: string): string[] {
+  return [...new Set(tokenize(text).map(searchTerm).filter((t): t is string => t !== null))];
+}
+
+type Indexed = Passage & { key: string };
+
+export class KnowledgeBase {
+  private readonly indexes = new Map<Locale, MiniSearch<Indexed>>();
+  private readonly byLang = new Map<Locale, Passage[]>();
+  private readonly vocabulary = new Map<Locale, Set<string>>();
+
+  constructor(
+    readonly passages: Passage[],
+    private readonly thesaurus: Thesaurus = { en: [], fa: [] },
+  ) {
+    for (const lang of ['en', 'fa'] as const) {
+      const own = passages.filter((p) => p.lang === lang);
+      this.byLang.set(lang, own);
+      this.vocabulary.set(lang, new Set(own.flatMap((p) => queryTerms(`${p.question} ${p.answer}`))));
+      const index = new MiniSearch<Indexed>({
+        idField: 'key',
+        fields: ['question', 'answer'],
+        storeFields: [],
+        tokenize,
+        processTerm: searchTerm,
+      });
+      index.addAll(own.map((p) => ({ ...p, key: p.id })));
+      this.indexes.set(lang, index);
+    }
+  }
+
+  count(lang: Locale): number {
+    return this.byLang.get(lang)!.length;
+  }
+
+  passage(lang: Locale, id: string): Passage | undefined {
+    return this.byLang.get(lang)!.find((p) => p.id === id);
+  }
+
+  /**
+   * The query's terms as the index knows them: each word, or its stem without a possessive or
+   * plural ending when only that is indexed, plus the knowledge-base words of thesaurus phrases.
+   */
+  expand(query: string, lang: Locale): { terms: string[]; asked: number } {
+    const own = queryTerms(query);
+    const vocabulary = this.vocabulary.get(lang)!;
+    const terms = new Set<string>();
+    for (const term of own) {
+      terms.add(term);
+      if (vocabulary.has(term)) continue;
+      const suffix = SUFFIXES[lang].find((s) => term.length - s.length >= 2 && term.endsWith(s) && vocabulary.has(term.slice(0, -s.length)));
+      if (suffix) terms.add(term.slice(0, -suffix.length));
+    }
+    const text = ` ${tokenize(query).join(' ')} `;
+    for (const { phrase, adds } of this.thesaurus[lang]) {
+      if (text.includes(` ${phrase} `)) for (const add of adds) terms.add(add);
+    }
+    return { terms: [...terms], asked: own.length };
+  }
+
+  /** The best passages for a query in one language, best first. */
+  search(query: string, lang: Locale, limit = 3): Hit[] {
+    const { terms, asked } = this.expand(query, lang);
+    if (terms.length === 0) return [];
+    const results = this.indexes.get(lang)!.search(terms.join(' '), {
+      boost: { question: 2 },
+      prefix: (term) => term.length >= 4,
+      fuzzy: (term) => (term.length >= 6 ? 0.2 : false),
+      combineWith: 'OR',
+      // The terms are already processed; the index's processTerm would only stem them twice.
+      processTerm: (term) => term,
+      tokenize: (text) => text.split(' '),
+    });
+    return results.slice(0, limit).map((r) => ({
+      passage: this.passage(lang, String(r.id))!,
+      score: r.score,
+      coverage: Math.min(1, r.queryTerms.length / Math.max(1, asked)),
+    }));
+  }
+
+  /** Other passages of the same topic, for suggestions. */
+  related(passage: Passage, limit: number): Passage[] {
+    return this.byLang.get(passage.lang)!.filter((p) => p.topic === passage.topic && p.id !== passage.id).slice(0, limit);
+  }
+}
+
+let shared: KnowledgeBase | undefined;
+
+/** The bundled knowledge base, read and indexed once per process. */
+export function bundledKnowledgeBase(): KnowledgeBase {
+  shared ??= new KnowledgeBase(loadPassages(), loadThesaurus());
+  return shared;
+}

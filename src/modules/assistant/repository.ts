@@ -1,0 +1,166 @@
+// SQL of the assistant: conversations, their messages, and feedback.
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export type ConversationStatus = 'active' | 'archived' | 'deleted';
+
+export interface ConversationRow {
+  id: number;
+  user_id: number;
+  title: string;
+  agent_type: string;
+  status: string;
+  last_message: string | null;
+  escalated_ticket_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const CONVERSATION_COLUMNS = ['id', 'user_id', 'title', 'agent_type', 'status', 'last_message', 'escalated_ticket_id', 'created_at', 'updated_at'] as const;
+
+export async function findConversation(db: Db, id: number): Promise<ConversationRow | undefined> {
+  return db.selectFrom('assistant_conversations').select(CONVERSATION_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertConversation(
+  db: Db,
+  values: { user_id: number; title: string; agent_type: string; now: string },
+): Promise<ConversationRow> {
+  return db
+    .insertInto('assistant_conversations')
+    .values({ user_id: values.user_id, title: values.title, agent_type: values.agent_type, status: 'active', last_message: null, escalated_ticket_id: null, created_at: values.now, updated_at: values.now })
+    .returning(CONVERSATION_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export async function touchConversation(
+  db: Db,
+  id: number,
+  values: { last_message: string; updated_at: string; status?: ConversationStatus; agent_type?: string },
+): Promise<void> {
+  await db.updateTable('assistant_conversations').set(values).where('id', '=', id).execute();
+}
+
+/** Archiving or deleting is not activity: updated_at keeps the time of the last message. */
+export async function setConversationStatus(db: Db, id: number, status: ConversationStatus): Promise<void> {
+  await db.updateTable('assistant_conversations').set({ status }).where('id', '=', id).execute();
+}
+
+/** Records the conversation's ticket unless one is recorded already; true when this one was stored. */
+export async function setEscalatedTicket(db: Db, id: number, ticketId: number): Promise<boolean> {
+  const result = await db
+    .updateTable('assistant_conversations')
+    .set({ escalated_ticket_id: ticketId })
+    .where('id', '=', id)
+    .where('escalated_ticket_id', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export interface ConversationFilter {
+  userId: number;
+  status: ConversationStatus;
+  agent?: string;
+  limit: number;
+  offset: number;
+}
+
+export async function listConversations(db: Db, filter: ConversationFilter): Promise<{ rows: ConversationRow[]; total: number }> {
+  let query = db.selectFrom('assistant_conversations').where('user_id', '=', filter.userId).where('status', '=', filter.status);
+  if (filter.agent) query = query.where('agent_type', '=', filter.agent);
+  const [rows, count] = await Promise.all([
+    query.select(CONVERSATION_COLUMNS).orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export async function countConversations(db: Db): Promise<number> {
+  const row = await db.selectFrom('assistant_conversations').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+export interface MessageRow {
+  id: number;
+  role: string;
+  content: string;
+  agent: string | null;
+  created_at: string;
+}
+
+export async function insertMessage(
+  db: Db,
+  values: { conversation_id: number; role: 'user' | 'assistant'; content: string; agent: string | null; request_id: string; response_time_ms: number | null; now: string },
+): Promise<void> {
+  await db
+    .insertInto('assistant_messages')
+    .values({
+      conversation_id: values.conversation_id,
+      role: values.role,
+      content: values.content,
+      agent: values.agent,
+      request_id: values.request_id,
+      response_time_ms: values.response_time_ms,
+      created_at: values.now,
+    })
+    .execute();
+}
+
+/** All messages of a conversation, oldest first. */
+export async function listMessages(db: Db, conversationId: number): Promise<MessageRow[]> {
+  return db.selectFrom('assistant_messages').select(['id', 'role', 'content', 'agent', 'created_at']).where('conversation_id', '=', conversationId).orderBy('id', 'asc').execute();
+}
+
+/** The newest messages of a conversation, returned oldest first. */
+export async function recentMessages(db: Db, conversationId: number, limit: number): Promise<MessageRow[]> {
+  const rows = await db
+    .selectFrom('assistant_messages')
+    .select(['id', 'role', 'content', 'agent', 'created_at'])
+    .where('conversation_id', '=', conversationId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.reverse();
+}
+
+export interface FeedbackRow {
+  id: number;
+  user_id: number;
+  type: string;
+  subject: string;
+  content: string;
+  rating: number | null;
+  created_at: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+}
+
+export async function insertFeedback(
+  db: Db,
+  values: { user_id: number; type: string; subject: string; content: string; rating: number | null; now: string },
+): Promise<number> {
+  const row = await db
+    .insertInto('assistant_feedback')
+    .values({ user_id: values.user_id, type: values.type, subject: values.subject, content: values.content, rating: values.rating, created_at: values.now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function listFeedback(db: Db, filter: { type?: string; limit: number; offset: number }): Promise<{ rows: FeedbackRow[]; total: number }> {
+  let query = db.selectFrom('assistant_feedback as f').innerJoin('users as u', 'u.id', 'f.user_id');
+  if (filter.type) query = query.where('f.type', '=', filter.type);
+  const [rows, count] = await Promise.all([
+    query
+      .select(['f.id', 'f.user_id', 'f.type', 'f.subject', 'f.content', 'f.rating', 'f.created_at', 'u.first_name', 'u.last_name', 'u.email'])
+      .orderBy('f.id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}

@@ -1,0 +1,143 @@
+// Request and response schemas of the assistant: the types, the validation and the OpenAPI document.
+import { Type, type Static } from 'typebox';
+import { paginationQuery, PageMetaSchema } from '../../http/pagination.js';
+import { errorResponses, IntegerId, SuccessMessage, Timestamp } from '../../http/schemas.js';
+import { AGENT_CHOICES, AGENT_IDS } from './agents.js';
+
+export const CHAT_MESSAGE_MAX = 2000;
+export const FEEDBACK_TYPES = ['bug', 'feature_request', 'improvement', 'complaint', 'praise', 'other'] as const;
+export const CONVERSATION_STATUSES = ['active', 'archived', 'deleted'] as const;
+export const CONVERSATIONS_PER_PAGE = { default: 20, max: 50 };
+export const ESCALATE_REASON_MAX = 2000;
+
+const AgentId = Type.Enum([...AGENT_IDS], { description: 'The agent that answered: engineer, pilot, steward or guide.' });
+const tags = ['assistant'];
+
+export const ChatBody = Type.Object({
+  message: Type.String({ minLength: 1, maxLength: CHAT_MESSAGE_MAX, description: 'The user\'s message, at most 2000 characters.' }),
+  agent: Type.Optional(Type.Enum([...AGENT_CHOICES], { description: 'Agent asked for; non-admins are always answered by steward. Admins: default auto (or the conversation\'s agent when continuing).' })),
+  conversation_id: Type.Optional({ ...IntegerId, description: 'Continue this conversation (yours, not deleted); omitted: a new one is created.' }),
+  context: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), {
+      description: 'Extra facts for the answer: at most 20 keys of at most 64 characters; values strings (at most 500 characters), numbers or booleans.',
+    }),
+  ),
+});
+export type ChatBody = Static<typeof ChatBody>;
+
+export const ChatResponse = Type.Object({
+  success: Type.Boolean(),
+  message: Type.String({ description: 'The answer.' }),
+  agent: AgentId,
+  agent_name: Type.String({ description: 'Display name of the agent, in the language of Accept-Language.' }),
+  agent_icon: Type.String({ description: 'Emoji of the agent.' }),
+  conversation_id: Type.Integer({ description: 'The conversation the exchange was saved in.' }),
+  suggestions: Type.Array(Type.String(), { description: 'Follow-up questions.' }),
+  response_time_ms: Type.Integer({ description: 'Time taken to produce the answer, in milliseconds.' }),
+  request_id: Type.String({ description: 'Unique id of this request; also the X-Request-Id header.' }),
+});
+
+export const ConversationSummary = Type.Object({
+  id: Type.Integer(),
+  title: Type.String({ description: 'From the first message, at most 50 characters.' }),
+  agent_type: AgentId,
+  status: Type.Enum([...CONVERSATION_STATUSES]),
+  last_message: Type.Union([Type.String(), Type.Null()], { description: 'Text of the latest message.' }),
+  updated_at: { ...Timestamp, description: 'Time of the last message.' },
+  created_at: Timestamp,
+});
+
+export const ConversationsQuery = Type.Object({
+  status: Type.Optional(Type.Enum([...CONVERSATION_STATUSES], { description: 'Default: active only.' })),
+  agent: Type.Optional(Type.Enum([...AGENT_CHOICES], { description: 'Only conversations of this agent; auto means any agent.' })),
+  ...paginationQuery(CONVERSATIONS_PER_PAGE.default, CONVERSATIONS_PER_PAGE.max),
+});
+export type ConversationsQuery = Static<typeof ConversationsQuery>;
+
+export const ConversationsResponse = Type.Object({
+  success: Type.Boolean(),
+  conversations: Type.Array(ConversationSummary),
+  pagination: Type.Object({ current_page: Type.Integer(), total: Type.Integer(), per_page: Type.Integer(), last_page: Type.Integer() }),
+});
+
+export const ConversationParams = Type.Object({
+  // A string so that a non-integer id answers 404 like an absent conversation, not 422.
+  id: Type.String({ description: 'Conversation id (integer).' }),
+});
+
+export const ConversationResponse = Type.Object({
+  success: Type.Boolean(),
+  conversation: Type.Object({
+    id: Type.Integer(),
+    title: Type.String(),
+    agent_type: AgentId,
+    created_at: Timestamp,
+    messages: Type.Array(
+      Type.Object({ role: Type.Enum(['user', 'assistant']), content: Type.String(), created_at: Timestamp }),
+      { description: 'Chronological order.' },
+    ),
+  }),
+});
+
+export const FeedbackBody = Type.Object({
+  type: Type.Enum([...FEEDBACK_TYPES], { description: 'bug, feature_request, improvement, complaint, praise or other.' }),
+  subject: Type.String({ minLength: 1, maxLength: 200, description: 'At most 200 characters.' }),
+  content: Type.String({ minLength: 1, maxLength: 2000, description: 'At most 2000 characters.' }),
+  rating: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, description: '1 (poor) to 5 (excellent).' })),
+});
+export type FeedbackBody = Static<typeof FeedbackBody>;
+
+export const FeedbackResponse = Type.Object({ success: Type.Boolean(), message: Type.String(), feedback_id: Type.Integer() });
+
+export const FeedbackListQuery = Type.Object({
+  type: Type.Optional(Type.Enum([...FEEDBACK_TYPES], { description: 'Only feedback of this type.' })),
+  ...paginationQuery(20, 100),
+});
+export type FeedbackListQuery = Static<typeof FeedbackListQuery>;
+
+export const FeedbackListResponse = Type.Object({
+  success: Type.Boolean(),
+  data: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      type: Type.String(),
+      subject: Type.String(),
+      content: Type.String(),
+      rating: Type.Union([Type.Integer(), Type.Null()]),
+      user: Type.Object({ id: Type.Integer(), first_name: Type.String(), last_name: Type.String(), email: Type.String() }),
+      created_at: Timestamp,
+    }),
+    { description: 'Newest first.' },
+  ),
+  meta: PageMetaSchema,
+});
+
+export const EscalateBody = Type.Object({
+  conversation_id: Type.Optional({ ...IntegerId, description: 'The conversation to escalate; must exist. Escalating it again returns the same ticket.' }),
+  reason: Type.Optional(Type.String({ maxLength: ESCALATE_REASON_MAX, description: 'Why a person is needed; at most 2000 characters.' })),
+});
+export type EscalateBody = Static<typeof EscalateBody>;
+
+export const EscalateResponse = Type.Object({ success: Type.Boolean(), message: Type.String(), ticket_id: Type.Integer() });
+
+export const WelcomeResponse = Type.Object({
+  success: Type.Boolean(),
+  message: Type.String({ description: 'The configured welcome text.' }),
+  stats: Type.Object({
+    total_conversations: Type.Integer({ description: 'Conversations held on the platform, all statuses.' }),
+    agents: Type.Array(Type.Object({ id: AgentId, name: Type.String(), icon: Type.String(), enabled: Type.Boolean() })),
+    provider: Type.Enum(['offline', 'openai'], { description: 'Which provider answers: offline retrieval or an OpenAI-compatible model server.' }),
+  }),
+});
+
+export const responses = {
+  chat: { 200: ChatResponse, ...errorResponses(401, 403, 404, 422, 429, 500) },
+  conversations: { 200: ConversationsResponse, ...errorResponses(401, 422, 429) },
+  conversation: { 200: ConversationResponse, ...errorResponses(401, 403, 404, 429) },
+  statusChange: { 200: SuccessMessage, ...errorResponses(401, 403, 404, 429) },
+  feedback: { 201: FeedbackResponse, ...errorResponses(401, 422, 429) },
+  feedbackList: { 200: FeedbackListResponse, ...errorResponses(401, 403, 422, 429) },
+  escalate: { 200: EscalateResponse, 201: EscalateResponse, ...errorResponses(403, 422, 429) },
+  welcome: { 200: WelcomeResponse, ...errorResponses(429) },
+};
+export { tags };

@@ -1,0 +1,171 @@
+// The assistant's rules: who answers, what is saved when, who may see which conversation.
+import { performance } from 'node:perf_hooks';
+import { nowIso } from '../../db/index.js';
+import { forbidden, HttpError, notFound, ValidationError } from '../../http/errors.js';
+import { t, type Locale } from '../../http/i18n.js';
+import { pageMeta, pageOffset, type PageMeta } from '../../http/pagination.js';
+import type { AppDeps } from '../../http/types.js';
+import { fieldMessage } from '../../http/validation.js';
+import type { UserRecord } from '../users/repository.js';
+import { agentById, chooseAgent, type AgentChoice, type AgentId } from './agents.js';
+import { contextErrors } from './context.js';
+import type { Hit, KnowledgeBase } from './knowledge.js';
+import './messages.js';
+import { ProviderError, type AnswerProvider, type ContextValue } from './providers/types.js';
+import * as repo from './repository.js';
+import { conversationTitle, messageLanguage } from './text.js';
+
+/** A passage must share at least this share of the question's terms to count as an answer. */
+const MIN_COVERAGE = 0.34;
+const MIN_SCORE = 3;
+/** Messages of history a language model sees at most (then trimmed to the token budget). */
+const HISTORY_MESSAGES = 20;
+const MAX_SUGGESTIONS = 3;
+
+export interface ChatInput {
+  message: string;
+  agent?: AgentChoice;
+  conversation_id?: number;
+  context?: Record<string, unknown>;
+}
+
+export interface ChatResult {
+  message: string;
+  agent: AgentId;
+  conversation_id: number;
+  suggestions: string[];
+  response_time_ms: number;
+}
+
+export function isWeakMatch(hits: Hit[]): boolean {
+  const best = hits[0];
+  return !best || best.coverage < MIN_COVERAGE || best.score < MIN_SCORE;
+}
+
+export class AssistantService {
+  constructor(
+    private readonly deps: AppDeps,
+    readonly knowledge: KnowledgeBase,
+    readonly provider: AnswerProvider,
+  ) {}
+
+  /** The conversation when the caller owns it: 404 when absent, 403 when another account's. */
+  async ownedConversation(user: UserRecord, id: number, locale: Locale): Promise<repo.ConversationRow> {
+    const conversation = await repo.findConversation(this.deps.db, id);
+    if (!conversation) throw notFound(t(locale, 'assistant.conversation.not_found'));
+    if (conversation.user_id !== user.id) throw forbidden(t(locale, 'assistant.conversation.forbidden'));
+    return conversation;
+  }
+
+  async chat(user: UserRecord, input: ChatInput, meta: { requestId: string; startedAt: number; locale: Locale }): Promise<ChatResult> {
+    const { locale } = meta;
+    const message = input.message.trim();
+    if (message === '') throw new ValidationError({ message: [fieldMessage(locale, 'required', 'message')] });
+    const context = input.context ?? {};
+    const errors = contextErrors(context, locale);
+    if (errors) throw new ValidationError(errors);
+
+    const existing = input.conversation_id === undefined ? undefined : await this.ownedConversation(user, input.conversation_id, locale);
+    // A deleted conversation cannot be continued; an archived one can, and becomes active again.
+    if (existing?.status === 'deleted') throw notFound(t(locale, 'assistant.conversation.not_found'));
+    // An admin continuing a conversation without naming an agent keeps the agent in force.
+    const requested = input.agent ?? (existing && user.is_admin ? (existing.agent_type as AgentId) : undefined);
+    const agent = agentById(chooseAgent(user.is_admin, requested, message));
+
+    // The user's message is committed before the provider is asked, so a failing provider never loses it.
+    const conversationId = await this.deps.db.transaction().execute(async (trx) => {
+      const now = nowIso();
+      const conversation = existing ?? (await repo.insertConversation(trx, { user_id: user.id, title: conversationTitle(message), agent_type: agent.id, now }));
+      await repo.insertMessage(trx, { conversation_id: conversation.id, role: 'user', content: message, agent: null, request_id: meta.requestId, response_time_ms: null, now });
+      await repo.touchConversation(trx, conversation.id, { last_message: message, updated_at: now, status: 'active' });
+      return conversation.id;
+    });
+
+    const language = messageLanguage(message);
+    const hits = this.knowledge.search(message, language, 3);
+    const weakMatch = isWeakMatch(hits);
+    const history = existing && this.provider.name !== 'offline' ? await this.history(conversationId) : [];
+    let answer: string;
+    try {
+      ({ content: answer } = await this.provider.answer({ agent, language, message, history, hits, weakMatch, context: context as Record<string, ContextValue> }));
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      throw new HttpError(500, { success: false, message: t(locale, `assistant.error.${error.code}`), error: error.code });
+    }
+
+    const responseTimeMs = Math.max(0, Math.round(performance.now() - meta.startedAt));
+    await this.deps.db.transaction().execute(async (trx) => {
+      const now = nowIso();
+      await repo.insertMessage(trx, { conversation_id: conversationId, role: 'assistant', content: answer, agent: agent.id, request_id: meta.requestId, response_time_ms: responseTimeMs, now });
+      await repo.touchConversation(trx, conversationId, { last_message: answer, updated_at: now, agent_type: agent.id });
+    });
+    return {
+      message: answer,
+      agent: agent.id,
+      conversation_id: conversationId,
+      suggestions: this.suggestions(hits, weakMatch, agent.id, language),
+      response_time_ms: responseTimeMs,
+    };
+  }
+
+  /** Earlier messages (without the one just saved), oldest first. */
+  private async history(conversationId: number): Promise<Array<{ role: 'user' | 'assistant'; content: string }>> {
+    const rows = await repo.recentMessages(this.deps.db, conversationId, HISTORY_MESSAGES + 1);
+    return rows.slice(0, -1).map((r) => ({ role: r.role === 'assistant' ? 'assistant' : 'user', content: r.content }));
+  }
+
+  /** Related questions of the knowledge base; on a weak match, escalation and the agent's own follow-ups. */
+  suggestions(hits: Hit[], weakMatch: boolean, agentId: AgentId, language: Locale): string[] {
+    const agent = agentById(agentId);
+    if (weakMatch) return [t(language, 'assistant.suggest.escalate'), ...agent.followUps[language]].slice(0, MAX_SUGGESTIONS);
+    const best = hits[0]!.passage;
+    const questions = [...hits.slice(1).map((h) => h.passage), ...this.knowledge.related(best, MAX_SUGGESTIONS)]
+      .filter((p) => p.id !== best.id)
+      .map((p) => p.question);
+    return [...new Set(questions)].slice(0, MAX_SUGGESTIONS);
+  }
+
+  async listConversations(
+    user: UserRecord,
+    query: { status?: repo.ConversationStatus; agent?: AgentChoice; page: number; perPage: number },
+  ): Promise<{ rows: repo.ConversationRow[]; pagination: PageMeta }> {
+    const { rows, total } = await repo.listConversations(this.deps.db, {
+      userId: user.id,
+      status: query.status ?? 'active',
+      // Conversations store the agent that answered, never auto: the auto filter means "any agent".
+      agent: query.agent === 'auto' ? undefined : query.agent,
+      limit: query.perPage,
+      offset: pageOffset(query.page, query.perPage),
+    });
+    return { rows, pagination: pageMeta(total, query.page, query.perPage) };
+  }
+
+  async showConversation(user: UserRecord, id: number, locale: Locale) {
+    const conversation = await this.ownedConversation(user, id, locale);
+    const messages = await repo.listMessages(this.deps.db, id);
+    return { conversation, messages };
+  }
+
+  async setStatus(user: UserRecord, id: number, status: 'archived' | 'deleted', locale: Locale): Promise<void> {
+    await this.ownedConversation(user, id, locale);
+    await repo.setConversationStatus(this.deps.db, id, status);
+  }
+
+  async addFeedback(user: UserRecord, input: { type: string; subject: string; content: string; rating?: number }, locale: Locale): Promise<number> {
+    const errors: Record<string, string[]> = {};
+    for (const field of ['subject', 'content'] as const) {
+      if (input[field].trim() === '') errors[field] = [fieldMessage(locale, 'required', field)];
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    return repo.insertFeedback(this.deps.db, { user_id: user.id, type: input.type, subject: input.subject, content: input.content, rating: input.rating ?? null, now: nowIso() });
+  }
+
+  async listFeedback(query: { type?: string; page: number; perPage: number }) {
+    const { rows, total } = await repo.listFeedback(this.deps.db, { type: query.type, limit: query.perPage, offset: pageOffset(query.page, query.perPage) });
+    return { rows, meta: pageMeta(total, query.page, query.perPage) };
+  }
+
+  async totalConversations(): Promise<number> {
+    return repo.countConversations(this.deps.db);
+  }
+}
