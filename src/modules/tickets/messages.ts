@@ -9,7 +9,6 @@ registerMessages({
   'tickets.closed_not_editable': { en: 'Closed tickets cannot be updated.', fa: 'تیکت بسته‌شده قابل ویرایش نیست.' },
   'tickets.attachment_not_found': { en: 'Attachment not found.', fa: 'پیوست یافت نشد.' },
   'tickets.file_missing': { en: 'The file no longer exists on the server.', fa: 'این فایل دیگر روی سرور موجود نیست.' },
-  'tickets.too_many_files': { en: 'The attachments must not have more than :max items.', fa: 'تعداد پیوست‌ها نباید بیشتر از :max باشد.' },
   'tickets.mail.subject': { en: '[:code] We received your support ticket', fa: '[:code] تیکت پشتیبانی شما دریافت شد' },
   'tickets.mail.body': {
     en: 'Hello :name,\n\nWe received your support ticket and will get back to you soon.\n\nTracking code: :code\nSubject: :subject\nPriority: :priority\nExpected resolution by: :deadline\n\nFollow it here: :url\n\nPlatform Support',

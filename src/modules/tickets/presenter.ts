@@ -15,6 +15,19 @@ export function person(row: PersonRow | undefined, withEmail = false): Person | 
   return withEmail ? { ...base, email: row.email } : base;
 }
 
+export interface PersonWithEmail {
+  id: number | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string;
+}
+
+/** The owner or assignee with their address; an owner without an account is just the address. */
+export function personWithEmail(row: PersonRow | undefined, fallbackEmail: string | null = null): PersonWithEmail | null {
+  if (row) return { id: row.id, first_name: row.first_name, last_name: row.last_name, email: row.email };
+  return fallbackEmail ? { id: null, first_name: null, last_name: null, email: fallbackEmail } : null;
+}
+
 export function attachmentView(row: AttachmentRow) {
   return { id: row.id, file_name: row.file_name, file_type: row.file_type, file_size: row.file_size, created_at: row.created_at };
 }
@@ -37,10 +50,7 @@ export function summaryView(ticket: TicketRow, tags: TagRow[], people: Map<numbe
 /** Staff list rows also name the owner. */
 export function staffSummaryView(ticket: TicketRow, tags: TagRow[], people: Map<number, PersonRow>, now = Date.now()) {
   const owner = ticket.user_id === null ? undefined : people.get(ticket.user_id);
-  return {
-    ...summaryView(ticket, tags, people, now),
-    user: owner ? person(owner, true) : ticket.email ? { id: null, first_name: null, last_name: null, email: ticket.email } : null,
-  };
+  return { ...summaryView(ticket, tags, people, now), user: personWithEmail(owner, ticket.email) };
 }
 
 /** The full ticket, as POST /api/tickets returns it. */

@@ -1,5 +1,122 @@
+// The spec's Tickets endpoints (all Bearer) and the staff routes. Thin: schema, one service call,
+// the response shape.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
+import type { Static } from 'typebox';
+import { currentUser } from '../../http/auth.js';
+import { requestLocale, t } from '../../http/i18n.js';
+import { pageMeta } from '../../http/pagination.js';
+import { MailWorker } from '../../mail/worker.js';
+import { transportFor } from '../../mail/transport.js';
+import staffRoutes from './staff-routes.js';
+import { attachmentIdFrom, contentDisposition, throwIfInvalid, ticketIdFrom } from './http-helpers.js';
+import { summaryView } from './presenter.js';
+import * as schemas from './schemas.js';
+import * as tickets from './service.js';
+import { defaultStorage, type AttachmentStorage } from './storage/index.js';
+import { bodyAsObject, commitUploads, readMultipart, registerUploads, uploadErrors, uploadsOf } from './uploads.js';
 
-// Routes of the tickets area: not built yet.
-const routes: FastifyPluginAsync = async () => {};
+const USER = { auth: 'user', validationForm: 'tickets' } as const;
+
+export interface TicketRoutesOptions {
+  storage?: AttachmentStorage;
+}
+
+const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) => {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const deps = app.deps;
+  const storage = options.storage ?? defaultStorage(deps.config.DATA_DIR);
+  await registerUploads(app, storage);
+  const withUploads = readMultipart(storage);
+
+  // The confirmation mail leaves through the outbox; the worker runs in every instance that starts workers.
+  if (deps.startWorkers) {
+    const worker = new MailWorker(deps.db, transportFor(deps.config), deps.config.MAIL_FROM, app.log);
+    app.addHook('onReady', async () => worker.start());
+    app.addHook('onClose', async () => worker.stop());
+  }
+
+  app.get('/tickets', { schema: { summary: "The caller's tickets", tags: ['tickets'], querystring: schemas.ListQuery, response: schemas.Responses.list }, config: USER }, async (req) => {
+    const { page = 1, per_page: perPage = 15, ...filters } = req.query;
+    const { total, rows, tags, people } = await tickets.listTickets(deps, currentUser(req), filters, page, perPage);
+    const now = Date.now();
+    return { success: true, data: rows.map((r) => summaryView(r, tags.get(r.id) ?? [], people, now)), meta: pageMeta(total, page, perPage) };
+  });
+
+  app.get('/tickets/stats', { schema: { summary: "Counts of the caller's tickets by status", tags: ['tickets'], response: schemas.Responses.stats }, config: USER }, async (req) => ({
+    success: true,
+    data: await tickets.ticketStats(deps, currentUser(req)),
+  }));
+
+  app.post(
+    '/tickets',
+    { schema: { summary: 'Open a ticket', tags: ['tickets'], body: schemas.CreateBody, response: schemas.Responses.create }, config: USER, attachValidation: true, preValidation: withUploads },
+    async (req, reply) => {
+      throwIfInvalid(req, uploadErrors(req));
+      const user = currentUser(req);
+      const body = req.body as Static<typeof schemas.CreateBody>;
+      const ticket = await tickets.createFullTicket(deps, { owner: user, ...body, attachments: uploadsOf(req), locale: requestLocale(req) });
+      commitUploads(req);
+      return reply.code(201).send({ success: true, message: t(req, 'tickets.created'), data: ticket });
+    },
+  );
+
+  app.get('/tickets/:id', { schema: { summary: 'One ticket with comments and activities', tags: ['tickets'], params: schemas.TicketIdParams, response: schemas.Responses.detail }, config: USER }, async (req) => {
+    const ticket = await tickets.ticketOf(deps, currentUser(req), ticketIdFrom(req.params.id));
+    return { success: true, data: await tickets.ticketDetail(deps, ticket) };
+  });
+
+  app.put(
+    '/tickets/:id',
+    { schema: { summary: 'Change priority and/or category of an open ticket', tags: ['tickets'], params: schemas.TicketIdParams, body: schemas.UpdateBody, response: schemas.Responses.update }, config: USER, attachValidation: true, preValidation: bodyAsObject },
+    async (req) => {
+      const user = currentUser(req);
+      const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));
+      throwIfInvalid(req);
+      const data = await tickets.updateTicketFields(deps, user, ticket, req.body ?? {}, requestLocale(req));
+      return { success: true, message: t(req, 'tickets.updated'), data };
+    },
+  );
+
+  app.put('/tickets/:id/close', { schema: { summary: 'Close a ticket', tags: ['tickets'], params: schemas.TicketIdParams, response: schemas.Responses.close }, config: USER }, async (req) => {
+    const user = currentUser(req);
+    const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));
+    const data = await tickets.closeTicket(deps, user, ticket, requestLocale(req));
+    return { success: true, message: t(req, 'tickets.closed'), data };
+  });
+
+  app.post(
+    '/tickets/:id/comments',
+    { schema: { summary: 'Comment (reopens a closed ticket)', tags: ['tickets'], params: schemas.TicketIdParams, body: schemas.CommentBody, response: schemas.Responses.comment }, config: USER, attachValidation: true, preValidation: withUploads },
+    async (req, reply) => {
+      const user = currentUser(req);
+      const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));
+      throwIfInvalid(req, uploadErrors(req));
+      const body = req.body as Static<typeof schemas.CommentBody>;
+      const comment = await tickets.addComment(deps, user, ticket, body.message, uploadsOf(req), false);
+      commitUploads(req);
+      return reply.code(201).send({ success: true, message: t(req, 'tickets.comment_added'), data: comment });
+    },
+  );
+
+  app.get(
+    '/tickets/:id/attachments/:attachment_id/download',
+    { schema: { summary: 'Download an attachment (raw bytes)', tags: ['tickets'], params: schemas.AttachmentParams, produces: ['application/octet-stream'] }, config: USER },
+    async (req, reply) => {
+      const ticket = await tickets.ticketOf(deps, currentUser(req), ticketIdFrom(req.params.id));
+      const file = await tickets.attachmentFile(deps, storage, ticket, attachmentIdFrom(req, req.params.attachment_id), requestLocale(req));
+      const type = file.attachment.file_type.startsWith('text/') ? `${file.attachment.file_type}; charset=utf-8` : file.attachment.file_type;
+      return reply
+        .header('content-type', type)
+        .header('content-length', String(file.size))
+        .header('content-disposition', contentDisposition(file.attachment.file_name))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .send(file.stream);
+    },
+  );
+
+  await app.register(staffRoutes, { storage, withUploads });
+};
+
 export default routes;

@@ -2,17 +2,18 @@
 // change and its activity rows (and the outbox mail) are written in one transaction.
 import { randomInt } from 'node:crypto';
 import { nowIso } from '../../db/index.js';
-import { ValidationError, notFoundMessageOnly } from '../../http/errors.js';
-import type { Locale } from '../../http/i18n.js';
+import { ValidationError, businessRule, notFound, notFoundMessageOnly } from '../../http/errors.js';
+import { t, type Locale } from '../../http/i18n.js';
 import type { AppDeps } from '../../http/types.js';
 import { fieldMessage } from '../../http/validation.js';
 import { enqueueMail } from '../../mail/outbox.js';
 import { confirmationMail } from './confirmation-mail.js';
 import './messages.js';
 import { priorityFor } from './priority.js';
-import { fullView } from './presenter.js';
+import { activityView, commentView, fullView, personWithEmail } from './presenter.js';
 import * as repo from './repository.js';
 import { firstResponseDeadlineFor, slaDeadlineFor } from './sla.js';
+import type { AttachmentStorage } from './storage/index.js';
 import type { TicketPriority } from './tables.js';
 
 export interface NewTicketInput {
@@ -128,4 +129,149 @@ export async function createFullTicket(deps: AppDeps, input: FullTicketInput) {
 export async function createTicket(deps: AppDeps, input: NewTicketInput): Promise<{ id: number; tracking_code: string }> {
   const ticket = await createFullTicket(deps, input);
   return { id: ticket.id, tracking_code: ticket.tracking_code };
+}
+
+/** The caller as the ticket rules see it. */
+export interface Caller {
+  id: number;
+  email: string;
+  is_admin: boolean;
+}
+
+export async function listTickets(deps: AppDeps, caller: Caller | null, filters: repo.TicketFilters, page: number, perPage: number) {
+  const [total, rows] = await Promise.all([
+    repo.countTickets(deps.db, caller, filters),
+    repo.listTickets(deps.db, caller, filters, perPage, (page - 1) * perPage),
+  ]);
+  const ids = rows.map((r) => r.id);
+  const personIds = rows.flatMap((r) => [r.assignee_id, caller ? null : r.user_id]).filter((id): id is number => id !== null);
+  const [tags, people] = await Promise.all([repo.tagsOfTickets(deps.db, ids), repo.findPeople(deps.db, personIds)]);
+  return { total, rows, tags, people };
+}
+
+export async function ticketStats(deps: AppDeps, caller: Caller) {
+  const counts = await repo.countByStatus(deps.db, caller);
+  const open = counts.open ?? 0;
+  const inProgress = counts['in-progress'] ?? 0;
+  const closed = counts.closed ?? 0;
+  return { total: open + inProgress + closed, open, in_progress: inProgress, closed };
+}
+
+/** The ticket of the caller (any ticket for staff: caller null) or the spec's 404. */
+export async function ticketOf(deps: AppDeps, caller: Caller | null, id: number, db: repo.Db = deps.db): Promise<repo.TicketRow> {
+  const ticket = await repo.findTicket(db, id, caller);
+  if (!ticket) throw ticketNotFound(id);
+  return ticket;
+}
+
+/** The detail view: the full ticket with owner, assignee (with emails), comments and activities. */
+export async function ticketDetail(deps: AppDeps, ticket: repo.TicketRow) {
+  const [tags, attachments, comments, activities] = await Promise.all([
+    repo.tagsOfTickets(deps.db, [ticket.id]),
+    repo.attachmentsOf(deps.db, ticket.id),
+    repo.commentsOf(deps.db, ticket.id),
+    repo.activitiesOf(deps.db, ticket.id),
+  ]);
+  const personIds = [ticket.user_id, ticket.assignee_id, ...comments.map((c) => c.user_id), ...activities.map((a) => a.user_id)];
+  const people = await repo.findPeople(deps.db, personIds.filter((id): id is number => id !== null));
+  const owner = ticket.user_id === null ? undefined : people.get(ticket.user_id);
+  const assignee = ticket.assignee_id === null ? undefined : people.get(ticket.assignee_id);
+  const ticketAttachments = attachments.filter((a) => a.comment_id === null);
+  return {
+    ...fullView(ticket, tags.get(ticket.id) ?? [], ticketAttachments, people),
+    assignee: personWithEmail(assignee),
+    user: personWithEmail(owner, ticket.email),
+    comments: comments.map((c) => commentView(c, attachments.filter((a) => a.comment_id === c.id), people)),
+    activities: activities.map((a) => activityView({ ...a, ticket_id: ticket.id }, people)),
+  };
+}
+
+export interface TicketChanges {
+  priority?: TicketPriority;
+  category?: string | null;
+}
+
+export async function updateTicketFields(deps: AppDeps, caller: Caller, ticket: repo.TicketRow, changes: TicketChanges, locale: Locale) {
+  if (ticket.status === 'closed') throw businessRule(t(locale, 'tickets.closed_not_editable'));
+  return deps.db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const set: Partial<repo.TicketRow> = {};
+    const activities: repo.ActivityValues[] = [];
+    const change = (field: 'priority' | 'category', from: string | null, to: string | null) =>
+      activities.push({ ticket_id: ticket.id, user_id: caller.id, type: 'field_updated', field, old_value: from, new_value: to, created_at: now });
+    if (changes.priority !== undefined && changes.priority !== ticket.priority) {
+      set.priority = changes.priority;
+      // Deadlines count from creation, not from the change.
+      set.sla_deadline = slaDeadlineFor(changes.priority, ticket.created_at);
+      set.first_response_due_at = firstResponseDeadlineFor(changes.priority, ticket.created_at);
+      change('priority', ticket.priority, changes.priority);
+    }
+    if (changes.category !== undefined && changes.category !== ticket.category) {
+      set.category = changes.category;
+      change('category', ticket.category, changes.category);
+    }
+    if (activities.length) {
+      // Guarded by status so a close racing this edit wins cleanly: a closed ticket is never edited.
+      const result = await trx.updateTable('tickets').set({ ...set, updated_at: now }).where('id', '=', ticket.id).where('status', '!=', 'closed').executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw businessRule(t(locale, 'tickets.closed_not_editable'));
+      await repo.insertActivities(trx, activities);
+    }
+    const updated = { ...ticket, ...set };
+    return { id: updated.id, tracking_code: updated.tracking_code, priority: updated.priority, sla_deadline: updated.sla_deadline, status: updated.status };
+  });
+}
+
+export async function closeTicket(deps: AppDeps, caller: Caller, ticket: repo.TicketRow, locale: Locale) {
+  if (ticket.status === 'closed') throw businessRule(t(locale, 'tickets.already_closed'));
+  return deps.db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const result = await trx
+      .updateTable('tickets')
+      .set({ status: 'closed', resolved_at: now, updated_at: now })
+      .where('id', '=', ticket.id)
+      .where('status', '!=', 'closed')
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw businessRule(t(locale, 'tickets.already_closed'));
+    await repo.insertActivities(trx, [
+      { ticket_id: ticket.id, user_id: caller.id, type: 'status_changed', field: 'status', old_value: ticket.status, new_value: 'closed', created_at: now },
+    ]);
+    return { id: ticket.id, status: 'closed' as const, resolved_at: now };
+  });
+}
+
+/**
+ * A comment. The owner's comment on a closed ticket reopens it (open, resolved_at cleared). A staff
+ * reply moves the ticket to in-progress and records the first response time.
+ */
+export async function addComment(deps: AppDeps, author: Caller & { first_name: string; last_name: string }, ticket: repo.TicketRow, message: string, uploads: StoredUpload[], staff: boolean) {
+  return deps.db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const comment = await repo.insertComment(trx, { ticket_id: ticket.id, user_id: author.id, message, is_staff: staff ? 1 : 0, created_at: now });
+    const attachments = await repo.insertAttachments(trx, uploads.map((u) => ({ ...u, ticket_id: ticket.id, comment_id: comment.id, created_at: now })));
+    const set: Partial<repo.TicketRow> = {};
+    if (staff) {
+      if (ticket.status !== 'in-progress') set.status = 'in-progress';
+      if (ticket.status === 'closed') set.resolved_at = null;
+      if (ticket.first_response_at === null) set.first_response_at = now;
+    } else if (ticket.status === 'closed') {
+      set.status = 'open';
+      set.resolved_at = null;
+    }
+    await repo.updateTicket(trx, ticket.id, { ...set, updated_at: now });
+    await repo.insertActivities(trx, [
+      { ticket_id: ticket.id, user_id: author.id, type: 'comment_added', field: 'comments', new_value: String(comment.id), created_at: now },
+      ...(set.status ? [{ ticket_id: ticket.id, user_id: author.id, type: 'status_changed', field: 'status', old_value: ticket.status, new_value: set.status, created_at: now }] : []),
+      ...attachments.map((a) => ({ ticket_id: ticket.id, user_id: author.id, type: 'attachment_added', field: 'attachments', new_value: a.file_name, created_at: now })),
+    ]);
+    const people = new Map([[author.id, { ...author, is_admin: author.is_admin ? 1 : 0 }]]);
+    return commentView(comment, attachments, people);
+  });
+}
+
+export async function attachmentFile(deps: AppDeps, storage: AttachmentStorage, ticket: repo.TicketRow, attachmentId: number, locale: Locale) {
+  const attachment = await repo.findAttachment(deps.db, ticket.id, attachmentId);
+  if (!attachment) throw notFound(t(locale, 'tickets.attachment_not_found'));
+  const file = await storage.open(attachment.storage_key);
+  if (!file) throw notFound(t(locale, 'tickets.file_missing'));
+  return { attachment, ...file };
 }

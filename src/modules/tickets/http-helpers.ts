@@ -1,0 +1,44 @@
+// Small pieces the ticket routes share: id parsing, deferred validation, Content-Disposition.
+import type { FastifyRequest } from 'fastify';
+import { ValidationError, notFound, type FieldErrors } from '../../http/errors.js';
+import { requestLocale, t } from '../../http/i18n.js';
+import { fieldErrorsFromSchema } from '../../http/validation.js';
+import { ticketNotFound } from './service.js';
+
+const ID = /^[1-9]\d{0,9}$/;
+const MAX_ID = 2_147_483_647;
+
+function parseId(raw: string): number | undefined {
+  return ID.test(raw) && Number(raw) <= MAX_ID ? Number(raw) : undefined;
+}
+
+/** A path id that is not a positive integer is a ticket that does not exist: the ticket 404. */
+export function ticketIdFrom(raw: string): number {
+  const id = parseId(raw);
+  if (id === undefined) throw ticketNotFound(raw.slice(0, 100));
+  return id;
+}
+
+export function attachmentIdFrom(req: FastifyRequest, raw: string): number {
+  const id = parseId(raw);
+  if (id === undefined) throw notFound(t(req, 'tickets.attachment_not_found'));
+  return id;
+}
+
+/**
+ * Routes with attachValidation check ownership first (a stranger's ticket is 404 whatever the
+ * body), then report schema errors and file errors together in the tickets 422 form.
+ */
+export function throwIfInvalid(req: FastifyRequest, extra: FieldErrors = {}): void {
+  const schemaErrors = req.validationError?.validation ? fieldErrorsFromSchema(req.validationError.validation, requestLocale(req)) : {};
+  const errors = { ...schemaErrors, ...extra };
+  if (Object.keys(errors).length) throw new ValidationError(errors, 'tickets');
+  if (req.validationError) throw req.validationError;
+}
+
+/** RFC 6266: an ASCII fallback and the exact name in UTF-8 (Persian names survive). */
+export function contentDisposition(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%]/g, '_') || 'download';
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}

@@ -1,0 +1,155 @@
+// TypeBox schemas of the tickets endpoints: requests and responses, with descriptions for the
+// OpenAPI document.
+import { Type, type TSchema } from 'typebox';
+import { PageMetaSchema, paginationQuery } from '../../http/pagination.js';
+import { Timestamp, errorResponses } from '../../http/schemas.js';
+
+const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+
+export const StatusEnum = Type.Enum(['open', 'in-progress', 'closed'], { description: 'open, in-progress or closed.' });
+export const PriorityEnum = Type.Enum(['low', 'normal', 'high'], { description: 'low, normal or high.' });
+const SlaStatus = Type.Enum(['on_time', 'warning', 'overdue', 'met', 'missed'], {
+  description: 'Extension. Open: on_time, warning (under 25% of the window left) or overdue; closed: met or missed.',
+});
+
+export const TicketIdParams = Type.Object({
+  id: Type.String({ description: 'Ticket id (integer). Anything else answers the ticket 404.' }),
+});
+export const AttachmentParams = Type.Object({
+  id: Type.String({ description: 'Ticket id (integer).' }),
+  attachment_id: Type.String({ description: 'Attachment id (integer).' }),
+});
+
+export const ListQuery = Type.Object({
+  status: Type.Optional(StatusEnum),
+  priority: Type.Optional(PriorityEnum),
+  category: Type.Optional(Type.String({ maxLength: 255, description: 'Exact match.' })),
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of tracking code, subject or message.' })),
+  ...paginationQuery(15, 100),
+});
+
+export const StaffListQuery = Type.Object({
+  ...ListQuery.properties,
+  assignee_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Only tickets assigned to this admin.' })),
+});
+
+export const CreateBody = Type.Object({
+  subject: Type.String({ minLength: 1, maxLength: 255, description: 'At most 255 characters.' }),
+  message: Type.String({ minLength: 10, description: 'At least 10 characters.' }),
+  priority: Type.Optional(PriorityEnum),
+  category: Type.Optional(Nullable(Type.String({ maxLength: 255 }), 'Free text, at most 255 characters.')),
+  tags: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 20, description: 'Ids of existing tags.' })),
+}, { description: 'JSON, or multipart/form-data with the files under attachments[] (jpg, jpeg, png, gif, pdf, doc, docx, txt, zip, rar; each under 10 MB; at most 10).' });
+
+export const UpdateBody = Type.Object({
+  priority: Type.Optional(PriorityEnum),
+  category: Type.Optional(Nullable(Type.String({ maxLength: 255 }), 'null clears it.')),
+});
+
+export const CommentBody = Type.Object({
+  message: Type.String({ minLength: 5, maxLength: 10_000, description: 'At least 5 characters.' }),
+}, { description: 'JSON, or multipart/form-data with files under attachments[] (same limits as tickets).' });
+
+export const StaffUpdateBody = Type.Object({
+  status: Type.Optional(StatusEnum),
+  assignee_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }), 'An admin user; null unassigns.')),
+});
+
+const PersonSchema = Type.Object({ id: Type.Integer(), first_name: Type.String(), last_name: Type.String() });
+const PersonWithEmail = Type.Object({
+  id: Nullable(Type.Integer()),
+  first_name: Nullable(Type.String()),
+  last_name: Nullable(Type.String()),
+  email: Type.String(),
+}, { description: 'id and names are null for an address without an account.' });
+const TagSchema = Type.Object({ id: Type.Integer(), name: Type.String() });
+export const AttachmentSchema = Type.Object({
+  id: Type.Integer(),
+  file_name: Type.String({ description: 'The original name, without any path.' }),
+  file_type: Type.String({ description: 'MIME type.' }),
+  file_size: Type.Integer({ description: 'Bytes.' }),
+  created_at: Timestamp,
+});
+
+const SummaryProperties = {
+  id: Type.Integer(),
+  tracking_code: Type.String({ description: 'TK- and 8 characters A-Z0-9.' }),
+  subject: Type.String(),
+  status: Type.String({ description: 'open, in-progress or closed.' }),
+  priority: Type.String({ description: 'low, normal or high.' }),
+  category: Nullable(Type.String()),
+  assignee: Nullable(PersonSchema),
+  tags: Type.Array(TagSchema),
+  created_at: Timestamp,
+  sla_status: SlaStatus,
+};
+const Summary = Type.Object(SummaryProperties);
+const StaffSummary = Type.Object({ ...SummaryProperties, user: Nullable(PersonWithEmail) });
+
+const FullProperties = {
+  ...SummaryProperties,
+  message: Type.String(),
+  sla_deadline: Type.String({ description: 'Resolution deadline; follows the priority, counted from created_at.' }),
+  first_response_due_at: Type.String({ description: 'Extension: first staff reply deadline.' }),
+  first_response_at: Nullable(Type.String(), 'Extension: when staff first replied.'),
+  resolved_at: Nullable(Type.String(), 'Set when closed; null while open.'),
+  attachments: Type.Array(AttachmentSchema, { description: 'Files sent with the ticket itself.' }),
+  updated_at: Timestamp,
+};
+const FullTicket = Type.Object(FullProperties);
+
+export const CommentSchema = Type.Object({
+  id: Type.Integer(),
+  ticket_id: Type.Integer(),
+  user: Nullable(PersonSchema),
+  message: Type.String(),
+  is_staff: Type.Boolean({ description: 'Extension: a reply by support staff.' }),
+  attachments: Type.Array(AttachmentSchema),
+  created_at: Timestamp,
+});
+
+const ActivitySchema = Type.Object({
+  id: Type.Integer(),
+  type: Type.String({ description: 'created, status_changed, field_updated, assigned, comment_added or attachment_added.' }),
+  field: Nullable(Type.String()),
+  old_value: Nullable(Type.String()),
+  new_value: Nullable(Type.String()),
+  user: Nullable(PersonSchema),
+  created_at: Timestamp,
+});
+
+const DetailTicket = Type.Object({
+  ...FullProperties,
+  assignee: Nullable(PersonWithEmail),
+  user: Nullable(PersonWithEmail),
+  comments: Type.Array(CommentSchema),
+  activities: Type.Array(ActivitySchema, { description: 'Audit trail, oldest first.' }),
+});
+
+const ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Boolean(), data });
+const okWithMessage = <T extends TSchema>(data: T) => Type.Object({ success: Type.Boolean(), message: Type.String(), data });
+
+export const Responses = {
+  list: { 200: Type.Object({ success: Type.Boolean(), data: Type.Array(Summary), meta: PageMetaSchema }), ...errorResponses(401, 422) },
+  staffList: { 200: Type.Object({ success: Type.Boolean(), data: Type.Array(StaffSummary), meta: PageMetaSchema }), ...errorResponses(401, 403, 422) },
+  stats: {
+    200: ok(Type.Object({ total: Type.Integer(), open: Type.Integer(), in_progress: Type.Integer(), closed: Type.Integer() })),
+    ...errorResponses(401),
+  },
+  create: { 201: okWithMessage(FullTicket), ...errorResponses(400, 401, 413, 415, 422) },
+  detail: { 200: ok(DetailTicket), ...errorResponses(401, 404) },
+  staffDetail: { 200: okWithMessage(DetailTicket), ...errorResponses(401, 403, 404, 422) },
+  update: {
+    200: okWithMessage(Type.Object({ id: Type.Integer(), tracking_code: Type.String(), priority: Type.String(), sla_deadline: Type.String(), status: Type.String() })),
+    ...errorResponses(400, 401, 404, 422),
+  },
+  close: {
+    200: okWithMessage(Type.Object({ id: Type.Integer(), status: Type.String(), resolved_at: Type.String() })),
+    ...errorResponses(400, 401, 404),
+  },
+  comment: { 201: okWithMessage(CommentSchema), ...errorResponses(400, 401, 404, 413, 415, 422) },
+  download: {
+    200: Type.String({ description: 'The raw file (binary), with Content-Type, Content-Length and Content-Disposition.' }),
+    ...errorResponses(401, 404),
+  },
+};

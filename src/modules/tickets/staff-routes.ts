@@ -1,0 +1,75 @@
+// Staff side (admins only): every ticket, the same filters, status/assignee changes and replies.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
+import { currentUser } from '../../http/auth.js';
+import { requestLocale, t } from '../../http/i18n.js';
+import { pageMeta } from '../../http/pagination.js';
+import { throwIfInvalid, ticketIdFrom } from './http-helpers.js';
+import { staffSummaryView } from './presenter.js';
+import * as schemas from './schemas.js';
+import * as tickets from './service.js';
+import { staffUpdate } from './staff.js';
+import type { AttachmentStorage } from './storage/index.js';
+import { bodyAsObject, commitUploads, uploadErrors, uploadsOf } from './uploads.js';
+
+const ADMIN = { auth: 'admin', validationForm: 'tickets' } as const;
+
+interface StaffOptions {
+  storage: AttachmentStorage;
+  withUploads: (req: FastifyRequest) => Promise<void>;
+}
+
+const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads }) => {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const deps = app.deps;
+
+  app.get('/admin/tickets', { schema: { summary: 'All tickets (staff)', tags: ['tickets-staff'], querystring: schemas.StaffListQuery, response: schemas.Responses.staffList }, config: ADMIN }, async (req) => {
+    const { page = 1, per_page: perPage = 15, ...filters } = req.query;
+    const { total, rows, tags, people } = await tickets.listTickets(deps, null, filters, page, perPage);
+    const now = Date.now();
+    return { success: true, data: rows.map((r) => staffSummaryView(r, tags.get(r.id) ?? [], people, now)), meta: pageMeta(total, page, perPage) };
+  });
+
+  app.get('/admin/tickets/:id', { schema: { summary: 'Any ticket in detail (staff)', tags: ['tickets-staff'], params: schemas.TicketIdParams, response: schemas.Responses.detail }, config: ADMIN }, async (req) => {
+    const ticket = await tickets.ticketOf(deps, null, ticketIdFrom(req.params.id));
+    return { success: true, data: await tickets.ticketDetail(deps, ticket) };
+  });
+
+  app.put(
+    '/admin/tickets/:id',
+    {
+      schema: { summary: 'Change status and/or assignee (staff)', tags: ['tickets-staff'], params: schemas.TicketIdParams, body: schemas.StaffUpdateBody, response: schemas.Responses.staffDetail },
+      config: ADMIN,
+      attachValidation: true,
+      preValidation: bodyAsObject,
+    },
+    async (req) => {
+      const ticket = await tickets.ticketOf(deps, null, ticketIdFrom(req.params.id));
+      throwIfInvalid(req);
+      await staffUpdate(deps, currentUser(req), ticket, req.body, requestLocale(req));
+      const updated = await tickets.ticketOf(deps, null, ticket.id);
+      return { success: true, message: t(req, 'tickets.updated'), data: await tickets.ticketDetail(deps, updated) };
+    },
+  );
+
+  app.post(
+    '/admin/tickets/:id/comments',
+    {
+      schema: { summary: 'Staff reply (moves the ticket to in-progress)', tags: ['tickets-staff'], params: schemas.TicketIdParams, body: schemas.CommentBody, response: schemas.Responses.comment },
+      config: ADMIN,
+      attachValidation: true,
+      preValidation: withUploads,
+    },
+    async (req, reply) => {
+      const ticket = await tickets.ticketOf(deps, null, ticketIdFrom(req.params.id));
+      throwIfInvalid(req, uploadErrors(req));
+      const body = req.body as Static<typeof schemas.CommentBody>;
+      const comment = await tickets.addComment(deps, currentUser(req), ticket, body.message, uploadsOf(req), true);
+      commitUploads(req);
+      return reply.code(201).send({ success: true, message: t(req, 'tickets.comment_added'), data: comment });
+    },
+  );
+};
+
+export default staffRoutes;

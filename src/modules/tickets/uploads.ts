@@ -1,0 +1,145 @@
+// Multipart requests of POST /tickets and POST /tickets/{id}/comments. A preValidation hook reads
+// the parts in order: text fields become the body the route schema validates, files are streamed
+// to storage one by one (never held in memory), checked, and kept under a random key. Problems
+// with files become attachments.N field errors. Files of a request that does not commit its
+// transaction (validation error, failure) are removed when the response is sent.
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { HttpError, type FieldErrors } from '../../http/errors.js';
+import { requestLocale, t } from '../../http/i18n.js';
+import { fieldMessage } from '../../http/validation.js';
+import { ALLOWED_EXTENSIONS, ALLOWED_TYPES, MAX_FILE_BYTES, MAX_FILES, cleanFileName, contentMatchesExtension, extensionOf } from './file-check.js';
+import type { StoredUpload } from './service.js';
+import type { AttachmentStorage } from './storage/index.js';
+
+export interface UploadState {
+  stored: StoredUpload[];
+  errors: FieldErrors;
+  /** Set once the ticket or comment that records the files has committed. */
+  committed: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ticketUploads?: UploadState;
+  }
+}
+
+/** Hard ceilings; anything beyond is refused by the parser (413) before reaching the checks. */
+const PARSER_LIMITS = { fileSize: MAX_FILE_BYTES - 1, files: 50, fields: 100, parts: 200, fieldSize: 1_048_576 };
+
+/** attachments, attachments[], attachments[3] -> attachments; the PHP-style names clients send. */
+export function baseFieldName(name: string): string {
+  const match = /^([A-Za-z_]+)(\[\d*\])?$/.exec(name);
+  return match ? match[1]! : name;
+}
+
+const TEXT_FIELDS = new Set(['subject', 'message', 'priority', 'category']);
+
+async function drain(stream: Readable): Promise<number> {
+  let bytes = 0;
+  for await (const chunk of stream) bytes += (chunk as Buffer).length;
+  return bytes;
+}
+
+function malformed(req: FastifyRequest) {
+  return new HttpError(400, { success: false, message: t(req, 'http.bad_request') });
+}
+
+export async function registerUploads(app: FastifyInstance, storage: AttachmentStorage): Promise<void> {
+  await app.register(multipart, { limits: PARSER_LIMITS, throwFileSizeLimit: false });
+  app.addHook('onResponse', async (req) => {
+    const state = req.ticketUploads;
+    if (!state || state.committed) return;
+    await Promise.all(state.stored.map((u) => storage.remove(u.storage_key).catch(() => undefined)));
+  });
+}
+
+/** preValidation hook: a request without a body is validated as {} (so "subject is required"). */
+export async function bodyAsObject(req: FastifyRequest): Promise<void> {
+  if (req.body === undefined || req.body === null) req.body = {};
+}
+
+/** preValidation hook of the routes that take attachments. */
+export function readMultipart(storage: AttachmentStorage) {
+  return async (req: FastifyRequest): Promise<void> => {
+    if (!req.isMultipart()) return bodyAsObject(req);
+    const locale = requestLocale(req);
+    const state: UploadState = { stored: [], errors: {}, committed: false };
+    req.ticketUploads = state;
+    const body: Record<string, unknown> = {};
+    const tags: string[] = [];
+    let fileIndex = 0;
+    try {
+      for await (const part of req.parts()) {
+        const field = baseFieldName(part.fieldname);
+        if (part.type === 'field') {
+          const value = typeof part.value === 'string' ? part.value : String(part.value);
+          if (field === 'tags') {
+            if (value !== '') tags.push(value);
+          }
+          // Empty optional fields count as absent, as an HTML form sends them.
+          else if (TEXT_FIELDS.has(field) && value !== '') body[field] = value;
+          continue;
+        }
+        if (field !== 'attachments') {
+          await drain(part.file);
+          continue;
+        }
+        // A form with no file chosen sends an empty part without a name: no file.
+        if (part.filename === '' || part.filename === undefined) {
+          if ((await drain(part.file)) === 0) continue;
+        }
+        const index = fileIndex++;
+        const key = `attachments.${index}`;
+        if (index >= MAX_FILES) {
+          await drain(part.file);
+          state.errors.attachments = [fieldMessage(locale, 'max.array', 'attachments', { max: MAX_FILES })];
+          continue;
+        }
+        const fileName = cleanFileName(part.filename ?? '');
+        const extension = extensionOf(fileName);
+        if (!ALLOWED_TYPES[extension]) {
+          await drain(part.file);
+          state.errors[key] = [fieldMessage(locale, 'mimes', key, { values: ALLOWED_EXTENSIONS.join(', ') })];
+          continue;
+        }
+        const temp = await storage.writeTemp(part.file);
+        if (part.file.truncated) {
+          await storage.discardTemp(temp);
+          state.errors[key] = [fieldMessage(locale, 'file_max', key, { max: MAX_FILE_BYTES / 1024 })];
+        } else if (temp.size === 0) {
+          await storage.discardTemp(temp);
+          state.errors[key] = [fieldMessage(locale, 'file', key)];
+        } else if (!(await contentMatchesExtension(temp.path, extension))) {
+          await storage.discardTemp(temp);
+          state.errors[key] = [fieldMessage(locale, 'mimes', key, { values: ALLOWED_EXTENSIONS.join(', ') })];
+        } else {
+          const storageKey = await storage.keep(temp);
+          state.stored.push({ storage_key: storageKey, file_name: fileName, file_type: ALLOWED_TYPES[extension]!.mime, file_size: temp.size });
+        }
+      }
+    } catch (error) {
+      // Parser limits (413) and system errors keep their meaning; anything else is a broken body.
+      const code = (error as { code?: string }).code;
+      if ((typeof code === 'string' && code.startsWith('FST_')) || (error as NodeJS.ErrnoException).errno !== undefined) throw error;
+      throw malformed(req);
+    }
+    if (tags.length) body.tags = tags;
+    req.body = body;
+  };
+}
+
+/** Marks the request's files as recorded, so they are kept. */
+export function commitUploads(req: FastifyRequest): void {
+  if (req.ticketUploads) req.ticketUploads.committed = true;
+}
+
+export function uploadsOf(req: FastifyRequest): StoredUpload[] {
+  return req.ticketUploads?.stored ?? [];
+}
+
+export function uploadErrors(req: FastifyRequest): FieldErrors {
+  return req.ticketUploads?.errors ?? {};
+}
