@@ -16,7 +16,7 @@ import * as repo from './repository.js';
 import { conversationTitle, messageLanguage } from './text.js';
 
 /** A passage must share at least this share of the question's terms to count as an answer. */
-const MIN_COVERAGE = 0.34;
+const MIN_COVERAGE = 0.25;
 const MIN_SCORE = 3;
 /** Messages of history a language model sees at most (then trimmed to the token budget). */
 const HISTORY_MESSAGES = 20;
