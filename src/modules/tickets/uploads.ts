@@ -126,7 +126,8 @@ export function readMultipart(storage: AttachmentStorage) {
       if ((typeof code === 'string' && code.startsWith('FST_')) || (error as NodeJS.ErrnoException).errno !== undefined) throw error;
       throw malformed(req);
     }
-    if (tags.length) body.tags = tags;
+    // Form fields are text: digit strings are the integers a JSON client would send.
+    if (tags.length) body.tags = tags.map((v) => (/^\d{1,10}$/.test(v) ? Number(v) : v));
     req.body = body;
   };
 }
