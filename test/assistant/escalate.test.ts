@@ -201,6 +201,12 @@ describe('POST /api/assistant/escalate', () => {
       const b = await buildTestApp({ config });
       const cleaner = new Redis(redisUrl);
       try {
+        // Requests sent before an instance's Redis connection is up are let through uncounted
+        // (the limiter fails open), so wait for both connections.
+        for (const instance of [a, b]) {
+          const redis = instance.app.deps.redis!;
+          if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+        }
         const ip = freshIp();
         const call = (app: TestApp) => app.app.inject({ method: 'POST', url: '/api/assistant/escalate', remoteAddress: ip, payload: { conversation_id: 999_999 } });
         for (let i = 0; i < 15; i += 1) {
