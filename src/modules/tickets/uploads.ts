@@ -49,11 +49,20 @@ function malformed(req: FastifyRequest) {
 
 export async function registerUploads(app: FastifyInstance, storage: AttachmentStorage): Promise<void> {
   await app.register(multipart, { limits: PARSER_LIMITS, throwFileSizeLimit: false });
-  app.addHook('onResponse', async (req) => {
+  const removeUncommitted = async (req: FastifyRequest) => {
     const state = req.ticketUploads;
-    if (!state || state.committed) return;
-    await Promise.all(state.stored.map((u) => storage.remove(u.storage_key).catch(() => undefined)));
+    if (!state || state.committed || state.stored.length === 0) return;
+    const files = state.stored.splice(0);
+    await Promise.all(files.map((u) => storage.remove(u.storage_key).catch(() => undefined)));
+  };
+  // Before the answer leaves (so a client never sees a 422 while orphan files remain), and again
+  // at the end of the exchange for requests that never produced an answer (aborted uploads).
+  app.addHook('onSend', async (req, _reply, payload) => {
+    await removeUncommitted(req);
+    return payload;
   });
+  app.addHook('onResponse', removeUncommitted);
+  app.addHook('onRequestAbort', removeUncommitted);
 }
 
 /** preValidation hook: a request without a body is validated as {} (so "subject is required"). */
