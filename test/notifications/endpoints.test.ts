@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotificationBuilder } from '../../src/modules/notifications/events.js';
 import { insertNotifications } from '../../src/modules/notifications/repository.js';
-import { UNREAD_LIST_LIMIT } from '../../src/modules/notifications/service.js';
+import { NotificationList } from '../../src/modules/notifications/schemas.js';
+import { NotificationService, UNREAD_LIST_LIMIT } from '../../src/modules/notifications/service.js';
+import { Value } from 'typebox/value';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
 import { newId, storedFor, unreadOf } from './helpers.js';
@@ -80,6 +82,19 @@ describe('notification endpoints', () => {
       expect(list).toHaveLength(UNREAD_LIST_LIMIT);
       expect(list[0].data.project_title).toBe(`p${UNREAD_LIST_LIMIT + 4}`);
       expect(list.at(-1).data.project_title).toBe('p5');
+    });
+
+    it('answers JSON that matches the documented schema and the parsed records exactly', async () => {
+      const user = await freshUser();
+      await notify(user, '2026-01-05T00:00:00.000Z', 'Quote " and \\ backslash, emoji 🌱, فارسی');
+      const investmentNote = builder.investmentStatusChanged({ id: user.id, locale: 'fa' }, { id: 3, title: 'T' }, { id: 9, project_id: 3, amount: 12, notes: null }, 'refunded');
+      await insertNotifications(t.db, [investmentNote], '2026-01-06T00:00:00.000Z');
+      const res = await t.app.inject({ method: 'GET', url: '/api/notifications', headers: user.auth });
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      const body = res.json();
+      expect(body).toEqual(await new NotificationService(t.db).unread(user.id));
+      expect(Value.Check(NotificationList, body), JSON.stringify([...Value.Errors(NotificationList, body)])).toBe(true);
+      expect(body[1].data.project_title).toBe('Quote " and \\ backslash, emoji 🌱, فارسی');
     });
 
     it('returns an empty array when there is nothing unread', async () => {

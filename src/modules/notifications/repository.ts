@@ -47,6 +47,26 @@ export async function listUnread(db: Kysely<Database>, userId: number, limit: nu
   return rows.map(toRecord);
 }
 
+/**
+ * The same list as one JSON array text, built from the stored JSON without parsing it: the list
+ * is the hot path, and the data column already holds exactly the JSON the client gets.
+ */
+export async function listUnreadJson(db: Kysely<Database>, userId: number, limit: number): Promise<string> {
+  const rows = await db
+    .selectFrom('notifications')
+    .select(COLUMNS)
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('seq', 'desc')
+    .limit(limit)
+    .execute();
+  const items = rows.map(
+    (r) => `{"id":${JSON.stringify(r.id)},"type":${JSON.stringify(r.type)},"data":${r.data},"read_at":${JSON.stringify(r.read_at)},"created_at":${JSON.stringify(r.created_at)}}`,
+  );
+  return `[${items.join(',')}]`;
+}
+
 export async function countUnread(db: Kysely<Database>, userId: number): Promise<number> {
   const row = await db
     .selectFrom('notifications')

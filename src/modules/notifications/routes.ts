@@ -26,7 +26,12 @@ const routes: FastifyPluginAsync = async (instance) => {
       },
       config,
     },
-    async (req) => notifications.unread(currentUser(req).id),
+    // The stored data column is already the JSON the client gets: the array text is assembled
+    // from it rather than parsed and serialised again. A string payload skips the serializer.
+    async (req, reply) => {
+      const body = await notifications.unreadJson(currentUser(req).id);
+      return reply.type('application/json; charset=utf-8').send(body as never);
+    },
   );
 
   app.get(

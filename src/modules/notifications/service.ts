@@ -5,7 +5,7 @@ import { nowIso } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { notFoundMessageOnly } from '../../http/errors.js';
 import { registerMessages, t, type Locale } from '../../http/i18n.js';
-import { countUnread, deleteOwned, findOwned, listUnread, markAllRead, markRead, type NotificationRecord } from './repository.js';
+import { countUnread, deleteOwned, findOwned, listUnread, listUnreadJson, markAllRead, markRead, type NotificationRecord } from './repository.js';
 
 /** At most this many unread notifications are returned by GET /api/notifications (newest first). */
 export const UNREAD_LIST_LIMIT = 100;
@@ -24,6 +24,11 @@ export class NotificationService {
 
   unread(userId: number): Promise<NotificationRecord[]> {
     return listUnread(this.db, userId, UNREAD_LIST_LIMIT);
+  }
+
+  /** The unread list already serialised (the hot path of GET /api/notifications). */
+  unreadJson(userId: number): Promise<string> {
+    return listUnreadJson(this.db, userId, UNREAD_LIST_LIMIT);
   }
 
   unreadCount(userId: number): Promise<number> {
