@@ -1,5 +1,5 @@
-// The geographic endpoints are public reference data: exempt from the platform rate limit, and
-// they answer (empty) even when no data has been loaded.
+// The geographic endpoints are public reference data: exempt from the platform rate limit, with
+// the app's security headers, and they answer (empty) even when no data has been loaded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
@@ -25,6 +25,24 @@ describe('geographic endpoints without data, under a tight platform limit', () =
     expect((await t.app.inject('/api/villages/1')).json()).toEqual({ data: [] });
     expect((await t.app.inject('/api/geographic/continents')).json()).toEqual([]);
     expect((await t.app.inject('/api/geographic/city/city_1/children')).json()).toEqual([]);
+  });
+
+  it('sends the same security headers as the rest of the app, on 200, 304 and 422 alike', async () => {
+    const reference = await t.app.inject('/health');
+    const security = Object.keys(reference.headers).filter((h) => /^(x-|cross-origin|origin-agent|referrer|strict-transport)/.test(h) && h !== 'x-request-id');
+    expect(security.length).toBeGreaterThanOrEqual(8);
+    const first = await t.app.inject('/api/provinces');
+    const responses = [
+      first,
+      await t.app.inject('/api/provinces'),
+      await t.app.inject({ url: '/api/provinces', headers: { 'if-none-match': String(first.headers.etag) } }),
+      await t.app.inject('/api/counties/abc'),
+      await t.app.inject('/api/geographic/planet/1/children'),
+    ];
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 304, 422, 422]);
+    for (const res of responses) {
+      for (const header of security) expect(res.headers[header], `${res.statusCode} ${header}`).toBe(reference.headers[header]);
+    }
   });
 
   it('documents the seven endpoints in the OpenAPI document', async () => {
