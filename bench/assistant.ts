@@ -47,6 +47,14 @@ export default async function run(args: string[]): Promise<void> {
         client.setBody(JSON.stringify({ message: QUESTIONS[turn++ % QUESTIONS.length] }));
       },
     });
+    const chatAlone = await load('POST /api/assistant/chat (offline, 1 connection: service time)', {
+      url: `${server.url}/api/assistant/chat`,
+      connections: 1,
+      duration: Math.max(3, Math.round(duration / 2)),
+      method: 'POST',
+      headers: { authorization: `Bearer ${chatToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: QUESTIONS[0] }),
+    });
     const list = await load('GET /api/assistant/conversations (500 conversations, 16 connections)', {
       url: `${server.url}/api/assistant/conversations?per_page=20`,
       connections: 16,
@@ -59,7 +67,7 @@ export default async function run(args: string[]): Promise<void> {
       duration,
       headers: { authorization: `Bearer ${readToken}` },
     });
-    report([chat, list, listPage]);
+    report([chat, chatAlone, list, listPage]);
     process.stdout.write(`dialect: ${server.database.dialect}; targets: chat p99 < 30 ms, list p99 < 20 ms\n`);
   } finally {
     await server.close();

@@ -26,11 +26,11 @@ export async function findConversation(db: Db, id: number): Promise<Conversation
 
 export async function insertConversation(
   db: Db,
-  values: { user_id: number; title: string; agent_type: string; now: string },
+  values: { user_id: number; title: string; agent_type: string; last_message: string; now: string },
 ): Promise<ConversationRow> {
   return db
     .insertInto('assistant_conversations')
-    .values({ user_id: values.user_id, title: values.title, agent_type: values.agent_type, status: 'active', last_message: null, escalated_ticket_id: null, created_at: values.now, updated_at: values.now })
+    .values({ user_id: values.user_id, title: values.title, agent_type: values.agent_type, status: 'active', last_message: values.last_message, escalated_ticket_id: null, created_at: values.now, updated_at: values.now })
     .returning(CONVERSATION_COLUMNS)
     .executeTakeFirstOrThrow();
 }

@@ -75,9 +75,9 @@ export class AssistantService {
     // The user's message is committed before the provider is asked, so a failing provider never loses it.
     const conversationId = await this.deps.db.transaction().execute(async (trx) => {
       const now = nowIso();
-      const conversation = existing ?? (await repo.insertConversation(trx, { user_id: user.id, title: conversationTitle(message), agent_type: agent.id, now }));
+      const conversation = existing ?? (await repo.insertConversation(trx, { user_id: user.id, title: conversationTitle(message), agent_type: agent.id, last_message: message, now }));
       await repo.insertMessage(trx, { conversation_id: conversation.id, role: 'user', content: message, agent: null, request_id: meta.requestId, response_time_ms: null, now });
-      await repo.touchConversation(trx, conversation.id, { last_message: message, updated_at: now, status: 'active' });
+      if (existing) await repo.touchConversation(trx, conversation.id, { last_message: message, updated_at: now, status: 'active' });
       return conversation.id;
     });
 
