@@ -27,6 +27,16 @@ describe('assistant conversations, welcome and feedback', () => {
 
   const get = (who: TestUser | null, url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { ...(who?.auth ?? {}), ...headers } });
 
+  it('documents every assistant route in the OpenAPI document', async () => {
+    const doc = (await get(null, '/openapi.json')).json();
+    const paths = Object.keys(doc.paths);
+    for (const path of ['/api/assistant/welcome', '/api/assistant/chat', '/api/assistant/conversations', '/api/assistant/conversations/{id}', '/api/assistant/conversations/{id}/archive', '/api/assistant/feedback', '/api/assistant/escalate', '/api/admin/feedback']) {
+      expect(paths).toContain(path);
+    }
+    expect(doc.paths['/api/assistant/chat'].post.requestBody.content['application/json'].schema.properties.message.maxLength).toBe(2000);
+    expect(doc.paths['/api/assistant/chat'].post.security).toEqual([{ bearerAuth: [] }]);
+  });
+
   describe('titles', () => {
     const cases: Array<[string, string]> = [
       ['How do I request a refund?', 'How do I request a refund?'],
