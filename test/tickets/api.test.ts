@@ -206,6 +206,14 @@ describe('tickets API', () => {
     });
   });
 
+  it('documents every ticket route in the OpenAPI document', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const route of ['/api/tickets', '/api/tickets/stats', '/api/tickets/{id}', '/api/tickets/{id}/close', '/api/tickets/{id}/comments', '/api/tickets/{id}/attachments/{attachment_id}/download', '/api/admin/tickets', '/api/admin/tickets/{id}']) {
+      expect(Object.keys(doc.paths)).toContain(route);
+    }
+    expect(doc.paths['/api/tickets'].post.responses['201']).toBeDefined();
+  });
+
   describe('per-ticket endpoints of someone else', () => {
     let bobs: { id: number };
     beforeAll(async () => {
