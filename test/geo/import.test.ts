@@ -51,6 +51,18 @@ describe('geo:import and catalogue refresh', () => {
     expect(await geoCatalogOf(t.app).refreshIfChanged()).toBe(false);
   });
 
+  it('picks an import up on its own when watching the revision', async () => {
+    reset();
+    const catalog = geoCatalogOf(t.app);
+    catalog.watch(25);
+    try {
+      await run('street', write('watched.csv', 'id,name,neighborhood_id,active\n30,Watched,3,1\n'));
+      await expect.poll(() => children('/api/geographic/neighborhood/3/children'), { timeout: 5_000, interval: 25 }).toEqual([{ id: 30, name: 'Watched' }]);
+    } finally {
+      catalog.stop();
+    }
+  });
+
   it('updates rows by id and inserts new ones in the same file (alleys under an imported street)', async () => {
     reset();
     await run('alleys', write('alleys.csv', 'id,name,street_id,active\n10,Alley A,1,1\n'));
