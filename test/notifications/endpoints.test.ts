@@ -5,7 +5,7 @@ import { insertNotifications } from '../../src/modules/notifications/repository.
 import { NotificationList } from '../../src/modules/notifications/schemas.js';
 import { NotificationService, UNREAD_LIST_LIMIT } from '../../src/modules/notifications/service.js';
 import { Value } from 'typebox/value';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, testDialect, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
 import { newId, storedFor, unreadOf } from './helpers.js';
 
@@ -92,7 +92,7 @@ describe('notification endpoints', () => {
       const res = await t.app.inject({ method: 'GET', url: '/api/notifications', headers: user.auth });
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       const body = res.json();
-      expect(body).toEqual(await new NotificationService(t.db).unread(user.id));
+      expect(body).toEqual(await new NotificationService(t.db, testDialect).unread(user.id));
       expect(Value.Check(NotificationList, body), JSON.stringify([...Value.Errors(NotificationList, body)])).toBe(true);
       expect(body[1].data.project_title).toBe('Quote " and \\ backslash, emoji 🌱, فارسی');
     });

@@ -1,7 +1,8 @@
 // SQL of the notifications table. Every "unread of a user" query is shaped to use the partial
 // index notifications_unread_index (user_id, created_at desc, seq desc) where read_at is null.
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from '../../db/index.js';
 import type { Static } from 'typebox';
 import type { Database } from '../../db/schema.js';
 import type { PendingNotification } from './events.js';
@@ -47,24 +48,32 @@ export async function listUnread(db: Kysely<Database>, userId: number, limit: nu
   return rows.map(toRecord);
 }
 
+/** created_at as the API writes it (ISO 8601 UTC with milliseconds and Z) in either dialect. */
+function isoCreatedAt(dialect: Dialect) {
+  return dialect === 'postgres' ? sql`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` : sql.ref('created_at');
+}
+
 /**
- * The same list as one JSON array text, built from the stored JSON without parsing it: the list
- * is the hot path, and the data column already holds exactly the JSON the client gets.
+ * The same list as the text of a JSON array. The hot path: the database concatenates each item
+ * from the stored data JSON (an unread item's read_at is null), so nothing is parsed or
+ * serialised again. id is a UUID, type one of four words and created_at an ISO string, so none
+ * needs escaping.
  */
-export async function listUnreadJson(db: Kysely<Database>, userId: number, limit: number): Promise<string> {
+export async function listUnreadJson(db: Kysely<Database>, dialect: Dialect, userId: number, limit: number): Promise<string> {
   const rows = await db
     .selectFrom('notifications')
-    .select(COLUMNS)
+    .select(
+      sql<string>`'{"id":"' || id || '","type":"' || type || '","data":' || data || ',"read_at":null,"created_at":"' || ${isoCreatedAt(dialect)} || '"}'`.as('item'),
+    )
     .where('user_id', '=', userId)
     .where('read_at', 'is', null)
     .orderBy('created_at', 'desc')
     .orderBy('seq', 'desc')
     .limit(limit)
     .execute();
-  const items = rows.map(
-    (r) => `{"id":${JSON.stringify(r.id)},"type":${JSON.stringify(r.type)},"data":${r.data},"read_at":${JSON.stringify(r.read_at)},"created_at":${JSON.stringify(r.created_at)}}`,
-  );
-  return `[${items.join(',')}]`;
+  let json = '[';
+  for (let i = 0; i < rows.length; i++) json += (i ? ',' : '') + rows[i]!.item;
+  return `${json}]`;
 }
 
 export async function countUnread(db: Kysely<Database>, userId: number): Promise<number> {

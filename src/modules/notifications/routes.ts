@@ -13,7 +13,7 @@ const tags = ['notifications'];
 
 const routes: FastifyPluginAsync = async (instance) => {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const notifications = new NotificationService(app.deps.db);
+  const notifications = new NotificationService(app.deps.db, app.deps.dialect);
   const config = { auth: 'user', validationForm: 'general' } as const;
 
   app.get(

@@ -1,7 +1,7 @@
 // The caller's notifications: list the unread, count them, mark read, delete. Another user's
 // notification and an id that is not a UUID are answered exactly like a missing one.
 import type { Kysely } from 'kysely';
-import { nowIso } from '../../db/index.js';
+import { nowIso, type Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { notFoundMessageOnly } from '../../http/errors.js';
 import { registerMessages, t, type Locale } from '../../http/i18n.js';
@@ -20,7 +20,10 @@ registerMessages({
 });
 
 export class NotificationService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
 
   unread(userId: number): Promise<NotificationRecord[]> {
     return listUnread(this.db, userId, UNREAD_LIST_LIMIT);
@@ -28,7 +31,7 @@ export class NotificationService {
 
   /** The unread list already serialised (the hot path of GET /api/notifications). */
   unreadJson(userId: number): Promise<string> {
-    return listUnreadJson(this.db, userId, UNREAD_LIST_LIMIT);
+    return listUnreadJson(this.db, this.dialect, userId, UNREAD_LIST_LIMIT);
   }
 
   unreadCount(userId: number): Promise<number> {
