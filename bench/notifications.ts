@@ -129,14 +129,14 @@ async function generatePostgres(db: Kysely<Database>, count: number, users: numb
   await sql`analyze`.execute(db);
 }
 
-async function measureList(server: BenchServer, duration: number) {
+async function measureList(server: BenchServer, duration: number, count: number) {
   const token = await createToken(server.database.db, 1, { name: 'bench' });
   const headers = { authorization: `Bearer ${token.plaintext}` };
   const check = await fetch(`${server.url}/api/notifications`, { headers });
   const list = (await check.json()) as unknown[];
   if (check.status !== 200 || list.length !== TARGET_UNREAD) throw new Error(`expected ${TARGET_UNREAD} unread, got ${check.status} with ${list.length}`);
   return [
-    await load('GET /api/notifications (50 unread of 2,000; 1M rows)', { url: `${server.url}/api/notifications`, headers, duration }),
+    await load(`GET /api/notifications (50 unread of 2,000; ${count.toLocaleString('en-US')} rows)`, { url: `${server.url}/api/notifications`, headers, duration }),
     await load('GET /api/notifications/unread-count', { url: `${server.url}/api/notifications/unread-count`, headers, duration }),
   ];
 }
@@ -185,7 +185,7 @@ export default async function notificationsBench(args: string[]): Promise<void> 
     const seconds = (performance.now() - started) / 1000;
     process.stdout.write(`${dialect}: generated ${count.toLocaleString('en-US')} notifications over ${users.toLocaleString('en-US')} users in ${seconds.toFixed(1)} s (${Math.round(count / seconds).toLocaleString('en-US')} rows/s)\n`);
 
-    const listResults = await measureList(server, duration);
+    const listResults = await measureList(server, duration, count);
     const creation = await measureCreation(server, duration);
     report([...listResults, creation.result]);
     const perSecond = Math.round(creation.created / duration);
