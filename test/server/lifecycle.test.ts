@@ -71,5 +71,5 @@ describe('server process', () => {
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     await expect(fetch(`${server.url}/health`)).rejects.toThrow();
-  });
+  }, 120_000);
 });
