@@ -29,6 +29,12 @@ async function serve(): Promise<void> {
     replies.set(c.path, { headers, body: Buffer.from(await res.arrayBuffer()) });
   }
   const bare = http.createServer((req, res) => {
+    if (req.url === '/__cpu') {
+      // The servers' process CPU time, so the parent can compute CPU per request (less noisy than req/s).
+      const { user, system } = process.cpuUsage();
+      res.end(String(user + system));
+      return;
+    }
     const reply = replies.get(req.url ?? '');
     if (!reply) {
       res.writeHead(404).end();
@@ -45,6 +51,10 @@ async function serve(): Promise<void> {
     bare.close();
     void server.close().then(() => process.exit(0));
   });
+}
+
+async function cpuMicros(bareUrl: string): Promise<number> {
+  return Number(await (await fetch(`${bareUrl}/__cpu`)).text());
 }
 
 function option(args: string[], name: string, fallback: number): number {
@@ -76,17 +86,28 @@ export default async function geoBenchmark(args: string[]): Promise<void> {
       await load('warm-up', { url: urls.bare + c.path, duration: 2, connections });
       // Alternating rounds, so a burst of load from elsewhere on the machine hits both sides.
       const ratios: number[] = [];
+      const cpu = { app: 0, bare: 0, appRequests: 0, bareRequests: 0 };
       for (let round = 1; round <= rounds; round += 1) {
         const pair: LoadResult[] = [];
         for (const side of round % 2 ? ['app', 'bare'] : ['bare', 'app']) {
-          pair.push(await load(`${side} ${c.name} #${round}`, { url: urls[side as 'app' | 'bare'] + c.path, duration, connections }));
+          const before = await cpuMicros(urls.bare);
+          const result = await load(`${side} ${c.name} #${round}`, { url: urls[side as 'app' | 'bare'] + c.path, duration, connections });
+          const used = (await cpuMicros(urls.bare)) - before;
+          if (side === 'app') (cpu.app += used), (cpu.appRequests += result.requestsPerSecond * duration);
+          else (cpu.bare += used), (cpu.bareRequests += result.requestsPerSecond * duration);
+          pair.push(result);
         }
         const [app, bare] = pair[0]!.name.startsWith('app') ? pair : [pair[1]!, pair[0]!];
         results.push(app!, bare!);
         ratios.push(app!.requestsPerSecond / bare!.requestsPerSecond);
       }
       const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
-      summary.push(`${c.name}: app at ${(100 * median).toFixed(1)} % of bare (median of ${rounds} rounds; target 80 %)`);
+      const appCpu = cpu.app / cpu.appRequests;
+      const bareCpu = cpu.bare / cpu.bareRequests;
+      summary.push(
+        `${c.name}: app at ${(100 * median).toFixed(1)} % of bare req/s (median of ${rounds} rounds; target 80 %); ` +
+          `server CPU per request app ${appCpu.toFixed(1)} µs, bare ${bareCpu.toFixed(1)} µs (bare/app ${((100 * bareCpu) / appCpu).toFixed(1)} %)`,
+      );
     }
     report(results);
     process.stdout.write(`${summary.join('\n')}\n`);
