@@ -55,6 +55,8 @@ describe('admin integration API: access and validation', () => {
       ['a non-integer owner', { owner_id: 'abc' }, { owner_id: ['The owner id must be an integer.'] }],
       ['an unknown status', { status: 'funded' }, { status: ['The selected status is invalid.'] }],
       ['a missing status', { status: undefined }, { status: ['The status field is required.'] }],
+      ['a title with a NUL character', { title: 'a\u0000b' }, { title: ['The title format is invalid.'] }],
+      ['a comment with a NUL character', { comment: 'a\u0000b' }, { comment: ['The comment format is invalid.'] }],
       ['a comment over 2000 characters', { comment: 'c'.repeat(2001) }, { comment: ['The comment must not be greater than 2000 characters.'] }],
     ])('answers 422 in the general form for %s', async (_name, change, errors) => {
       const id = newId();
@@ -90,6 +92,7 @@ describe('admin integration API: access and validation', () => {
       ['missing notes', {}, { revision_notes: ['The revision notes field is required.'] }],
       ['empty notes', { revision_notes: '' }, { revision_notes: ['The revision notes field is required.'] }],
       ['notes over 5000 characters', { revision_notes: 'n'.repeat(5001) }, { revision_notes: ['The revision notes must not be greater than 5000 characters.'] }],
+      ['notes with a NUL character', { revision_notes: 'x\u0000' }, { revision_notes: ['The revision notes format is invalid.'] }],
       ['notes that are not a string', { revision_notes: { a: 1 } }, { revision_notes: ['The revision notes must be a string.'] }],
     ])('answers 422 for %s', async (_name, payload, errors) => {
       const res = await report.revision(projectId, payload);
@@ -108,6 +111,7 @@ describe('admin integration API: access and validation', () => {
       ['an unknown status', { status: 'approved' }, { status: ['The selected status is invalid.'] }],
       ['a missing project', { project_id: undefined }, { project_id: ['The project id field is required.'] }],
       ['a missing investor', { investor_id: undefined }, { investor_id: ['The investor id field is required.'] }],
+      ['notes with a NUL character', { notes: '\u0000' }, { notes: ['The notes format is invalid.'] }],
       ['notes over 2000 characters', { notes: 'n'.repeat(2001) }, { notes: ['The notes must not be greater than 2000 characters.'] }],
     ])('answers 422 in the general form for %s', async (_name, change, errors) => {
       const id = newId();

@@ -4,6 +4,8 @@ import { IntegerId, Timestamp } from '../../http/schemas.js';
 import { INVESTMENT_STATUSES, NOTIFICATION_TYPES, PROJECT_STATUSES } from './events.js';
 
 const MAX_SAFE_AMOUNT = Number.MAX_SAFE_INTEGER;
+/** Text without NUL characters, which PostgreSQL cannot store. */
+const NO_NUL = '^[^\\u0000]*$';
 
 const Url = Type.String({ description: 'Link into the front end (APP_URL + path).' });
 const Message = Type.String({ description: "One sentence in the recipient's language (en or fa)." });
@@ -96,10 +98,10 @@ const NotificationIds = Type.Array(Type.String(), { description: 'UUIDs of the n
 export const RecordIdParams = Type.Object({ id: IntegerId });
 
 export const ProjectBody = Type.Object({
-  title: Type.String({ minLength: 1, maxLength: 255, description: 'Project title as shown to users.' }),
+  title: Type.String({ minLength: 1, maxLength: 255, pattern: NO_NUL, description: 'Project title as shown to users.' }),
   owner_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Id of an existing user: the project owner.' }),
   status: Type.Enum([...PROJECT_STATUSES], { description: 'draft is silent; a change into any other status notifies the owner.' }),
-  comment: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()], { description: 'Comment carried in the status notification.' })),
+  comment: Type.Optional(Type.Union([Type.String({ maxLength: 2000, pattern: NO_NUL }), Type.Null()], { description: 'Comment carried in the status notification.' })),
 });
 
 export const Project = Type.Object({
@@ -119,7 +121,7 @@ export const ProjectResult = Type.Object({
 });
 
 export const RevisionRequestBody = Type.Object({
-  revision_notes: Type.String({ minLength: 1, maxLength: 5000, description: 'What the owner should change before approval.' }),
+  revision_notes: Type.String({ minLength: 1, maxLength: 5000, pattern: NO_NUL, description: 'What the owner should change before approval.' }),
 });
 
 export const RevisionRequestResult = Type.Object({
@@ -136,7 +138,7 @@ export const InvestmentBody = Type.Object({
   status: Type.Enum([...INVESTMENT_STATUSES], {
     description: 'pending is silent; a change into any other status notifies the investor, into paid also the project owner.',
   }),
-  notes: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()], { description: 'Carried in the status notification.' })),
+  notes: Type.Optional(Type.Union([Type.String({ maxLength: 2000, pattern: NO_NUL }), Type.Null()], { description: 'Carried in the status notification.' })),
 });
 
 export const Investment = Type.Object({
