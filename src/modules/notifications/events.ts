@@ -45,8 +45,13 @@ registerMessages({
 });
 
 /** Amounts in messages: digit groups, Persian digits for fa (data.amount stays a plain integer). */
+const AMOUNT_FORMATS: Record<Locale, Intl.NumberFormat> = {
+  en: new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }),
+  fa: new Intl.NumberFormat('fa-IR', { maximumFractionDigits: 0 }),
+};
+
 export function formatAmount(amount: number, locale: Locale): string {
-  return new Intl.NumberFormat(locale === 'fa' ? 'fa-IR' : 'en-US', { maximumFractionDigits: 0 }).format(amount);
+  return AMOUNT_FORMATS[locale].format(amount);
 }
 
 export interface Recipient {
