@@ -97,6 +97,21 @@ describe('notification events from the integration API', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('notifies once when the same change is reported several times at once', async () => {
+    const created = newId();
+    const body = { title: 'Concurrent', owner_id: owner.id, status: 'approved' };
+    const first = await Promise.all(Array.from({ length: 6 }, () => report.project(created, body)));
+    expect(first.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
+    const updated = newId();
+    await report.project(updated, { ...body, status: 'draft' });
+    const second = await Promise.all(Array.from({ length: 6 }, () => report.project(updated, body)));
+    expect(second.every((r) => r.status === 200)).toBe(true);
+    for (const id of [created, updated]) {
+      const rows = (await storedFor(t, owner.id)).filter((r) => JSON.parse(r.data).project_id === id);
+      expect(rows).toHaveLength(1);
+    }
+  });
+
   it('sends the notification to the new owner when the owner changes along with the status', async () => {
     const other = await t.makeUser();
     const id = await project('draft');
