@@ -1,6 +1,7 @@
 import { CommandFailed, UsageError, requireString, type CliCommand } from '../../cli/command.js';
 import { nowIso } from '../../db/index.js';
 import { findTagByName, insertTag } from './repository.js';
+import { describeSwept, sweepStorage } from './storage/sweep.js';
 
 export const commands: CliCommand[] = [
   {
@@ -13,6 +14,30 @@ export const commands: CliCommand[] = [
       if (name.length > 100) throw new UsageError('--name must be at most 100 characters');
       if (await findTagByName(db, name)) throw new CommandFailed(`a tag named "${name}" already exists`);
       out(JSON.stringify(await insertTag(db, name, nowIso())));
+    },
+  },
+  {
+    name: 'storage:sweep',
+    summary: 'Remove attachment files no ticket or comment records (left by crashed or cut-short uploads); prints each one.',
+    usage: '[--older-than-minutes M] [--dry-run]',
+    options: {
+      'older-than-minutes': { type: 'string', description: 'only files last written at least this long ago (default 60); keep it above the longest upload' },
+      'dry-run': { type: 'boolean', description: 'print what would be removed, remove nothing' },
+    },
+    async run(values, { db, config, out }) {
+      const raw = values['older-than-minutes'];
+      if (raw !== undefined && (typeof raw !== 'string' || !/^\d{1,9}$/.test(raw))) {
+        throw new UsageError('--older-than-minutes must be a whole number of minutes (0 or more)');
+      }
+      const minutes = raw === undefined ? 60 : Number(raw);
+      const dryRun = values['dry-run'] === true;
+      const result = await sweepStorage(db, config.DATA_DIR, { graceMs: minutes * 60_000, dryRun });
+      for (const file of result.removed) out(`${dryRun ? 'would remove' : 'removed'} ${describeSwept(file)}`);
+      const bytes = result.removed.reduce((n, f) => n + f.size, 0);
+      out(
+        `storage:sweep: ${dryRun ? 'would remove' : 'removed'} ${result.removed.length} ${result.removed.length === 1 ? 'file' : 'files'} (${bytes} bytes); ` +
+          `${result.scanned} scanned, ${result.tooYoung} younger than ${minutes} min left alone`,
+      );
     },
   },
 ];

@@ -15,6 +15,7 @@ import * as schemas from './schemas.js';
 import { strictValidatorCompiler } from './strict-validator.js';
 import * as tickets from './service.js';
 import { defaultStorage, type AttachmentStorage } from './storage/index.js';
+import { startupSweep } from './storage/sweep.js';
 import { bodyAsObject, commitUploads, readMultipart, registerUploads, uploadErrors, uploadsOf } from './uploads.js';
 
 const USER = { auth: 'user', validationForm: 'tickets' } as const;
@@ -35,6 +36,10 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     const worker = new MailWorker(deps.db, transportFor(deps.config), deps.config.MAIL_FROM, app.log);
     app.addHook('onReady', async () => worker.start());
     app.addHook('onClose', async () => worker.stop());
+    // Attachment files a crash left without a row are removed once they are old enough (storage/sweep.ts).
+    let sweeping: Promise<void> | undefined;
+    app.addHook('onReady', async () => void (sweeping = startupSweep(deps.db, deps.config.DATA_DIR, app.log)));
+    app.addHook('onClose', async () => sweeping);
   }
 
   app.get('/tickets', { schema: { summary: "The caller's tickets", tags: ['tickets'], querystring: schemas.ListQuery, response: schemas.Responses.list }, config: USER }, async (req) => {
