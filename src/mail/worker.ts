@@ -20,6 +20,7 @@ export class MailWorker {
     private readonly log: MailWorkerLog,
     private readonly pollMs = 2_000,
     private readonly options: Partial<OutboxOptions> = {},
+    private readonly stopWaitMs = 3_000,
   ) {}
 
   start(): void {
@@ -41,11 +42,20 @@ export class MailWorker {
     this.timer.unref();
   }
 
-  /** Stops polling and waits for a cycle in progress to finish. */
+  /**
+   * Stops polling and waits for a cycle in progress to finish, but at most stopWaitMs: a send stuck
+   * on a mail server that does not answer must not hold up the shutdown. Its mail stays pending and
+   * claimed; once the claim expires (lockMs) any instance sends it.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    if (this.running) {
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.stopWaitMs)));
+      await Promise.race([this.running, gaveUp]);
+      clearTimeout(timer);
+    }
     this.transport.close();
   }
 }

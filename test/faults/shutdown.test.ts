@@ -182,6 +182,48 @@ describe('graceful shutdown of the server process', () => {
   }, 120_000);
 });
 
+describe('shutdown while a mail is being sent to an unresponsive SMTP server', () => {
+  let t: TestDatabase;
+  let server: RunningServer | undefined;
+  let silent: net.Server | undefined;
+  const held: net.Socket[] = [];
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(async () => {
+    for (const s of held) s.destroy();
+    silent?.close();
+    await server?.kill();
+    await t.destroy();
+  });
+
+  it('still exits 0 within 10 s, and the mail stays in the outbox to be sent later', async () => {
+    // Accepts connections and never says a word: the sender waits for a greeting that never comes.
+    silent = net.createServer((socket) => held.push(socket));
+    const smtpPort = await freePort();
+    await new Promise<void>((resolve) => silent!.listen(smtpPort, '127.0.0.1', () => resolve()));
+    server = await startServerProcess({ ...t.env, SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
+    const owner = await userWithToken(t.db);
+    const res = await fetch(`${server.url}/api/tickets`, {
+      method: 'POST',
+      headers: { ...owner.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ subject: 'Mail in flight', message: 'The confirmation is being sent when the server stops.' }),
+    });
+    expect(res.status).toBe(201);
+    await waitFor('the worker to connect to the SMTP server', async () => held.length > 0, 15_000);
+
+    const sentAt = Date.now();
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(Date.now() - sentAt).toBeLessThan(10_000);
+    const mail = await t.db.selectFrom('mail_outbox').select(['status', 'sent_at', 'locked_until']).execute();
+    expect(mail).toEqual([{ status: 'pending', sent_at: null, locked_until: expect.any(String) }]);
+    // The claim of the interrupted send lapses within the outbox's lock time (2 min); then it is retried.
+    expect(Date.parse(mail[0]!.locked_until!)).toBeLessThanOrEqual(Date.now() + 120_000);
+  }, 60_000);
+});
+
 describe('npm start and signals', () => {
   // The real package.json and server in a scratch folder: dist/server.js there loads src/server.ts
   // through tsx, so the test needs no build and never rebuilds the shared dist/. (CI's smoke test
