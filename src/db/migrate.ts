@@ -40,12 +40,42 @@ export class MigrationFailed extends Error {
   override name = 'MigrationFailed';
 }
 
-/** Applies every pending migration; returns the names applied. */
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const { error, results }: MigrationResultSet = await migrator(db, await currentSchema(db)).migrateToLatest();
+function appliedOrThrow({ error, results }: MigrationResultSet): string[] {
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new MigrationFailed(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** How long a process starting on SQLite waits for another one's migrations (busy_timeout). */
+const SQLITE_MIGRATION_WAIT_MS = 60_000;
+
+/**
+ * Applies every pending migration; returns the names applied. PostgreSQL: Kysely holds an
+ * advisory lock and a transaction. SQLite: Kysely takes no lock and runs the DDL outside a
+ * transaction, so two processes starting on one new file would both apply everything (the second
+ * fails: table already exists). There the whole run is one write transaction (BEGIN IMMEDIATE):
+ * a second process waits for it, then finds nothing left to do; a failure leaves nothing behind.
+ */
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  if (isPostgres(db)) return appliedOrThrow(await migrator(db, await currentSchema(db)).migrateToLatest());
+  return db.connection().execute(async (conn) => {
+    const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(conn);
+    await sql.raw(`pragma busy_timeout = ${SQLITE_MIGRATION_WAIT_MS}`).execute(conn);
+    try {
+      await sql`begin immediate`.execute(conn);
+      let outcome: MigrationResultSet;
+      try {
+        outcome = await migrator(conn).migrateToLatest();
+      } catch (error) {
+        await sql`rollback`.execute(conn);
+        throw error;
+      }
+      await sql.raw(outcome.error ? 'rollback' : 'commit').execute(conn);
+      return appliedOrThrow(outcome);
+    } finally {
+      await sql.raw(`pragma busy_timeout = ${Number(rows[0]?.timeout ?? 5000)}`).execute(conn);
+    }
+  });
 }

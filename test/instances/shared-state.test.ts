@@ -1,0 +1,172 @@
+// Two real server processes on one PostgreSQL schema, one Redis (own key prefix) and one DATA_DIR:
+// whatever one of them writes or counts, the other sees.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestUser } from '../helpers/factories.js';
+import { PNG } from '../tickets/helpers.js';
+import type { ServerProcess } from '../helpers/process.js';
+import { call, redisUrl, sharedPostgres, skipReason, startOnFreePort, stopAll, userWithToken, type SharedDatabase } from './helpers.js';
+
+describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () => {
+  let shared: SharedDatabase;
+  let a: ServerProcess | undefined;
+  let b: ServerProcess | undefined;
+  let user: TestUser;
+  let other: TestUser;
+  let admin: TestUser;
+
+  beforeAll(async () => {
+    shared = await sharedPostgres();
+    const env = {
+      ...shared.env,
+      REDIS_URL: redisUrl,
+      REDIS_KEY_PREFIX: `test-instances-${randomBytes(6).toString('hex')}:`,
+      LOG_LEVEL: 'warn',
+    };
+    // One after the other: the first loads the bundled geographic data, the second finds it there.
+    a = await startOnFreePort(env);
+    b = await startOnFreePort(env);
+    [user, other, admin] = await Promise.all([userWithToken(shared.handle), userWithToken(shared.handle), userWithToken(shared.handle, { admin: true })]);
+  }, 240_000);
+
+  afterAll(async () => {
+    await stopAll([a, b]);
+    await shared?.destroy();
+  }, 60_000);
+
+  it('shares the escalate budget: 30 a minute in total over both, the 31st gets 429 with Retry-After', async () => {
+    const escalate = (server: ServerProcess, i: number) => call(`${server.url}/api/assistant/escalate`, { method: 'POST', json: { reason: `Budget check ${i}` } });
+    // 15 on each instance, at the same time.
+    const first = await Promise.all(Array.from({ length: 30 }, (_, i) => escalate(i % 2 === 0 ? a! : b!, i)));
+    expect(first.map((r) => r.status)).toEqual(Array(30).fill(201));
+    const remaining = first.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((x, y) => x - y);
+    // One counter: every request saw a different number of requests left, 0 to 29.
+    expect(remaining).toEqual(Array.from({ length: 30 }, (_, i) => i));
+
+    for (const server of [a!, b!]) {
+      const refused = await escalate(server, 99);
+      expect(refused.status).toBe(429);
+      expect(Object.keys(refused.body)).toEqual(['message']);
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+    }
+    // The refused calls wrote nothing: 30 tickets came from the assistant.
+    const tickets = await shared.handle.db.selectFrom('tickets').select((eb) => eb.fn.countAll<number>().as('n')).where('source', '=', 'assistant').executeTakeFirstOrThrow();
+    expect(Number(tickets.n)).toBe(30);
+  }, 60_000);
+
+  it('gives 100 tickets created at once over both instances 100 different tracking codes, each readable through the other', async () => {
+    const owners = [user, other];
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        call(`${(i % 2 === 0 ? a! : b!).url}/api/tickets`, {
+          method: 'POST',
+          headers: owners[i % 4 < 2 ? 0 : 1]!.auth,
+          json: { subject: `Concurrent ${i}`, message: `Created concurrently, number ${i}.`, priority: 'normal' },
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(100).fill(201));
+    const codes = results.map((r) => r.body.data.tracking_code as string);
+    expect(new Set(codes).size).toBe(100);
+    for (const code of codes) expect(code).toMatch(/^TK-[A-Z0-9]{8}$/);
+    const stored = await shared.handle.db.selectFrom('tickets').select(['id', 'tracking_code', 'user_id']).where('subject', 'like', 'Concurrent %').execute();
+    expect(stored.map((r) => r.tracking_code).sort()).toEqual([...codes].sort());
+
+    // Each ticket through the instance that did not create it, by its owner; another user gets 404.
+    await Promise.all(
+      results.map(async (r, i) => {
+        const owner = owners[i % 4 < 2 ? 0 : 1]!;
+        const stranger = owners[i % 4 < 2 ? 1 : 0]!;
+        const otherInstance = i % 2 === 0 ? b! : a!;
+        const mine = await call(`${otherInstance.url}/api/tickets/${r.body.data.id}`, { headers: owner.auth });
+        expect(mine.status).toBe(200);
+        expect(mine.body.data.tracking_code).toBe(r.body.data.tracking_code);
+        const theirs = await call(`${otherInstance.url}/api/tickets/${r.body.data.id}`, { headers: stranger.auth });
+        expect(theirs.status).toBe(404);
+      }),
+    );
+  }, 120_000);
+
+  it('lists, reads and deletes through one instance the notifications created through the other', async () => {
+    const projectId = 700_000 + Math.floor(Math.random() * 100_000);
+    const created = await call(`${a!.url}/api/admin/projects/${projectId}`, {
+      method: 'PUT',
+      headers: admin.auth,
+      json: { title: 'Solar farm', owner_id: user.id, status: 'approved' },
+    });
+    expect(created.status).toBe(201);
+    const revision = await call(`${a!.url}/api/admin/projects/${projectId}/revision-requests`, {
+      method: 'POST',
+      headers: admin.auth,
+      json: { revision_notes: 'Add the budget table.' },
+    });
+    expect(revision.status).toBe(201);
+    const [approvedId] = created.body.notification_ids as string[];
+    const [revisionId] = revision.body.notification_ids as string[];
+
+    const listed = await call(`${b!.url}/api/notifications`, { headers: user.auth });
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((n: { id: string }) => n.id)).toEqual([revisionId, approvedId]);
+    expect(listed.body[1]).toMatchObject({ type: 'project_status_changed', read_at: null, data: { project_id: projectId, status: 'approved' } });
+
+    // Another user cannot mark it through either instance.
+    expect((await call(`${b!.url}/api/notifications/${approvedId}`, { method: 'POST', headers: other.auth })).status).toBe(404);
+
+    const marked = await call(`${b!.url}/api/notifications/${approvedId}`, { method: 'POST', headers: user.auth });
+    expect(marked.status).toBe(200);
+    expect(marked.body.success).toBe(true);
+    const row = await shared.handle.db.selectFrom('notifications').select('read_at').where('id', '=', approvedId!).executeTakeFirstOrThrow();
+    expect(row.read_at).not.toBeNull();
+
+    // The first instance sees it read: no longer listed, one unread left.
+    const afterRead = await call(`${a!.url}/api/notifications`, { headers: user.auth });
+    expect(afterRead.body.map((n: { id: string }) => n.id)).toEqual([revisionId]);
+    expect((await call(`${a!.url}/api/notifications/unread-count`, { headers: user.auth })).body).toEqual({ success: true, count: 1 });
+
+    const deleted = await call(`${a!.url}/api/notifications/${revisionId}`, { method: 'DELETE', headers: user.auth });
+    expect(deleted.status).toBe(200);
+    expect((await call(`${b!.url}/api/notifications/${revisionId}`, { method: 'POST', headers: user.auth })).status).toBe(404);
+    expect((await call(`${b!.url}/api/notifications`, { headers: user.auth })).body).toEqual([]);
+  }, 60_000);
+
+  it('serves through either instance the attachments the other one wrote (shared DATA_DIR)', async () => {
+    const text = `receipt ${randomBytes(32).toString('hex')}\n`;
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.from(randomBytes(256).toString('base64')), Buffer.from('\n%%EOF\n')]);
+    const form = new FormData();
+    form.append('subject', 'Files across instances');
+    form.append('message', 'Both files must be readable everywhere.');
+    form.append('attachments[]', new Blob([text], { type: 'text/plain' }), 'receipt.txt');
+    form.append('attachments[]', new Blob([pdf], { type: 'application/pdf' }), 'contract.pdf');
+    const created = await call(`${a!.url}/api/tickets`, { method: 'POST', headers: user.auth, body: form });
+    expect(created.status).toBe(201);
+    const ticketId = created.body.data.id as number;
+    const attachments = created.body.data.attachments as Array<{ id: number; file_name: string }>;
+    expect(attachments.map((x) => x.file_name)).toEqual(['receipt.txt', 'contract.pdf']);
+
+    // A comment with a file written by the other instance.
+    const commentForm = new FormData();
+    commentForm.append('message', 'One more file from the second instance.');
+    const png = PNG;
+    commentForm.append('attachments[]', new Blob([png], { type: 'image/png' }), 'screen.png');
+    const comment = await call(`${b!.url}/api/tickets/${ticketId}/comments`, { method: 'POST', headers: user.auth, body: commentForm });
+    expect(comment.status).toBe(201);
+    const commentFile = comment.body.data.attachments[0] as { id: number };
+
+    const download = async (server: ServerProcess, id: number, who: TestUser = user) => {
+      const res = await fetch(`${server.url}/api/tickets/${ticketId}/attachments/${id}/download`, { headers: who.auth });
+      return { status: res.status, disposition: res.headers.get('content-disposition'), bytes: Buffer.from(await res.arrayBuffer()) };
+    };
+    const fromB = [await download(b!, attachments[0]!.id), await download(b!, attachments[1]!.id)];
+    expect(fromB.map((d) => d.status)).toEqual([200, 200]);
+    expect(fromB[0]!.bytes.toString('utf8')).toBe(text);
+    expect(fromB[1]!.bytes.equals(pdf)).toBe(true);
+    expect(fromB[0]!.disposition).toContain('receipt.txt');
+    const fromA = await download(a!, commentFile.id);
+    expect(fromA.status).toBe(200);
+    expect(fromA.bytes.equals(png)).toBe(true);
+    // The owner only, whichever instance answers.
+    expect((await download(a!, attachments[0]!.id, other)).status).toBe(404);
+  }, 60_000);
+});
