@@ -1,5 +1,6 @@
 // Shared pieces of the benchmarks: an app on a fresh database listening on loopback, autocannon
 // runs summarised the same way, and a line-per-result report.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,8 +51,41 @@ export interface LoadResult {
   non2xx: number;
 }
 
+const autocannonCli = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'node_modules', 'autocannon', 'autocannon.js');
+
+/** Options that only exist in-process (functions, per-request definitions). */
+function needsInProcess(options: autocannon.Options): boolean {
+  return Boolean(options.requests?.length) || Object.values(options).some((v) => typeof v === 'function');
+}
+
+/**
+ * Runs autocannon in its own process when the options allow it, so the load generator does not
+ * share an event loop (and, on two cores, a core) with a server under test in this process.
+ */
+async function runAutocannon(options: autocannon.Options): Promise<autocannon.Result> {
+  if (needsInProcess(options)) return autocannon(options);
+  const args = [autocannonCli, '--json', '-c', String(options.connections ?? 32), '-d', String(options.duration ?? 10)];
+  if (options.method) args.push('-m', options.method);
+  for (const [key, value] of Object.entries(options.headers ?? {})) args.push('-H', `${key}=${value}`);
+  if (options.body !== undefined) args.push('-b', String(options.body));
+  args.push(String(options.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      try {
+        resolve(JSON.parse(out) as autocannon.Result);
+      } catch {
+        reject(new Error(`autocannon exited ${code} without a JSON result`));
+      }
+    });
+  });
+}
+
 export async function load(name: string, options: autocannon.Options): Promise<LoadResult> {
-  const result = await autocannon({ duration: 10, connections: 32, ...options });
+  const result = await runAutocannon({ duration: 10, connections: 32, ...options });
   return {
     name,
     requestsPerSecond: Math.round(result.requests.average),

@@ -3,13 +3,15 @@ import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { Ajv, type Options as AjvOptions } from 'ajv';
+import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { Type } from 'typebox';
 import type { Config } from './config.js';
 import { createDatabase, databaseIsUp, type DatabaseHandle } from './db/index.js';
 import { registerAuth } from './http/auth.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { handleError, registerErrorHandling } from './http/error-handler.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import type { AppDeps } from './http/types.js';
 import { modules } from './modules/index.js';
@@ -26,6 +28,19 @@ export interface AppOptions {
   loadGeoData?: boolean;
 }
 
+/**
+ * Two validators: path and query values arrive as text, so "5" becomes 5 there; a JSON body is
+ * checked as sent, so null never turns into "" nor 42 into "42" (which would let a number pass as a
+ * message or make `category: null` store an empty string). Every error is reported, as clients
+ * show one sentence per field; the body size limit bounds that work.
+ */
+function registerValidators(app: FastifyInstance): void {
+  const common: AjvOptions = { useDefaults: true, removeAdditional: true, addUsedSchema: false, allErrors: true, strict: false };
+  const coercing = addFormats.default(new Ajv({ ...common, coerceTypes: 'array' }));
+  const exact = addFormats.default(new Ajv({ ...common, coerceTypes: false }));
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
@@ -37,8 +52,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: false,
     // Routes match /api/x and /api/x/ alike; ids stay case-sensitive.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    ajv: { customOptions: { allErrors: true } },
+    // A path parameter over the length limit or a broken %-escape in the path: the router's own
+    // answer would carry Fastify's internal code; the one error handler gives the platform's body.
+    frameworkErrors: (error, req, reply) => handleError(error, req, reply),
   });
+  registerValidators(app);
 
   const database = options.database ?? createDatabase(config);
   const ownsDatabase = !options.database;

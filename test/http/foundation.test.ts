@@ -31,6 +31,11 @@ async function testRoutes(app: FastifyInstance) {
     if (kind === 'validation') throw new ValidationError({ 'tags.0': ['The selected tags.0 is invalid.'] }, 'tickets');
     throw new Error('secret internal detail at /srv/app.ts:42');
   });
+  app.get(
+    '/api/test/typed/:id',
+    { schema: { params: Type.Object({ id: Type.Integer() }), querystring: Type.Object({ page: Type.Integer() }) } },
+    async (req) => ({ ...(req.params as object), ...(req.query as object) }),
+  );
   app.get('/api/test/timestamp', async () => ({ now: new Date().toISOString() }));
 }
 
@@ -160,6 +165,18 @@ describe('foundation', () => {
         message: 'Validation error.',
         errors: { subject: ['فیلد subject الزامی است.'], message: ['message باید دست‌کم 10 نویسه باشد.'] },
       });
+    });
+
+    it('checks JSON body types as sent: no number passes as a string, null stays null', async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/test/general', headers: user.auth, payload: { ...valid, subject: 42, message: true } });
+      expect(res.json().errors).toEqual({ subject: ['The subject must be a string.'], message: ['The message must be a string.'] });
+      const ok = await t.app.inject({ method: 'POST', url: '/api/test/general', headers: user.auth, payload: { ...valid, category: null } });
+      expect(ok.statusCode).toBe(200);
+    });
+
+    it('still reads path and query values, which arrive as text, as the integers they spell', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/test/typed/7?page=2' });
+      expect(res.json()).toEqual({ id: 7, page: 2 });
     });
 
     it('lets a service raise field errors in a chosen form', async () => {

@@ -95,19 +95,63 @@ function filtered(db: Db, owner: Owner | null, filters: TicketFilters) {
   return query;
 }
 
+/**
+ * The caller's tickets are those with their user id plus those with their email and another (or
+ * no) user id. Each half is counted and read through its own index, so the work per page is the
+ * page, not every ticket the caller has.
+ */
+function ownershipHalves(owner: Owner) {
+  const email = owner.email.toLowerCase();
+  return [
+    (eb: ExpressionBuilder<Database, 'tickets'>) => eb('tickets.user_id', '=', owner.id),
+    (eb: ExpressionBuilder<Database, 'tickets'>) =>
+      eb.and([eb('tickets.email', '=', email), eb.or([eb('tickets.user_id', 'is', null), eb('tickets.user_id', '!=', owner.id)])]),
+  ];
+}
+
 export async function countTickets(db: Db, owner: Owner | null, filters: TicketFilters): Promise<number> {
-  const row = await filtered(db, owner, filters).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  return Number(row.count);
+  const count = async (query: ReturnType<typeof filtered>) =>
+    Number((await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()).count);
+  if (!owner) return count(filtered(db, null, filters));
+  const [mine, byEmail] = await Promise.all(ownershipHalves(owner).map((half) => count(filtered(db, null, filters).where(half))));
+  return mine! + byEmail!;
 }
 
 export async function listTickets(db: Db, owner: Owner | null, filters: TicketFilters, limit: number, offset: number): Promise<TicketRow[]> {
-  return (await filtered(db, owner, filters)
-    .select(TICKET_COLUMNS.map((c) => `tickets.${c}` as const))
-    .orderBy('tickets.created_at', 'desc')
-    .orderBy('tickets.id', 'desc')
+  if (!owner) {
+    return (await filtered(db, null, filters)
+      .select(TICKET_COLUMNS.map((c) => `tickets.${c}` as const))
+      .orderBy('tickets.created_at', 'desc')
+      .orderBy('tickets.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute()) as TicketRow[];
+  }
+  // Newest ids of each half (at most offset + limit from each, read in index order), merged.
+  const newestIds = ownershipHalves(owner).map((half) =>
+    db
+      .selectFrom(
+        filtered(db, null, filters)
+          .where(half)
+          .select(['tickets.id', 'tickets.created_at'])
+          .orderBy('tickets.created_at', 'desc')
+          .orderBy('tickets.id', 'desc')
+          .limit(offset + limit)
+          .as('half'),
+      )
+      .select(['half.id', 'half.created_at']),
+  );
+  const page = await newestIds[0]!
+    .unionAll(newestIds[1]!)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
     .limit(limit)
     .offset(offset)
-    .execute()) as TicketRow[];
+    .execute();
+  if (page.length === 0) return [];
+  const rows = (await db.selectFrom('tickets').select(TICKET_COLUMNS).where('id', 'in', page.map((p) => p.id)).execute()) as TicketRow[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return page.map((p) => byId.get(p.id)).filter((r): r is TicketRow => r !== undefined);
 }
 
 export async function countByStatus(db: Db, owner: Owner): Promise<Record<string, number>> {

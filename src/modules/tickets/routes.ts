@@ -12,7 +12,6 @@ import staffRoutes from './staff-routes.js';
 import { attachmentIdFrom, contentDisposition, throwIfInvalid, ticketIdFrom } from './http-helpers.js';
 import { summaryView } from './presenter.js';
 import * as schemas from './schemas.js';
-import { strictValidatorCompiler } from './strict-validator.js';
 import * as tickets from './service.js';
 import { defaultStorage, type AttachmentStorage } from './storage/index.js';
 import { startupSweep } from './storage/sweep.js';
@@ -56,7 +55,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
 
   app.post(
     '/tickets',
-    { schema: { summary: 'Open a ticket', tags: ['tickets'], body: schemas.CreateBody, response: schemas.Responses.create }, config: USER, attachValidation: true, validatorCompiler: strictValidatorCompiler, preValidation: withUploads },
+    { schema: { summary: 'Open a ticket', tags: ['tickets'], body: schemas.CreateBody, response: schemas.Responses.create }, config: USER, attachValidation: true, preValidation: withUploads },
     async (req, reply) => {
       throwIfInvalid(req, uploadErrors(req));
       const user = currentUser(req);
@@ -74,7 +73,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
 
   app.put(
     '/tickets/:id',
-    { schema: { summary: 'Change priority and/or category of an open ticket', tags: ['tickets'], params: schemas.TicketIdParams, body: schemas.UpdateBody, response: schemas.Responses.update }, config: USER, attachValidation: true, validatorCompiler: strictValidatorCompiler, preValidation: bodyAsObject },
+    { schema: { summary: 'Change priority and/or category of an open ticket', tags: ['tickets'], params: schemas.TicketIdParams, body: schemas.UpdateBody, response: schemas.Responses.update }, config: USER, attachValidation: true, preValidation: bodyAsObject },
     async (req) => {
       const user = currentUser(req);
       const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));
@@ -93,7 +92,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
 
   app.post(
     '/tickets/:id/comments',
-    { schema: { summary: 'Comment (reopens a closed ticket)', tags: ['tickets'], params: schemas.TicketIdParams, body: schemas.CommentBody, response: schemas.Responses.comment }, config: USER, attachValidation: true, validatorCompiler: strictValidatorCompiler, preValidation: withUploads },
+    { schema: { summary: 'Comment (reopens a closed ticket)', tags: ['tickets'], params: schemas.TicketIdParams, body: schemas.CommentBody, response: schemas.Responses.comment }, config: USER, attachValidation: true, preValidation: withUploads },
     async (req, reply) => {
       const user = currentUser(req);
       const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));

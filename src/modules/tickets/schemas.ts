@@ -2,7 +2,7 @@
 // OpenAPI document.
 import { Type, type TSchema } from 'typebox';
 import { PageMetaSchema, paginationQuery } from '../../http/pagination.js';
-import { Timestamp, errorResponses } from '../../http/schemas.js';
+import { NO_NUL, Timestamp, errorResponses } from '../../http/schemas.js';
 
 const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 
@@ -23,8 +23,8 @@ export const AttachmentParams = Type.Object({
 export const ListQuery = Type.Object({
   status: Type.Optional(StatusEnum),
   priority: Type.Optional(PriorityEnum),
-  category: Type.Optional(Type.String({ maxLength: 255, description: 'Exact match.' })),
-  q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of tracking code, subject or message.' })),
+  category: Type.Optional(Type.String({ maxLength: 255, pattern: NO_NUL, description: 'Exact match.' })),
+  q: Type.Optional(Type.String({ maxLength: 200, pattern: NO_NUL, description: 'Case-insensitive substring of tracking code, subject or message.' })),
   ...paginationQuery(15, 100),
 });
 
@@ -34,20 +34,20 @@ export const StaffListQuery = Type.Object({
 });
 
 export const CreateBody = Type.Object({
-  subject: Type.String({ minLength: 1, maxLength: 255, description: 'At most 255 characters.' }),
-  message: Type.String({ minLength: 10, description: 'At least 10 characters.' }),
+  subject: Type.String({ minLength: 1, maxLength: 255, pattern: NO_NUL, description: 'At most 255 characters.' }),
+  message: Type.String({ minLength: 10, pattern: NO_NUL, description: 'At least 10 characters.' }),
   priority: Type.Optional(PriorityEnum),
-  category: Type.Optional(Nullable(Type.String({ maxLength: 255 }), 'Free text, at most 255 characters.')),
+  category: Type.Optional(Nullable(Type.String({ maxLength: 255, pattern: NO_NUL }), 'Free text, at most 255 characters.')),
   tags: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 20, description: 'Ids of existing tags.' })),
 }, { description: 'JSON, or multipart/form-data with the files under attachments[] (jpg, jpeg, png, gif, pdf, doc, docx, txt, zip, rar; each under 10 MB; at most 10).' });
 
 export const UpdateBody = Type.Object({
   priority: Type.Optional(PriorityEnum),
-  category: Type.Optional(Nullable(Type.String({ maxLength: 255 }), 'null clears it.')),
+  category: Type.Optional(Nullable(Type.String({ maxLength: 255, pattern: NO_NUL }), 'null clears it.')),
 });
 
 export const CommentBody = Type.Object({
-  message: Type.String({ minLength: 5, maxLength: 10_000, description: 'At least 5 characters.' }),
+  message: Type.String({ minLength: 5, maxLength: 10_000, pattern: NO_NUL, description: 'At least 5 characters.' }),
 }, { description: 'JSON, or multipart/form-data with files under attachments[] (same limits as tickets).' });
 
 export const StaffUpdateBody = Type.Object({

@@ -8,7 +8,6 @@ import { pageMeta } from '../../http/pagination.js';
 import { throwIfInvalid, ticketIdFrom } from './http-helpers.js';
 import { staffSummaryView } from './presenter.js';
 import * as schemas from './schemas.js';
-import { strictValidatorCompiler } from './strict-validator.js';
 import * as tickets from './service.js';
 import { staffUpdate } from './staff.js';
 import type { AttachmentStorage } from './storage/index.js';
@@ -42,7 +41,7 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
     {
       schema: { summary: 'Change status and/or assignee (staff)', tags: ['tickets-staff'], params: schemas.TicketIdParams, body: schemas.StaffUpdateBody, response: schemas.Responses.staffDetail },
       config: ADMIN,
-      attachValidation: true, validatorCompiler: strictValidatorCompiler,
+      attachValidation: true,
       preValidation: bodyAsObject,
     },
     async (req) => {
@@ -59,7 +58,7 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
     {
       schema: { summary: 'Staff reply (moves the ticket to in-progress)', tags: ['tickets-staff'], params: schemas.TicketIdParams, body: schemas.CommentBody, response: schemas.Responses.comment },
       config: ADMIN,
-      attachValidation: true, validatorCompiler: strictValidatorCompiler,
+      attachValidation: true,
       preValidation: withUploads,
     },
     async (req, reply) => {

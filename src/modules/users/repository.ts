@@ -12,11 +12,11 @@ export interface UserRecord {
   created_at: string;
 }
 
-const USER_COLUMNS = ['id', 'first_name', 'last_name', 'email', 'is_admin', 'locale', 'created_at'] as const;
+export const USER_COLUMNS = ['id', 'first_name', 'last_name', 'email', 'is_admin', 'locale', 'created_at'] as const;
 
-type UserRow = { id: number; first_name: string; last_name: string; email: string; is_admin: number; locale: string; created_at: string };
+export type UserRow = { id: number; first_name: string; last_name: string; email: string; is_admin: number; locale: string; created_at: string };
 
-function toUser(row: UserRow): UserRecord {
+export function toUser(row: UserRow): UserRecord {
   return { ...row, is_admin: row.is_admin === 1, locale: row.locale === 'fa' ? 'fa' : 'en' };
 }
 

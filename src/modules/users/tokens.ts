@@ -4,7 +4,7 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { nowIso } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
-import { findUserById, type UserRecord } from './repository.js';
+import { toUser, type UserRecord } from './repository.js';
 
 const SECRET_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const SECRET_LENGTH = 40;
@@ -60,10 +60,13 @@ export class TokenVerifier {
     const match = TOKEN_FORMAT.exec(bearer);
     if (!match) return undefined;
     const id = Number(match[1]);
+    // One query for the token and its user: this runs on every authenticated request.
     const token = await this.db
-      .selectFrom('personal_access_tokens')
-      .select(['id', 'user_id', 'token_hash', 'expires_at', 'revoked_at', 'last_used_at'])
-      .where('id', '=', id)
+      .selectFrom('personal_access_tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .select(['t.id', 't.token_hash', 't.expires_at', 't.revoked_at', 't.last_used_at'])
+      .select(['u.id as user_id', 'u.first_name', 'u.last_name', 'u.email', 'u.is_admin', 'u.locale', 'u.created_at'])
+      .where('t.id', '=', id)
       .executeTakeFirst();
     if (!token || token.revoked_at !== null) return undefined;
     const expected = Buffer.from(token.token_hash, 'hex');
@@ -72,7 +75,8 @@ export class TokenVerifier {
     const now = Date.now();
     if (token.expires_at !== null && Date.parse(token.expires_at) <= now) return undefined;
     this.touch(token.id, token.last_used_at, now);
-    return findUserById(this.db, token.user_id);
+    const { user_id, first_name, last_name, email, is_admin, locale, created_at } = token;
+    return toUser({ id: user_id, first_name, last_name, email, is_admin, locale, created_at });
   }
 
   private touch(tokenId: number, lastUsedAt: string | null, now: number): void {
