@@ -106,7 +106,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
 
   app.get(
     '/tickets/:id/attachments/:attachment_id/download',
-    { schema: { summary: 'Download an attachment (raw bytes)', tags: ['tickets'], params: schemas.AttachmentParams, produces: ['application/octet-stream'] }, config: USER },
+    { schema: { summary: 'Download an attachment (raw bytes)', tags: ['tickets'], params: schemas.AttachmentParams, produces: ['application/octet-stream'], response: schemas.Responses.download }, config: USER },
     async (req, reply) => {
       const ticket = await tickets.ticketOf(deps, currentUser(req), ticketIdFrom(req.params.id));
       const file = await tickets.attachmentFile(deps, storage, ticket, attachmentIdFrom(req, req.params.attachment_id), requestLocale(req));

@@ -4,6 +4,8 @@ import { Type, type TSchema } from 'typebox';
 import { PageMetaSchema, paginationQuery } from '../../http/pagination.js';
 import { NO_NUL, Timestamp, errorResponses } from '../../http/schemas.js';
 
+/** Ids are 32-bit integer columns: a larger number would fail the query on PostgreSQL. */
+const MAX_ID = 2_147_483_647;
 const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 
 export const StatusEnum = Type.Enum(['open', 'in-progress', 'closed'], { description: 'open, in-progress or closed.' });
@@ -30,7 +32,7 @@ export const ListQuery = Type.Object({
 
 export const StaffListQuery = Type.Object({
   ...ListQuery.properties,
-  assignee_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Only tickets assigned to this admin.' })),
+  assignee_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Only tickets assigned to this admin.' })),
 });
 
 export const CreateBody = Type.Object({
@@ -38,7 +40,7 @@ export const CreateBody = Type.Object({
   message: Type.String({ minLength: 10, pattern: NO_NUL, description: 'At least 10 characters.' }),
   priority: Type.Optional(PriorityEnum),
   category: Type.Optional(Nullable(Type.String({ maxLength: 255, pattern: NO_NUL }), 'Free text, at most 255 characters.')),
-  tags: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 20, description: 'Ids of existing tags.' })),
+  tags: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), { maxItems: 20, description: 'Ids of existing tags.' })),
 }, { description: 'JSON, or multipart/form-data with the files under attachments[] (jpg, jpeg, png, gif, pdf, doc, docx, txt, zip, rar; each under 10 MB; at most 10).' });
 
 export const UpdateBody = Type.Object({
@@ -52,7 +54,7 @@ export const CommentBody = Type.Object({
 
 export const StaffUpdateBody = Type.Object({
   status: Type.Optional(StatusEnum),
-  assignee_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }), 'An admin user; null unassigns.')),
+  assignee_id: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_ID }), 'An admin user; null unassigns.')),
 });
 
 const PersonSchema = Type.Object({ id: Type.Integer(), first_name: Type.String(), last_name: Type.String() });
@@ -149,7 +151,7 @@ export const Responses = {
   },
   comment: { 201: okWithMessage(CommentSchema), ...errorResponses(400, 401, 404, 413, 415, 422) },
   download: {
-    200: Type.String({ description: 'The raw file (binary), with Content-Type, Content-Length and Content-Disposition.' }),
+    200: Type.String({ format: 'binary', description: 'The raw file (binary), with Content-Type, Content-Length and Content-Disposition.' }),
     ...errorResponses(401, 404),
   },
 };
