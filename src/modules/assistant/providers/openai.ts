@@ -65,17 +65,26 @@ export class OpenAiProvider implements AnswerProvider {
 
   async answer(request: AnswerRequest): Promise<Answer> {
     let completion: OpenAI.Chat.Completions.ChatCompletion;
+    // The SDK's timeout stops at the response headers; a server that then stalls mid-body would
+    // hold the chat forever. This deadline covers the whole exchange, body included.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
     try {
-      completion = await this.client.chat.completions.create({
-        model: this.options.model,
-        messages: buildPrompt(request, this.options.promptTokenBudget),
-        max_tokens: this.options.maxTokens,
-      });
+      completion = await this.client.chat.completions.create(
+        {
+          model: this.options.model,
+          messages: buildPrompt(request, this.options.promptTokenBudget),
+          max_tokens: this.options.maxTokens,
+        },
+        { signal: deadline.signal },
+      );
     } catch (error) {
-      if (error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError) {
+      if (deadline.signal.aborted || error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError) {
         throw new ProviderError('llm_timeout', `the model server did not answer within ${this.options.timeoutMs} ms`, { cause: error });
       }
       throw new ProviderError('llm_error', `the model server failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
     }
     const content = completion.choices?.[0]?.message?.content?.trim();
     if (!content) throw new ProviderError('llm_error', 'the model server returned an empty answer');

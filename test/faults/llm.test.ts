@@ -1,0 +1,120 @@
+// The model server misbehaving, against the real server process: a server that never answers, one
+// that sends its headers and then stalls mid-body, one that is down. The chat answers 500 in the
+// spec's body within LLM_TIMEOUT_MS (plus scheduling slack), and other endpoints keep answering
+// while chats wait. (Error answers and plain slowness are covered in test/assistant/llm-provider.)
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
+import { freePort, startServerProcess, userWithToken, type RunningServer } from './helpers.js';
+
+type Mode = 'hang' | 'stall-body';
+
+class MisbehavingModel {
+  mode: Mode = 'hang';
+  requests = 0;
+  private readonly open = new Set<http.ServerResponse>();
+  private readonly server = http.createServer((req, res) => {
+    req.resume();
+    this.requests++;
+    this.open.add(res);
+    if (this.mode === 'stall-body') {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '400' });
+      res.write('{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Half an ans');
+    }
+    // 'hang': nothing at all.
+  });
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+const TIMEOUT_MS = 2_000;
+// Generous slack for a loaded machine: the point is "bounded by the timeout", not a speed figure.
+const BOUND_MS = TIMEOUT_MS + 6_000;
+const TIMEOUT_BODY = { success: false, message: 'The assistant took too long to answer. Your message is saved; please try again.', error: 'llm_timeout' };
+
+describe('LLM provider slow or failing (real server process)', () => {
+  const model = new MisbehavingModel();
+  let t: TestDatabase;
+  let server: RunningServer | undefined;
+  let user: Awaited<ReturnType<typeof userWithToken>>;
+
+  beforeAll(async () => {
+    const baseUrl = await model.start();
+    t = await createTestDatabase();
+    server = await startServerProcess({ ...t.env, LLM_BASE_URL: baseUrl, LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: String(TIMEOUT_MS) }, { timeoutMs: 120_000 });
+    user = await userWithToken(t.db);
+  }, 180_000);
+  afterAll(async () => {
+    await server?.kill();
+    await model.stop();
+    await t?.destroy();
+  });
+
+  const chat = async (message: string) => {
+    const started = Date.now();
+    const res = await fetch(`${server!.url}/api/assistant/chat`, { method: 'POST', headers: { ...user.headers, 'content-type': 'application/json' }, body: JSON.stringify({ message }) });
+    return { status: res.status, body: await res.json(), ms: Date.now() - started, at: Date.now() };
+  };
+
+  it('answers 500 llm_timeout within the timeout when the model server stalls in the middle of its answer', async () => {
+    model.mode = 'stall-body';
+    const res = await chat('Half an answer then silence');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual(TIMEOUT_BODY);
+    expect(res.ms).toBeLessThan(BOUND_MS);
+  }, 60_000);
+
+  it('keeps other endpoints answering while chats wait on a model server that never answers', async () => {
+    model.mode = 'hang';
+    const before = model.requests;
+    const chats = [1, 2, 3, 4].map((i) => chat(`Waiting question ${i}`));
+    // Wait until the model server holds all four requests: the chats are now waiting on it.
+    for (let i = 0; i < 200 && model.requests < before + 4; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(model.requests).toBe(before + 4);
+
+    const others = await Promise.all([
+      fetch(`${server!.url}/api/tickets`, { headers: user.headers }).then(async (r) => ({ status: r.status, body: await r.json(), at: Date.now() })),
+      fetch(`${server!.url}/api/provinces`).then(async (r) => ({ status: r.status, body: await r.json(), at: Date.now() })),
+      fetch(`${server!.url}/api/tickets`, {
+        method: 'POST',
+        headers: { ...user.headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ subject: 'Meanwhile', message: 'A ticket while the assistant waits.' }),
+      }).then(async (r) => ({ status: r.status, body: await r.json(), at: Date.now() })),
+      fetch(`${server!.url}/health`).then(async (r) => ({ status: r.status, body: await r.json(), at: Date.now() })),
+    ]);
+    expect(others.map((o) => o.status)).toEqual([200, 200, 201, 200]);
+    expect((others[1]!.body as { data: unknown[] }).data.length).toBeGreaterThan(0);
+
+    const answers = await Promise.all(chats);
+    for (const answer of answers) {
+      expect(answer.status).toBe(500);
+      expect(answer.body).toEqual(TIMEOUT_BODY);
+      expect(answer.ms).toBeLessThan(BOUND_MS);
+    }
+    // The other requests were answered while every chat was still waiting, not after.
+    expect(Math.max(...others.map((o) => o.at))).toBeLessThan(Math.min(...answers.map((a) => a.at)));
+  }, 60_000);
+
+  it('answers 500 llm_error when the model server is down, while tickets keep working', async () => {
+    const port = await freePort();
+    const down = await startServerProcess({ ...t.env, LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: String(TIMEOUT_MS) }, { timeoutMs: 120_000 });
+    try {
+      const res = await fetch(`${down.url}/api/assistant/chat`, { method: 'POST', headers: { ...user.headers, 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Anyone there?' }) });
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({ success: false, message: expect.any(String), error: 'llm_error' });
+      const list = await fetch(`${down.url}/api/tickets`, { headers: user.headers });
+      expect(list.status).toBe(200);
+    } finally {
+      await down.kill();
+    }
+  }, 180_000);
+});
