@@ -89,6 +89,26 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL stopped while serving', (
     expect(server.child.exitCode).toBeNull();
     expect(server.output()).not.toMatch(/unhandled|uncaught/i);
   }, 180_000);
+
+  it('answers 503 within the query timeout when the database freezes, and recovers when it thaws', async () => {
+    const owner = await userWithToken(handle!.db);
+    expect((await fetch(`${server!.url}/api/tickets`, { headers: owner.headers })).status).toBe(200);
+    const pids = pg.pids();
+    for (const pid of pids) process.kill(pid, 'SIGSTOP');
+    try {
+      const [list, health] = await Promise.all([timed(`${server!.url}/api/tickets`, { headers: owner.headers }), timed(`${server!.url}/health`)]);
+      expect(list.status).toBe(503);
+      expect(list.body).toEqual(UNAVAILABLE);
+      expect(health.status).toBe(503);
+      // Bounded by the pool's timeouts (5 s to connect, 15 s per query), whichever applies.
+      expect(Math.max(list.ms, health.ms)).toBeLessThan(15_000 + PROMPT_MS);
+    } finally {
+      for (const pid of pids) process.kill(pid, 'SIGCONT');
+    }
+    await waitFor('the service to recover', async () => (await fetch(`${server!.url}/health`)).status === 200, 30_000);
+    expect((await fetch(`${server!.url}/api/tickets`, { headers: owner.headers })).status).toBe(200);
+    expect(server!.child.exitCode).toBeNull();
+  }, 120_000);
 });
 
 describe('SMTP down while serving', () => {

@@ -46,6 +46,13 @@ export class PrivatePostgres {
     this.run('pg_ctl', ['-D', this.data, '-m', 'fast', '-w', '-t', '60', 'stop']);
   }
 
+  /** The server's processes (postmaster first), by id: for freezing them with SIGSTOP. */
+  pids(): number[] {
+    const postmaster = Number(fs.readFileSync(path.join(this.data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = execFileSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    return [postmaster, ...children];
+  }
+
   destroy(): void {
     try {
       this.run('pg_ctl', ['-D', this.data, '-m', 'immediate', '-w', '-t', '30', 'stop']);
