@@ -37,6 +37,12 @@ export function errorResponses(...statuses: Array<400 | 401 | 403 | 404 | 413 | 
   return Object.fromEntries(statuses.map((s) => [s, byStatus[s]!]));
 }
 
+/**
+ * Pattern for client text that is stored or compared in SQL: no NUL character, which PostgreSQL
+ * cannot hold in text (a 500 otherwise). Both dialects refuse it alike: 422 "The x format is invalid."
+ */
+export const NO_NUL = '^[^\\u0000]*$';
+
 /** Path parameter: a positive integer id. */
 export const IntegerId = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Positive integer id.' });
 

@@ -1,7 +1,7 @@
 // Request and response schemas of the assistant: the types, the validation and the OpenAPI document.
 import { Type, type Static } from 'typebox';
 import { paginationQuery, PageMetaSchema } from '../../http/pagination.js';
-import { errorResponses, IntegerId, SuccessMessage, Timestamp } from '../../http/schemas.js';
+import { errorResponses, IntegerId, NO_NUL, SuccessMessage, Timestamp } from '../../http/schemas.js';
 import { AGENT_CHOICES, AGENT_IDS } from './agents.js';
 
 export const CHAT_MESSAGE_MAX = 2000;
@@ -14,7 +14,7 @@ const AgentId = Type.Enum([...AGENT_IDS], { description: 'The agent that answere
 const tags = ['assistant'];
 
 export const ChatBody = Type.Object({
-  message: Type.String({ minLength: 1, maxLength: CHAT_MESSAGE_MAX, description: 'The user\'s message, at most 2000 characters.' }),
+  message: Type.String({ minLength: 1, maxLength: CHAT_MESSAGE_MAX, pattern: NO_NUL, description: 'The user\'s message, at most 2000 characters.' }),
   agent: Type.Optional(Type.Enum([...AGENT_CHOICES], { description: 'Agent asked for; non-admins are always answered by steward. Admins: default auto (or the conversation\'s agent when continuing).' })),
   conversation_id: Type.Optional({ ...IntegerId, description: 'Continue this conversation (yours, not deleted); omitted: a new one is created.' }),
   context: Type.Optional(
@@ -81,8 +81,8 @@ export const ConversationResponse = Type.Object({
 
 export const FeedbackBody = Type.Object({
   type: Type.Enum([...FEEDBACK_TYPES], { description: 'bug, feature_request, improvement, complaint, praise or other.' }),
-  subject: Type.String({ minLength: 1, maxLength: 200, description: 'At most 200 characters.' }),
-  content: Type.String({ minLength: 1, maxLength: 2000, description: 'At most 2000 characters.' }),
+  subject: Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL, description: 'At most 200 characters.' }),
+  content: Type.String({ minLength: 1, maxLength: 2000, pattern: NO_NUL, description: 'At most 2000 characters.' }),
   rating: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, description: '1 (poor) to 5 (excellent).' })),
 });
 export type FeedbackBody = Static<typeof FeedbackBody>;
@@ -114,7 +114,7 @@ export const FeedbackListResponse = Type.Object({
 
 export const EscalateBody = Type.Object({
   conversation_id: Type.Optional({ ...IntegerId, description: 'The conversation to escalate; must exist. Escalating it again returns the same ticket.' }),
-  reason: Type.Optional(Type.String({ maxLength: ESCALATE_REASON_MAX, description: 'Why a person is needed; at most 2000 characters.' })),
+  reason: Type.Optional(Type.String({ maxLength: ESCALATE_REASON_MAX, pattern: NO_NUL, description: 'Why a person is needed; at most 2000 characters.' })),
 });
 export type EscalateBody = Static<typeof EscalateBody>;
 

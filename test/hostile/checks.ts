@@ -1,0 +1,102 @@
+// What every answer to hostile input must look like: a 4xx in the spec's body for that endpoint
+// family, or a valid success. Never a 5xx, never HTML, never a body in another shape.
+import type { LightMyRequestResponse } from 'fastify';
+import type { RouteSpec } from './routes.js';
+
+export const UNAUTHENTICATED = { message: 'Unauthenticated.' };
+export const VALIDATION_MESSAGE = { tickets: 'Validation error.', general: 'The given data was invalid.' } as const;
+export const TICKET_NOT_FOUND = /^No query results for model \[Ticket\] /;
+
+export interface SentRequest {
+  method: string;
+  url: string;
+  auth: string;
+  bodyKind: string;
+  /** The longest path parameter, in characters (beyond 200 the router refuses the path: 414). */
+  longestParam: number;
+  /** A path the router may not match: a parameter over 200 characters, a broken escape, a dot segment. */
+  unroutable: boolean;
+}
+
+function keysOf(value: unknown): string[] {
+  return value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value).sort() : [];
+}
+
+function isFieldErrors(errors: unknown): boolean {
+  if (!errors || typeof errors !== 'object' || Array.isArray(errors)) return false;
+  const entries = Object.entries(errors);
+  return entries.length > 0 && entries.every(([key, messages]) => key !== '' && Array.isArray(messages) && messages.length > 0 && messages.every((m) => typeof m === 'string' && m.length > 0));
+}
+
+const isMessageOnly = (body: unknown) => keysOf(body).join() === 'message' && typeof (body as { message: unknown }).message === 'string';
+const isFailure = (body: unknown) =>
+  keysOf(body).join() === 'message,success' && (body as { success: unknown }).success === false && typeof (body as { message: unknown }).message === 'string';
+
+/** The problem with a response, or undefined when it is one the spec allows for this route. */
+export function responseProblem(route: RouteSpec, sent: SentRequest, res: LightMyRequestResponse): string | undefined {
+  const status = res.statusCode;
+  const contentType = String(res.headers['content-type'] ?? '');
+  if (status >= 500) return `server error ${status}: ${res.body.slice(0, 300)}`;
+  if (/html/i.test(contentType) || /^\s*</.test(res.body)) return `HTML answer (${contentType})`;
+  if (sent.method === 'HEAD') return status < 500 ? undefined : `HEAD answered ${status}`;
+
+  if (status === 304) return route.path.includes('geographic') || route.access === 'public' ? undefined : `304 on a non-cached route`;
+  if (status === 200 && route.success === 'raw') {
+    return res.headers['content-disposition'] ? undefined : 'download without Content-Disposition';
+  }
+  if (!contentType.startsWith('application/json')) return `content type ${contentType || '(none)'} for status ${status}`;
+  let body: unknown;
+  try {
+    body = JSON.parse(res.body);
+  } catch {
+    return `body is not JSON: ${res.body.slice(0, 200)}`;
+  }
+
+  // 400 is also the answer to an unreadable body (malformed JSON or multipart), on any route.
+  const allowed = new Set([200, 201, 400, 401, 404, 413, 414, 415, 422, 429, ...(route.also ?? [])]);
+  if (!allowed.has(status)) return `status ${status} is not one this route answers: ${res.body.slice(0, 300)}`;
+
+  switch (status) {
+    case 200:
+    case 201:
+      if (route.success === 'bare-array') return Array.isArray(body) ? undefined : 'success body is not a bare array';
+      if (route.success === 'data-array') return Array.isArray((body as { data?: unknown }).data) ? undefined : 'success body has no data array';
+      return (body as { success?: unknown }).success === true ? undefined : 'success body without success: true';
+    case 400:
+      // A business rule, an unreadable body or a path with a broken escape: {success:false, message}.
+      return isFailure(body) ? undefined : `400 body ${res.body.slice(0, 200)}`;
+    case 401:
+      if (route.access === 'public' || route.access === 'optional') return 'a public route answered 401';
+      return JSON.stringify(body) === JSON.stringify(UNAUTHENTICATED) ? undefined : `401 body ${res.body}`;
+    case 403:
+      return isFailure(body) ? undefined : `403 body ${res.body.slice(0, 200)}`;
+    case 404: {
+      const message = (body as { message?: unknown }).message;
+      // The unknown-route answer (in English or Persian) names the method and path.
+      if (isMessageOnly(body) && sent.unroutable && String(message).includes(`${sent.method} /api`)) return undefined;
+      for (const form of route.notFound) {
+        if (form === 'ticket' && isMessageOnly(body) && TICKET_NOT_FOUND.test(String(message))) return undefined;
+        if (form === 'failure' && isFailure(body)) return undefined;
+        if (form === 'message' && isMessageOnly(body)) return undefined;
+      }
+      return `404 body ${res.body.slice(0, 200)} is not a ${route.notFound.join('/') || '(no 404 expected)'} form`;
+    }
+    case 414:
+      // A path parameter beyond the router's 200 characters.
+      return sent.longestParam > 200 && isFailure(body) ? undefined : `414 body ${res.body.slice(0, 200)} (longest parameter ${sent.longestParam})`;
+    case 413:
+    case 415:
+      return isMessageOnly(body) ? undefined : `${status} body ${res.body.slice(0, 200)}`;
+    case 422: {
+      const b = body as { success?: unknown; message?: unknown; errors?: unknown };
+      if (b.success !== false || !isFieldErrors(b.errors)) return `422 body ${res.body.slice(0, 300)}`;
+      if (route.form === 'assistant') return keysOf(body).join() === 'errors,success' ? undefined : `422 not in the assistant form: ${res.body.slice(0, 300)}`;
+      if (keysOf(body).join() !== 'errors,message,success' || b.message !== VALIDATION_MESSAGE[route.form]) return `422 not in the ${route.form} form: ${res.body.slice(0, 300)}`;
+      return undefined;
+    }
+    case 429:
+      return isMessageOnly(body) && res.headers['retry-after'] ? undefined : `429 body ${res.body} (Retry-After ${String(res.headers['retry-after'])})`;
+    default:
+      return `unexpected status ${status}`;
+  }
+}

@@ -1,0 +1,129 @@
+// Builds whole hostile requests for one route: path parameters, query, body, headers and caller.
+import fc from 'fast-check';
+import type { InjectOptions } from 'fastify';
+import {
+  authChoice,
+  deepJson,
+  extraHeaders,
+  garbageAuthorization,
+  hugeJson,
+  jsonBody,
+  malformedJson,
+  malformedMultipart,
+  multipartArbitrary,
+  RAW_SEGMENT,
+  wrongContentType,
+  wrongType,
+  type AuthChoice,
+  type RawBody,
+} from './arbitraries.js';
+import type { SentRequest } from './checks.js';
+import { urlFor, type RouteSpec } from './routes.js';
+import type { World } from './world.js';
+
+export interface HostileRequest {
+  options: InjectOptions;
+  sent: SentRequest;
+  auth: AuthChoice;
+}
+
+const NASTY_KEYS = ['__proto__', 'constructor', 'prototype', 'page[]', 'per_page[0]', 'q[]', 'status[$ne]', 'toString', ''];
+
+function asQueryValues(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? ''));
+  if (value !== null && typeof value === 'object') return [JSON.stringify(value)];
+  return [String(value)];
+}
+
+function queryArbitrary(route: RouteSpec): fc.Arbitrary<string> {
+  const known = route.query ?? {};
+  const structured = fc
+    .tuple(
+      fc.record(known, { requiredKeys: [] }),
+      fc.array(fc.tuple(fc.oneof(fc.constantFrom(...NASTY_KEYS), fc.string({ maxLength: 8 })), wrongType), { maxLength: 3 }),
+    )
+    .map(([fields, extras]) => {
+      const params = new URLSearchParams();
+      for (const [key, value] of [...extras, ...Object.entries(fields)]) {
+        for (const v of asQueryValues(value)) params.append(key, v);
+      }
+      const text = params.toString();
+      return text ? `?${text}` : '';
+    });
+  const raw = fc.constantFrom('?%', '?page=%ZZ', '?per_page=1&per_page=2', '?&&&', '?=', '?page', '?q=%00', `?q=${'%F0%9F%98%80'.repeat(300)}`, '?category=%27%20OR%201%3D1--');
+  return fc.oneof({ arbitrary: structured, weight: 6 }, { arbitrary: raw, weight: 1 }, { arbitrary: fc.constant(''), weight: 2 });
+}
+
+function objectBody(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<RawBody> {
+  return fc
+    .tuple(fc.record(fields, { requiredKeys: [] }), fc.dictionary(fc.oneof(fc.constantFrom(...NASTY_KEYS), fc.string({ maxLength: 10 })), wrongType, { maxKeys: 3 }))
+    .map(([known, extra]) => jsonBody({ ...extra, ...known }, Object.keys(extra).length ? 'json with extra fields' : 'json'));
+}
+
+function bodyArbitrary(route: RouteSpec): fc.Arbitrary<RawBody | undefined> {
+  const takesBody = route.body !== undefined;
+  const choices: Array<fc.WeightedArbitrary<RawBody | undefined>> = [
+    { arbitrary: fc.constant(undefined), weight: takesBody ? 1 : 6 },
+    { arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => jsonBody(v, 'random json')), weight: 1 },
+    { arbitrary: deepJson, weight: 1 },
+    { arbitrary: hugeJson, weight: 1 },
+    { arbitrary: malformedJson, weight: 1 },
+    { arbitrary: wrongContentType, weight: 1 },
+    { arbitrary: malformedMultipart, weight: route.multipart ? 2 : 1 },
+  ];
+  if (takesBody) choices.push({ arbitrary: objectBody(route.body!), weight: 10 });
+  if (route.multipart) choices.push({ arbitrary: multipartArbitrary(route.body ?? {}), weight: 6 });
+  return fc.oneof(...choices);
+}
+
+function paramsArbitrary(route: RouteSpec, world: World): fc.Arbitrary<Record<string, string>> {
+  const entries = Object.entries(route.params ?? {}).map(([name, make]) => [name, make(world)] as const);
+  return fc.record(Object.fromEntries(entries)) as fc.Arbitrary<Record<string, string>>;
+}
+
+export function requestArbitrary(route: RouteSpec, world: World): fc.Arbitrary<HostileRequest> {
+  const method = route.method === 'GET' ? fc.oneof({ arbitrary: fc.constant('GET'), weight: 9 }, { arbitrary: fc.constant('HEAD'), weight: 1 }) : fc.constant(route.method);
+  return fc
+    .record({
+      method,
+      params: paramsArbitrary(route, world),
+      query: queryArbitrary(route),
+      body: bodyArbitrary(route),
+      auth: authChoice,
+      garbage: garbageAuthorization,
+      headers: extraHeaders,
+      ip: fc.ipV4(),
+    })
+    .map(({ method, params, query, body, auth, garbage, headers, ip }) => {
+      const authorization = { owner: world.owner.auth.authorization, admin: world.admin.auth.authorization, none: undefined, garbage }[auth];
+      const allHeaders: Record<string, string> = { ...headers };
+      if (authorization !== undefined) allHeaders.authorization = authorization;
+      if (body?.contentType) allHeaders['content-type'] = body.contentType;
+      const url = `${urlFor(route, params)}${query}`;
+      const options: InjectOptions = { method: method as InjectOptions['method'], url, headers: allHeaders, remoteAddress: ip };
+      if (body?.payload !== undefined) options.payload = body.payload;
+      const longestParam = Math.max(0, ...Object.values(params).map((p) => encodeURIComponent(p).length));
+      const unroutable = longestParam > 200 || Object.values(params).some((p) => p.startsWith(RAW_SEGMENT));
+      return { options, auth, sent: { method, url, auth, bodyKind: body?.kind ?? 'none', longestParam, unroutable } };
+    });
+}
+
+/** inject with a deadline: a request that does not answer in time fails the property as a hang. */
+export async function injectWithin(app: { inject(o: InjectOptions): Promise<import('fastify').LightMyRequestResponse> }, options: InjectOptions, ms: number) {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms (hang)`)), ms);
+  });
+  try {
+    return await Promise.race([app.inject(options), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function describeRequest(request: HostileRequest): string {
+  const shorten = (s: string) => (s.length > 300 ? `${s.slice(0, 300)}… (${s.length} chars)` : s);
+  const payload = request.options.payload;
+  const payloadText = payload === undefined ? '' : Buffer.isBuffer(payload) ? `${payload.length} bytes` : shorten(String(payload));
+  return `${request.sent.method} ${shorten(request.sent.url)} auth=${request.auth} body=${request.sent.bodyKind} ${payloadText}`;
+}

@@ -1,0 +1,200 @@
+// The catalogue of every /api route for the hostile suites: who may call it, which error forms
+// the spec gives it, and how to generate its path parameters, query and body. The fuzz suite
+// checks this list against the app's own OpenAPI document, so a new route without an entry fails.
+import type { FastifyInstance } from 'fastify';
+import fc from 'fast-check';
+import { anyString, fieldValue, hostileIdText, hostileUuidText, RAW_SEGMENT, trickyString } from './arbitraries.js';
+import type { World } from './world.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Access = 'public' | 'optional' | 'user' | 'admin';
+export type ValidationForm = 'assistant' | 'tickets' | 'general';
+/** 404 bodies: ticket = {message:"No query results for model [Ticket] <id>"}, failure = {success:false,message}, message = {message}. */
+export type NotFoundForm = 'ticket' | 'failure' | 'message';
+/** Success bodies: an object with success true, a bare array, {data: [...]}, or raw file bytes. */
+export type SuccessShape = 'success' | 'bare-array' | 'data-array' | 'raw';
+
+export interface RouteSpec {
+  method: Method;
+  /** OpenAPI form: /api/tickets/{id} */
+  path: string;
+  access: Access;
+  form: ValidationForm;
+  notFound: NotFoundForm[];
+  success: SuccessShape;
+  /** Statuses besides 200/201, 401, 404, 413, 415, 422, 429 this route may answer. */
+  also?: number[];
+  params?: Record<string, (w: World) => fc.Arbitrary<string>>;
+  query?: Record<string, fc.Arbitrary<unknown>>;
+  /** Body fields with plausible values; absent: the route takes no body. */
+  body?: Record<string, fc.Arbitrary<unknown>>;
+  multipart?: boolean;
+}
+
+export const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+
+const ids = (values: Array<number | string>) => fc.constantFrom(...values.map(String));
+const idParam = (pick: (w: World) => Array<number | string>, hostile = hostileIdText) => (w: World) =>
+  fc.oneof({ arbitrary: ids(pick(w)), weight: 3 }, { arbitrary: hostile, weight: 2 });
+
+const conversationParam = { id: idParam((w) => [...w.mine.conversations, ...w.theirs.conversations]) };
+const ticketParam = { id: idParam((w) => [...w.mine.tickets, ...w.theirs.tickets]) };
+const notificationParam = { id: idParam((w) => [...w.mine.notifications, ...w.theirs.notifications], hostileUuidText) };
+
+const page = { page: fieldValue(fc.integer({ min: 1, max: 3 })), per_page: fieldValue(fc.integer({ min: 1, max: 120 })) };
+const ticketQuery = {
+  status: fieldValue(fc.constantFrom('open', 'in-progress', 'closed')),
+  priority: fieldValue(fc.constantFrom('low', 'normal', 'high')),
+  category: fieldValue(fc.oneof(fc.constant('billing'), trickyString)),
+  q: fieldValue(fc.oneof(fc.constantFrom('Payment', 'TK-', '%', '_'), trickyString)),
+  ...page,
+};
+const text = (min: number, max: number) => fieldValue(fc.oneof(fc.string({ minLength: min, maxLength: max }), trickyString, anyString));
+const ticketBody = {
+  subject: text(1, 255),
+  message: text(10, 300),
+  priority: fieldValue(fc.constantFrom('low', 'normal', 'high')),
+  category: fieldValue(fc.oneof(fc.constant(null), trickyString)),
+  tags: fieldValue(fc.array(fc.integer({ min: -2, max: 5 }), { maxLength: 4 })),
+};
+
+export const ROUTES: RouteSpec[] = [
+  // Assistant
+  { method: 'GET', path: '/api/assistant/welcome', access: 'public', form: 'assistant', notFound: [], success: 'success' },
+  {
+    method: 'POST', path: '/api/assistant/chat', access: 'user', form: 'assistant', notFound: ['failure'], success: 'success', also: [400, 403],
+    body: {
+      message: text(1, 200),
+      agent: fieldValue(fc.constantFrom('auto', 'engineer', 'pilot', 'steward', 'guide')),
+      conversation_id: fieldValue(fc.integer({ min: 1, max: 12 })),
+      context: fieldValue(fc.dictionary(fc.string({ maxLength: 70 }), fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.boolean(), fc.constant(null)), { maxKeys: 25 })),
+    },
+  },
+  {
+    method: 'GET', path: '/api/assistant/conversations', access: 'user', form: 'assistant', notFound: [], success: 'success',
+    query: { status: fieldValue(fc.constantFrom('active', 'archived', 'deleted')), agent: fieldValue(fc.constantFrom('auto', 'steward', 'guide')), ...page },
+  },
+  { method: 'GET', path: '/api/assistant/conversations/{id}', access: 'user', form: 'assistant', notFound: ['failure'], success: 'success', also: [403], params: conversationParam },
+  { method: 'DELETE', path: '/api/assistant/conversations/{id}', access: 'user', form: 'assistant', notFound: ['failure'], success: 'success', also: [403], params: conversationParam },
+  { method: 'PUT', path: '/api/assistant/conversations/{id}/archive', access: 'user', form: 'assistant', notFound: ['failure'], success: 'success', also: [400, 403], params: conversationParam, body: {} },
+  {
+    method: 'POST', path: '/api/assistant/feedback', access: 'user', form: 'assistant', notFound: [], success: 'success', also: [400],
+    body: {
+      type: fieldValue(fc.constantFrom('bug', 'feature_request', 'improvement', 'complaint', 'praise', 'other')),
+      subject: text(1, 200),
+      content: text(1, 300),
+      rating: fieldValue(fc.integer({ min: 0, max: 6 })),
+    },
+  },
+  {
+    method: 'GET', path: '/api/admin/feedback', access: 'admin', form: 'assistant', notFound: [], success: 'success', also: [403],
+    query: { type: fieldValue(fc.constantFrom('bug', 'praise')), ...page },
+  },
+  {
+    method: 'POST', path: '/api/assistant/escalate', access: 'optional', form: 'assistant', notFound: [], success: 'success', also: [400, 403],
+    body: { conversation_id: fieldValue(fc.integer({ min: 1, max: 12 })), reason: text(0, 300) },
+  },
+
+  // Tickets
+  { method: 'GET', path: '/api/tickets', access: 'user', form: 'tickets', notFound: [], success: 'success', query: ticketQuery },
+  { method: 'GET', path: '/api/tickets/stats', access: 'user', form: 'tickets', notFound: [], success: 'success' },
+  { method: 'POST', path: '/api/tickets', access: 'user', form: 'tickets', notFound: [], success: 'success', also: [400], body: ticketBody, multipart: true },
+  { method: 'GET', path: '/api/tickets/{id}', access: 'user', form: 'tickets', notFound: ['ticket'], success: 'success', params: ticketParam },
+  {
+    method: 'PUT', path: '/api/tickets/{id}', access: 'user', form: 'tickets', notFound: ['ticket'], success: 'success', also: [400], params: ticketParam,
+    body: { priority: ticketBody.priority, category: ticketBody.category },
+  },
+  { method: 'PUT', path: '/api/tickets/{id}/close', access: 'user', form: 'tickets', notFound: ['ticket'], success: 'success', also: [400], params: ticketParam, body: {} },
+  {
+    method: 'POST', path: '/api/tickets/{id}/comments', access: 'user', form: 'tickets', notFound: ['ticket'], success: 'success', also: [400], params: ticketParam,
+    body: { message: text(5, 300) }, multipart: true,
+  },
+  {
+    method: 'GET', path: '/api/tickets/{id}/attachments/{attachment_id}/download', access: 'user', form: 'tickets', notFound: ['ticket', 'failure'], success: 'raw',
+    params: {
+      id: idParam((w) => [...w.mine.attachments, ...w.theirs.attachments].map(([ticket]) => ticket)),
+      attachment_id: idParam((w) => [...w.mine.attachments, ...w.theirs.attachments].map(([, attachment]) => attachment)),
+    },
+  },
+  { method: 'GET', path: '/api/admin/tickets', access: 'admin', form: 'tickets', notFound: [], success: 'success', also: [403], query: { ...ticketQuery, assignee_id: fieldValue(fc.integer({ min: 1, max: 5 })) } },
+  { method: 'GET', path: '/api/admin/tickets/{id}', access: 'admin', form: 'tickets', notFound: ['ticket'], success: 'success', also: [403], params: ticketParam },
+  {
+    method: 'PUT', path: '/api/admin/tickets/{id}', access: 'admin', form: 'tickets', notFound: ['ticket'], success: 'success', also: [400, 403], params: ticketParam,
+    body: { status: fieldValue(fc.constantFrom('open', 'in-progress', 'closed')), assignee_id: fieldValue(fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 5 }))) },
+  },
+  { method: 'POST', path: '/api/admin/tickets/{id}/comments', access: 'admin', form: 'tickets', notFound: ['ticket'], success: 'success', also: [400, 403], params: ticketParam, body: { message: text(5, 300) }, multipart: true },
+
+  // Geographic
+  { method: 'GET', path: '/api/provinces', access: 'public', form: 'general', notFound: [], success: 'data-array' },
+  ...(['counties', 'districts', 'cities', 'villages'] as const).map(
+    (name): RouteSpec => ({
+      method: 'GET', path: `/api/${name}/{id}`, access: 'public', form: 'general', notFound: [], success: 'data-array',
+      params: { id: idParam(() => [1, 2, 8, 100, 1001]) },
+    }),
+  ),
+  { method: 'GET', path: '/api/geographic/continents', access: 'public', form: 'general', notFound: [], success: 'bare-array' },
+  {
+    method: 'GET', path: '/api/geographic/{level}/{parentId}/children', access: 'public', form: 'general', notFound: [], success: 'bare-array',
+    params: {
+      level: () => fc.oneof(
+        fc.constantFrom('continent', 'country', 'province', 'county', 'section', 'city', 'region', 'neighborhood', 'street', 'CITY', 'Section'),
+        hostileIdText,
+      ),
+      parentId: () => fc.oneof(fc.constantFrom('1', '2', '8', 'city_1', 'rural_1'), hostileIdText),
+    },
+  },
+
+  // Notifications
+  { method: 'GET', path: '/api/notifications', access: 'user', form: 'general', notFound: [], success: 'bare-array' },
+  { method: 'GET', path: '/api/notifications/unread-count', access: 'user', form: 'general', notFound: [], success: 'success' },
+  { method: 'POST', path: '/api/notifications/read-all', access: 'user', form: 'general', notFound: [], success: 'success', also: [400], body: {} },
+  { method: 'POST', path: '/api/notifications/{id}', access: 'user', form: 'general', notFound: ['message'], success: 'success', also: [400], params: notificationParam, body: {} },
+  { method: 'DELETE', path: '/api/notifications/{id}', access: 'user', form: 'general', notFound: ['message'], success: 'success', also: [400], params: notificationParam },
+  {
+    method: 'PUT', path: '/api/admin/projects/{id}', access: 'admin', form: 'general', notFound: [], success: 'success', also: [400, 403],
+    params: { id: idParam((w) => [...w.projects, 103, 104]) },
+    body: {
+      title: text(1, 255),
+      owner_id: fieldValue(fc.integer({ min: 1, max: 5 })),
+      status: fieldValue(fc.constantFrom('draft', 'under_review', 'approved', 'rejected', 'archived')),
+      comment: fieldValue(fc.oneof(fc.constant(null), trickyString)),
+    },
+  },
+  {
+    method: 'POST', path: '/api/admin/projects/{id}/revision-requests', access: 'admin', form: 'general', notFound: [], success: 'success', also: [400, 403],
+    params: { id: idParam((w) => w.projects) },
+    body: { revision_notes: text(1, 300) },
+  },
+  {
+    method: 'PUT', path: '/api/admin/investments/{id}', access: 'admin', form: 'general', notFound: [], success: 'success', also: [400, 403],
+    params: { id: idParam((w) => [...w.investments, 202]) },
+    body: {
+      project_id: fieldValue(fc.constantFrom(101, 102, 999)),
+      investor_id: fieldValue(fc.integer({ min: 1, max: 5 })),
+      amount: fieldValue(fc.oneof(fc.nat(), fc.constant(Number.MAX_SAFE_INTEGER))),
+      status: fieldValue(fc.constantFrom('pending', 'paid', 'active', 'completed', 'cancelled', 'refunded')),
+      notes: fieldValue(fc.oneof(fc.constant(null), trickyString)),
+    },
+  },
+];
+
+/** Every /api route the app serves, as "METHOD /api/path/{param}", from its OpenAPI document. */
+export function servedApiRoutes(app: FastifyInstance): string[] {
+  const document = app.swagger() as { paths?: Record<string, Record<string, unknown>> };
+  const served: string[] = [];
+  for (const [path, operations] of Object.entries(document.paths ?? {})) {
+    if (!path.startsWith('/api/')) continue;
+    for (const method of Object.keys(operations)) {
+      if (['get', 'post', 'put', 'delete', 'patch'].includes(method)) served.push(`${method.toUpperCase()} ${path}`);
+    }
+  }
+  return served.sort();
+}
+
+/** The URL of a route with its parameters filled in (each one percent-encoded as a path segment). */
+export function urlFor(route: RouteSpec, params: Record<string, string>): string {
+  return route.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    const value = params[name] ?? '';
+    return value.startsWith(RAW_SEGMENT) ? value.slice(RAW_SEGMENT.length) : encodeURIComponent(value);
+  });
+}
