@@ -203,6 +203,18 @@ describe('SQL injection and path traversal', () => {
       expect(res.json()).toEqual({ success: false, message: 'Attachment not found.' });
     });
 
+    it('answers a path parameter over 200 characters with 414 and a broken %-escape with 400, in the platform body (not Fastify\'s)', async () => {
+      const long = await get(`/api/tickets/${'1'.repeat(300)}`);
+      expect(long.statusCode).toBe(414);
+      expect(long.json()).toEqual({ success: false, message: 'The request is malformed.' });
+      for (const url of ['/api/tickets/%ZZ', '/api/assistant/conversations/%E0%A4%A', '/api/notifications/%']) {
+        const broken = await get(url);
+        expect(broken.statusCode, url).toBe(400);
+        expect(broken.json(), url).toEqual({ success: false, message: 'The request is malformed.' });
+        expect(broken.headers['content-type']).toMatch(/^application\/json/);
+      }
+    });
+
     it.each(["1' OR '1'='1", '1|a OR 1=1', "1|' OR ''='", `1|${'a'.repeat(39)}'`, "1' --|" + 'a'.repeat(40)])('bearer token %s is 401 Unauthenticated', async (token) => {
       const res = await get('/api/tickets', { authorization: `Bearer ${token}` });
       expect(res.statusCode).toBe(401);
