@@ -22,6 +22,9 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: `test-instances-${randomBytes(6).toString('hex')}:`,
       LOG_LEVEL: 'warn',
+      // Each test below calls escalate from an address of its own (X-Forwarded-For), so the
+      // budget of one test does not spill into another.
+      TRUST_PROXY: 'true',
     };
     // One after the other: the first loads the bundled geographic data, the second finds it there.
     a = await startOnFreePort(env);
@@ -35,7 +38,8 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
   }, 60_000);
 
   it('shares the escalate budget: 30 a minute in total over both, the 31st gets 429 with Retry-After', async () => {
-    const escalate = (server: ServerProcess, i: number) => call(`${server.url}/api/assistant/escalate`, { method: 'POST', json: { reason: `Budget check ${i}` } });
+    const escalate = (server: ServerProcess, i: number) =>
+      call(`${server.url}/api/assistant/escalate`, { method: 'POST', headers: { 'x-forwarded-for': '203.0.113.10' }, json: { reason: `Budget check ${i}` } });
     // 15 on each instance, at the same time.
     const first = await Promise.all(Array.from({ length: 30 }, (_, i) => escalate(i % 2 === 0 ? a! : b!, i)));
     expect(first.map((r) => r.status)).toEqual(Array(30).fill(201));
@@ -54,6 +58,35 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
     // The refused calls wrote nothing: 30 tickets came from the assistant.
     const tickets = await shared.handle.db.selectFrom('tickets').select((eb) => eb.fn.countAll<number>().as('n')).where('source', '=', 'assistant').executeTakeFirstOrThrow();
     expect(Number(tickets.n)).toBe(30);
+  }, 60_000);
+
+  it('makes one ticket for a conversation escalated many times at once over both instances', async () => {
+    // Three conversations of three users, each escalated 10 times at once (5 per instance).
+    await Promise.all(
+      [1, 2, 3].map(async (round) => {
+        const caller = await userWithToken(shared.handle);
+        const chat = await call(`${a!.url}/api/assistant/chat`, { method: 'POST', headers: caller.auth, json: { message: 'I cannot withdraw my funds.' } });
+        expect(chat.status).toBe(200);
+        const conversationId = chat.body.conversation_id as number;
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            call(`${(i % 2 === 0 ? a! : b!).url}/api/assistant/escalate`, {
+              method: 'POST',
+              headers: { ...caller.auth, 'x-forwarded-for': `203.0.113.${20 + round}` },
+              json: { conversation_id: conversationId, reason: 'Please call me' },
+            }),
+          ),
+        );
+        expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+        const ticketIds = new Set(results.map((r) => r.body.ticket_id));
+        expect(ticketIds.size).toBe(1);
+        const tickets = await shared.handle.db.selectFrom('tickets').select('id').where('message', 'like', `Escalated from assistant conversation #${conversationId}.%`).execute();
+        expect(tickets.map((t) => t.id)).toEqual([...ticketIds]);
+        // One confirmation mail, not one per instance.
+        const mails = await shared.handle.db.selectFrom('mail_outbox').select('id').where('to_address', '=', caller.email).execute();
+        expect(mails).toHaveLength(1);
+      }),
+    );
   }, 60_000);
 
   it('gives 100 tickets created at once over both instances 100 different tracking codes, each readable through the other', async () => {

@@ -29,7 +29,7 @@ function transcript(messages: repo.MessageRow[]): string {
 
 export class EscalationService {
   // Escalations of one conversation run one after another in this process, so a double click
-  // makes one ticket. Across instances a race could still make two; the second one is not stored.
+  // makes one ticket; across instances the row lock in escalateConversation does the same.
   private readonly inFlight = new Map<number, Promise<EscalationResult>>();
 
   constructor(private readonly deps: AppDeps) {}
@@ -63,14 +63,15 @@ export class EscalationService {
       `Reason: ${reason ?? 'not given'}`,
       messages.length > 0 ? `Transcript (last ${TRANSCRIPT_MESSAGES} messages):\n\n${transcript(messages)}` : 'The conversation has no messages.',
     ].join('\n\n');
-    const ticket = await createTicket(this.deps, { owner: owner && ownerOf(owner), subject: conversation.title, message, source: 'assistant' });
-    // Stored only when no other instance stored one first; that one stays the conversation's ticket.
-    const stored = await repo.setEscalatedTicket(this.deps.db, conversation.id, ticket.id);
-    if (!stored) {
-      const current = await repo.findConversation(this.deps.db, conversation.id);
-      return { ticketId: current?.escalated_ticket_id ?? ticket.id, created: false };
-    }
-    return { ticketId: ticket.id, created: true };
+    // The conversation row stays locked while its ticket is written: another instance escalating
+    // it at the same moment waits, then finds the ticket (no second ticket, no second mail).
+    return this.deps.db.transaction().execute(async (trx) => {
+      const current = await repo.lockConversation(trx, conversation.id, this.deps.dialect);
+      if (current && current.escalated_ticket_id !== null) return { ticketId: current.escalated_ticket_id, created: false };
+      const ticket = await createTicket(this.deps, { owner: owner && ownerOf(owner), subject: conversation.title, message, source: 'assistant' }, trx);
+      await repo.setEscalatedTicket(trx, conversation.id, ticket.id);
+      return { ticketId: ticket.id, created: true };
+    });
   }
 
   private async withoutConversation(caller: UserRecord | null, reason: string | undefined): Promise<EscalationResult> {

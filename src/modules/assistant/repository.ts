@@ -1,5 +1,6 @@
 // SQL of the assistant: conversations, their messages, and feedback.
 import type { Kysely, Transaction } from 'kysely';
+import type { Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -49,6 +50,12 @@ export async function setConversationStatus(db: Db, id: number, status: Conversa
 }
 
 /** Records the conversation's ticket unless one is recorded already; true when this one was stored. */
+/** The conversation with its row locked until the transaction ends (PostgreSQL; SQLite has one writer anyway). */
+export async function lockConversation(trx: Db, id: number, dialect: Dialect): Promise<ConversationRow | undefined> {
+  const query = trx.selectFrom('assistant_conversations').select(CONVERSATION_COLUMNS).where('id', '=', id);
+  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+}
+
 export async function setEscalatedTicket(db: Db, id: number, ticketId: number): Promise<boolean> {
   const result = await db
     .updateTable('assistant_conversations')

@@ -74,50 +74,19 @@ async function checkTags(deps: AppDeps, tagIds: number[], locale: Locale): Promi
   if (Object.keys(errors).length) throw new ValidationError(errors, 'tickets');
 }
 
-/** Creates a ticket with its tags, attachments, "created" activity and confirmation mail. */
-export async function createFullTicket(deps: AppDeps, input: FullTicketInput) {
+/**
+ * Creates a ticket with its tags, attachments, "created" activity and confirmation mail, in a
+ * transaction of its own, or in `inTransaction` when the caller has one open (the escalation
+ * holds a lock on the conversation while its ticket is written).
+ */
+export async function createFullTicket(deps: AppDeps, input: FullTicketInput, inTransaction?: repo.Db) {
   const tagIds = input.tags ?? [];
   await checkTags(deps, tagIds, input.locale ?? 'en');
   const priority = input.priority ?? priorityFor(input.subject, input.message);
+  if (inTransaction) return writeFullTicket(deps, inTransaction, input, tagIds, priority);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await deps.db.transaction().execute(async (trx) => {
-        const now = nowIso();
-        let code = newTrackingCode();
-        while (await repo.trackingCodeExists(trx, code)) code = newTrackingCode();
-        const ticket = await repo.insertTicket(trx, {
-          tracking_code: code,
-          user_id: input.owner?.id ?? null,
-          email: input.owner ? input.owner.email.trim().toLowerCase() : null,
-          subject: input.subject,
-          message: input.message,
-          status: 'open',
-          priority,
-          category: input.category ?? null,
-          source: input.source ?? 'api',
-          assignee_id: null,
-          sla_deadline: slaDeadlineFor(priority, now),
-          first_response_due_at: firstResponseDeadlineFor(priority, now),
-          first_response_at: null,
-          resolved_at: null,
-          created_at: now,
-          updated_at: now,
-        });
-        await repo.attachTags(trx, ticket.id, tagIds);
-        const attachments = await repo.insertAttachments(
-          trx,
-          (input.attachments ?? []).map((a) => ({ ...a, ticket_id: ticket.id, comment_id: null, created_at: now })),
-        );
-        const actor = input.owner?.id ?? null;
-        await repo.insertActivities(trx, [
-          { ticket_id: ticket.id, user_id: actor, type: 'created', new_value: ticket.status, created_at: now },
-          ...attachments.map((a) => ({ ticket_id: ticket.id, user_id: actor, type: 'attachment_added', field: 'attachments', new_value: a.file_name, created_at: now })),
-        ]);
-        // The mail is a row of this transaction: it is sent (later, by the worker) only if the ticket exists.
-        if (input.owner) await enqueueMail(trx, confirmationMail(deps.config, { ...ticket, owner: input.owner }));
-        const tags = (await repo.tagsOfTickets(trx, [ticket.id])).get(ticket.id) ?? [];
-        return fullView(ticket, tags, attachments, new Map());
-      });
+      return await deps.db.transaction().execute((trx) => writeFullTicket(deps, trx, input, tagIds, priority));
     } catch (error) {
       if (attempt < CREATE_ATTEMPTS && isTrackingCodeCollision(error)) continue;
       throw error;
@@ -125,9 +94,47 @@ export async function createFullTicket(deps: AppDeps, input: FullTicketInput) {
   }
 }
 
-/** The entry point other modules use (the assistant's escalation). */
-export async function createTicket(deps: AppDeps, input: NewTicketInput): Promise<{ id: number; tracking_code: string }> {
-  const ticket = await createFullTicket(deps, input);
+async function writeFullTicket(deps: AppDeps, trx: repo.Db, input: FullTicketInput, tagIds: number[], priority: TicketPriority) {
+  const now = nowIso();
+  let code = newTrackingCode();
+  while (await repo.trackingCodeExists(trx, code)) code = newTrackingCode();
+  const ticket = await repo.insertTicket(trx, {
+    tracking_code: code,
+    user_id: input.owner?.id ?? null,
+    email: input.owner ? input.owner.email.trim().toLowerCase() : null,
+    subject: input.subject,
+    message: input.message,
+    status: 'open',
+    priority,
+    category: input.category ?? null,
+    source: input.source ?? 'api',
+    assignee_id: null,
+    sla_deadline: slaDeadlineFor(priority, now),
+    first_response_due_at: firstResponseDeadlineFor(priority, now),
+    first_response_at: null,
+    resolved_at: null,
+    created_at: now,
+    updated_at: now,
+  });
+  await repo.attachTags(trx, ticket.id, tagIds);
+  const attachments = await repo.insertAttachments(
+    trx,
+    (input.attachments ?? []).map((a) => ({ ...a, ticket_id: ticket.id, comment_id: null, created_at: now })),
+  );
+  const actor = input.owner?.id ?? null;
+  await repo.insertActivities(trx, [
+    { ticket_id: ticket.id, user_id: actor, type: 'created', new_value: ticket.status, created_at: now },
+    ...attachments.map((a) => ({ ticket_id: ticket.id, user_id: actor, type: 'attachment_added', field: 'attachments', new_value: a.file_name, created_at: now })),
+  ]);
+  // The mail is a row of this transaction: it is sent (later, by the worker) only if the ticket exists.
+  if (input.owner) await enqueueMail(trx, confirmationMail(deps.config, { ...ticket, owner: input.owner }));
+  const tags = (await repo.tagsOfTickets(trx, [ticket.id])).get(ticket.id) ?? [];
+  return fullView(ticket, tags, attachments, new Map());
+}
+
+/** The entry point other modules use (the assistant's escalation), optionally inside their transaction. */
+export async function createTicket(deps: AppDeps, input: NewTicketInput, inTransaction?: repo.Db): Promise<{ id: number; tracking_code: string }> {
+  const ticket = await createFullTicket(deps, input, inTransaction);
   return { id: ticket.id, tracking_code: ticket.tracking_code };
 }
 
