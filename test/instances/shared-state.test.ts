@@ -1,6 +1,7 @@
 // Two real server processes on one PostgreSQL schema, one Redis (own key prefix) and one DATA_DIR:
 // whatever one of them writes or counts, the other sees.
 import { randomBytes } from 'node:crypto';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/factories.js';
 import { PNG } from '../tickets/helpers.js';
@@ -14,11 +15,32 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
   let user: TestUser;
   let other: TestUser;
   let admin: TestUser;
+  let smtp: SMTPServer | undefined;
+  /** Every message the SMTP server received, raw. */
+  const received: string[] = [];
 
   beforeAll(async () => {
     shared = await sharedPostgres();
+    // Both instances run the outbox worker against this one mail server.
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, _session, callback) {
+        let raw = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => (raw += chunk));
+        stream.on('end', () => {
+          received.push(raw);
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp!.listen(0, '127.0.0.1', () => resolve()));
+    const smtpPort = (smtp.server.address() as { port: number }).port;
     const env = {
       ...shared.env,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: `test-instances-${randomBytes(6).toString('hex')}:`,
       LOG_LEVEL: 'warn',
@@ -34,6 +56,7 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
 
   afterAll(async () => {
     await stopAll([a, b]);
+    if (smtp) await new Promise<void>((resolve) => smtp!.close(() => resolve()));
     await shared?.destroy();
   }, 60_000);
 
@@ -201,5 +224,22 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
     expect(fromA.bytes.equals(png)).toBe(true);
     // The owner only, whichever instance answers.
     expect((await download(a!, attachments[0]!.id, other)).status).toBe(404);
+  }, 60_000);
+
+  // Last: by now the tests above created well over 100 tickets with an owner on both instances.
+  it('sends each confirmation mail exactly once although both instances run the outbox worker', async () => {
+    const db = shared.handle.db;
+    const deadline = Date.now() + 45_000;
+    const pending = async () => (await db.selectFrom('mail_outbox').select('id').where('status', '!=', 'sent').execute()).length;
+    while ((await pending()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+    expect(await pending()).toBe(0);
+    // A worker may still be recording a send it made; give the last one a moment.
+    await new Promise((r) => setTimeout(r, 1_000));
+
+    const owned = await db.selectFrom('tickets').select('tracking_code').where('user_id', 'is not', null).execute();
+    const expected = owned.map((t) => t.tracking_code).sort();
+    expect(expected.length).toBeGreaterThan(100);
+    const codes = received.map((raw) => /^Subject: \[(TK-[A-Z0-9]{8})\]/m.exec(raw)?.[1] ?? 'unreadable').sort();
+    expect(codes).toEqual(expected);
   }, 60_000);
 });
