@@ -1,11 +1,13 @@
 // Two real server processes on one PostgreSQL schema, one Redis (own key prefix) and one DATA_DIR:
 // whatever one of them writes or counts, the other sees.
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/factories.js';
 import { PNG } from '../tickets/helpers.js';
-import type { ServerProcess } from '../helpers/process.js';
+import { runCli, type ServerProcess } from '../helpers/process.js';
 import { call, redisUrl, sharedPostgres, skipReason, startOnFreePort, stopAll, userWithToken, type SharedDatabase } from './helpers.js';
 
 describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () => {
@@ -225,6 +227,22 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
     // The owner only, whichever instance answers.
     expect((await download(a!, attachments[0]!.id, other)).status).toBe(404);
   }, 60_000);
+
+  it('serves a geographic import made by the CLI from both instances after their revision check (at most 30 s)', async () => {
+    const name = `Renamed province ${randomBytes(3).toString('hex')}`;
+    const file = path.join(shared.dataDir, 'province-rename.csv');
+    fs.writeFileSync(file, `id,name,country_id,amar_code,active\n1,${name},74,3,1\n`);
+    const before = await Promise.all([a!, b!].map((s) => call(`${s.url}/api/provinces`)));
+    for (const res of before) expect(res.body.data.find((p: { id: number }) => p.id === 1).name).not.toBe(name);
+
+    const imported = await runCli(['geo:import', '--level', 'province', '--file', file], { ...shared.env, LOG_LEVEL: 'warn' });
+    expect(imported.code).toBe(0);
+    for (const server of [a!, b!]) {
+      await expect
+        .poll(async () => (await call(`${server.url}/api/provinces`)).body.data.find((p: { id: number }) => p.id === 1).name, { timeout: 45_000, interval: 500 })
+        .toBe(name);
+    }
+  }, 90_000);
 
   // Last: by now the tests above created well over 100 tickets with an owner on both instances.
   it('sends each confirmation mail exactly once although both instances run the outbox worker', async () => {
