@@ -353,13 +353,16 @@ export default async function run(args: string[]): Promise<void> {
     out(`\n## long run: ${connections} connections for ${options.duration} s`);
     const samples: Array<[number, number]> = [[0, rssMiB(s.pid)]];
     const cpuStart = cpuSeconds(s.pid);
+    const clientCpuStart = process.cpuUsage();
     const stats = await runMix(s, world, connections, options.duration, (elapsed) => samples.push([elapsed, rssMiB(s.pid)]));
     samples.push([stats.seconds, rssMiB(s.pid)]);
     const cpu = cpuSeconds(s.pid) - cpuStart;
+    const clientCpu = process.cpuUsage(clientCpuStart);
     out(table(stats));
     if (stats.firstErrors.length) out(`first errors:\n${stats.firstErrors.map((e) => `  ${e}`).join('\n')}`);
     const half = samples.filter(([t]) => t >= stats.seconds / 2);
     out(`\nserver CPU: ${cpu.toFixed(1)} s over ${stats.seconds.toFixed(0)} s (${((cpu / stats.seconds) * 100).toFixed(0)} % of one core), ${((cpu / stats.total) * 1e6).toFixed(0)} µs per request`);
+    out(`load generator CPU (this process): ${((clientCpu.user + clientCpu.system) / 1e6).toFixed(1)} s (${(((clientCpu.user + clientCpu.system) / 1e6 / stats.seconds) * 100).toFixed(0)} % of one core)`);
     out(`VmRSS MiB (t s: MiB): ${samples.map(([t, v]) => `${Math.round(t)}: ${v}`).join(', ')}`);
     out(`VmRSS start ${samples[0]![1]} MiB, end ${samples.at(-1)![1]} MiB; slope ${(slope(samples) * 60).toFixed(1)} MiB/min overall, ${(slope(half) * 60).toFixed(1)} MiB/min over the second half`);
     out(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
