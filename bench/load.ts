@@ -5,7 +5,8 @@
 // connections bring no more requests per second; then it runs --duration seconds at the last good
 // step (or at --connections N, skipping the search). Reports req/s, p50/p99 per request type and
 // overall, errors, and VmRSS sampled at start, every 10 s and at end with its slope.
-// PostgreSQL: a new schema in DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), dropped at the end.
+// PostgreSQL (--db postgres, the default when DATABASE_URL is set): a new schema in DATABASE_URL
+// (default postgres://postgres@127.0.0.1:5432/test), dropped at the end.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -36,7 +37,8 @@ function parseOptions(args: string[]): Options {
     const i = args.indexOf(`--${name}`);
     return i >= 0 ? args[i + 1] : undefined;
   };
-  const db = value('db') ?? 'sqlite';
+  // Like the other benchmarks, DATABASE_URL set means PostgreSQL unless --db says otherwise.
+  const db = value('db') ?? (process.env.DATABASE_URL ? 'postgres' : 'sqlite');
   if (db !== 'sqlite' && db !== 'postgres') throw new Error('--db must be sqlite or postgres');
   const connections = value('connections');
   return { db, duration: Number(value('duration') ?? 120), step: Number(value('step') ?? 10), connections: connections ? Number(connections) : undefined, users: Number(value('users') ?? 200) };
