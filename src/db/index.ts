@@ -56,6 +56,10 @@ export function createDatabase(config: Config, options: DatabaseOptions = {}): D
     });
     // An idle client losing its connection (server restart) must not crash the process.
     pool.on('error', () => {});
+    // Nor may a client losing it in the middle of a query or transaction: pg then also emits
+    // 'error' on the client, which the pool does not listen to while the client is checked out (an
+    // 'error' nobody listens to is thrown). The query itself fails with the error, and answers 503.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

@@ -13,6 +13,7 @@ import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/app.js';
 import { freePort, startServerProcess, userWithToken, waitFor, type RunningServer } from './helpers.js';
 import { PrivatePostgres } from './pg-private.js';
+import { CommitCutter } from './pg-proxy.js';
 
 const UNAVAILABLE = { message: 'Service temporarily unavailable. Please try again shortly.' };
 // A refused connection fails at once; the bound only tells "answered" from "hung" on a busy machine.
@@ -108,6 +109,45 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL stopped while serving', (
     await waitFor('the service to recover', async () => (await fetch(`${server!.url}/health`)).status === 200, 30_000);
     expect((await fetch(`${server!.url}/api/tickets`, { headers: owner.headers })).status).toBe(200);
     expect(server!.child.exitCode).toBeNull();
+  }, 120_000);
+});
+
+describe.runIf(testDialect === 'postgres')('PostgreSQL connection lost in the middle of a transaction', () => {
+  let t: TestDatabase;
+  let cutter: CommitCutter;
+  let server: RunningServer | undefined;
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await server?.kill();
+    await cutter?.stop();
+    await t.destroy();
+  });
+
+  it('answers 503 and keeps serving (the lost connection used to crash the process)', async () => {
+    const target = new URL(t.config.DATABASE_URL!);
+    cutter = new CommitCutter(target.hostname, Number(target.port || 5432));
+    const proxied = new URL(t.config.DATABASE_URL!);
+    proxied.port = String(await cutter.start());
+    server = await startServerProcess({ ...t.env, DATABASE_URL: proxied.toString() });
+    const owner = await userWithToken(t.db);
+    const create = (subject: string) =>
+      timed(`${server!.url}/api/tickets`, { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ subject, message: 'Its commit answer is lost on the way back.' }) });
+
+    cutter.armed = true;
+    const lost = await create('Commit answer lost');
+    expect(cutter.cuts).toBe(1);
+    expect(lost.status).toBe(503);
+    expect(lost.body).toEqual(UNAVAILABLE);
+
+    await new Promise((r) => setTimeout(r, 500));
+    expect(server.child.exitCode).toBeNull();
+    expect((await create('Next one')).status).toBe(201);
+    // The first one had in fact been committed: a retry-safe client would look before sending again.
+    const list = await timed(`${server.url}/api/tickets`, { headers: owner.headers });
+    expect((list.body as { data: Array<{ subject: string }> }).data.map((x) => x.subject).sort()).toEqual(['Commit answer lost', 'Next one']);
   }, 120_000);
 });
 
