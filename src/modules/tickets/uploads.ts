@@ -16,7 +16,7 @@ import type { AttachmentStorage } from './storage/index.js';
 export interface UploadState {
   stored: StoredUpload[];
   errors: FieldErrors;
-  /** Set once the ticket or comment that records the files has committed. */
+  /** Set once the ticket or comment that records the files has committed (or may have: a 503). */
   committed: boolean;
 }
 
@@ -57,7 +57,10 @@ export async function registerUploads(app: FastifyInstance, storage: AttachmentS
   };
   // Before the answer leaves (so a client never sees a 422 while orphan files remain), and again
   // at the end of the exchange for requests that never produced an answer (aborted uploads).
-  app.addHook('onSend', async (req, _reply, payload) => {
+  app.addHook('onSend', async (req, reply, payload) => {
+    // 503: the database went away, possibly while the commit was on its way, so whether the rows
+    // exist is unknown. The files stay; the storage sweep removes them later if no row records them.
+    if (reply.statusCode === 503 && req.ticketUploads) req.ticketUploads.committed = true;
     await removeUncommitted(req);
     return payload;
   });
