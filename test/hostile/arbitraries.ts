@@ -232,12 +232,16 @@ export const extraHeaders: fc.Arbitrary<Record<string, string>> = fc.oneof(
 
 export type AuthChoice = 'owner' | 'admin' | 'none' | 'garbage';
 
-export const authChoice: fc.Arbitrary<AuthChoice> = fc.oneof(
-  { arbitrary: fc.constant<AuthChoice>('owner'), weight: 8 },
-  { arbitrary: fc.constant<AuthChoice>('admin'), weight: 3 },
-  { arbitrary: fc.constant<AuthChoice>('none'), weight: 1 },
-  { arbitrary: fc.constant<AuthChoice>('garbage'), weight: 1 },
-);
+/** Mostly the caller a route is for (the owner, or an admin on admin routes); sometimes nobody or garbage. */
+export function authChoiceFor(access: string): fc.Arbitrary<AuthChoice> {
+  const admin = access === 'admin';
+  return fc.oneof(
+    { arbitrary: fc.constant<AuthChoice>('owner'), weight: admin ? 2 : 8 },
+    { arbitrary: fc.constant<AuthChoice>('admin'), weight: admin ? 8 : 2 },
+    { arbitrary: fc.constant<AuthChoice>('none'), weight: 1 },
+    { arbitrary: fc.constant<AuthChoice>('garbage'), weight: 1 },
+  );
+}
 
 export const garbageAuthorization: fc.Arbitrary<string> = fc.oneof(
   fc.integer({ min: 513, max: 16_000 }).map((n) => `Bearer ${'A'.repeat(n)}`),

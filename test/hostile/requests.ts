@@ -2,9 +2,10 @@
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import {
-  authChoice,
+  authChoiceFor,
   deepJson,
   extraHeaders,
+  fieldValue,
   garbageAuthorization,
   hugeJson,
   jsonBody,
@@ -12,6 +13,7 @@ import {
   malformedMultipart,
   multipartArbitrary,
   RAW_SEGMENT,
+  trickyString,
   wrongContentType,
   wrongType,
   type AuthChoice,
@@ -35,11 +37,22 @@ function asQueryValues(value: unknown): string[] {
   return [String(value)];
 }
 
+/** Each field plausible or hostile (wrong type, tricky text), present or not. */
+function mixedRecord(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<Record<string, unknown>> {
+  const mixed = Object.fromEntries(Object.entries(fields).map(([name, plausible]) => [name, fieldValue(fc.oneof(plausible, trickyString))]));
+  return fc.record(mixed, { requiredKeys: [] });
+}
+
+/** Every field present with a plausible value: requests that should mostly succeed. */
+function plausibleRecord(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<Record<string, unknown>> {
+  return fc.record(fields);
+}
+
 function queryArbitrary(route: RouteSpec): fc.Arbitrary<string> {
   const known = route.query ?? {};
   const structured = fc
     .tuple(
-      fc.record(known, { requiredKeys: [] }),
+      fc.oneof(plausibleRecord(known), mixedRecord(known)),
       fc.array(fc.tuple(fc.oneof(fc.constantFrom(...NASTY_KEYS), fc.string({ maxLength: 8 })), wrongType), { maxLength: 3 }),
     )
     .map(([fields, extras]) => {
@@ -56,8 +69,8 @@ function queryArbitrary(route: RouteSpec): fc.Arbitrary<string> {
 
 function objectBody(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<RawBody> {
   return fc
-    .tuple(fc.record(fields, { requiredKeys: [] }), fc.dictionary(fc.oneof(fc.constantFrom(...NASTY_KEYS), fc.string({ maxLength: 10 })), wrongType, { maxKeys: 3 }))
-    .map(([known, extra]) => jsonBody({ ...extra, ...known }, Object.keys(extra).length ? 'json with extra fields' : 'json'));
+    .tuple(fc.oneof({ arbitrary: plausibleRecord(fields), weight: 2 }, { arbitrary: mixedRecord(fields), weight: 3 }), fc.boolean(), fc.dictionary(fc.oneof(fc.constantFrom(...NASTY_KEYS), fc.string({ maxLength: 10 })), wrongType, { maxKeys: 3 }))
+    .map(([known, withExtra, extra]) => (withExtra ? jsonBody({ ...extra, ...known }, 'json with extra fields') : jsonBody(known)));
 }
 
 function bodyArbitrary(route: RouteSpec): fc.Arbitrary<RawBody | undefined> {
@@ -78,7 +91,8 @@ function bodyArbitrary(route: RouteSpec): fc.Arbitrary<RawBody | undefined> {
 
 function paramsArbitrary(route: RouteSpec, world: World): fc.Arbitrary<Record<string, string>> {
   const entries = Object.entries(route.params ?? {}).map(([name, make]) => [name, make(world)] as const);
-  return fc.record(Object.fromEntries(entries)) as fc.Arbitrary<Record<string, string>>;
+  const independent = fc.record(Object.fromEntries(entries)) as fc.Arbitrary<Record<string, string>>;
+  return route.paramSets ? fc.oneof(route.paramSets(world), independent) : independent;
 }
 
 export function requestArbitrary(route: RouteSpec, world: World): fc.Arbitrary<HostileRequest> {
@@ -89,7 +103,7 @@ export function requestArbitrary(route: RouteSpec, world: World): fc.Arbitrary<H
       params: paramsArbitrary(route, world),
       query: queryArbitrary(route),
       body: bodyArbitrary(route),
-      auth: authChoice,
+      auth: authChoiceFor(route.access),
       garbage: garbageAuthorization,
       headers: extraHeaders,
       ip: fc.ipV4(),
