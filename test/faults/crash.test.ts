@@ -77,7 +77,7 @@ describe('crash safety: kill -9 during uploads', () => {
     const acked: Acked[] = [];
     const failures: string[] = [];
     let killed = false;
-    const killAfter = 20;
+    const killAfter = 15;
     const send = async (kind: 'ticket' | 'comment', i: number) => {
       const files = uniqueFiles(`${kind}${i}`).slice(0, 1 + (i % 3));
       const ticketId = targets[i % targets.length]!;

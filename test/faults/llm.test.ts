@@ -36,7 +36,8 @@ class MisbehavingModel {
   }
 }
 
-const TIMEOUT_MS = 2_000;
+// Long enough that the other requests comfortably finish while the chats wait, even on a busy CI machine.
+const TIMEOUT_MS = 4_000;
 // Generous slack for a loaded machine: the point is "bounded by the timeout", not a speed figure.
 const BOUND_MS = TIMEOUT_MS + 6_000;
 const TIMEOUT_BODY = { success: false, message: 'The assistant took too long to answer. Your message is saved; please try again.', error: 'llm_timeout' };
@@ -52,6 +53,8 @@ describe('LLM provider slow or failing (real server process)', () => {
     t = await createTestDatabase();
     server = await startServerProcess({ ...t.env, LLM_BASE_URL: baseUrl, LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: String(TIMEOUT_MS) }, { timeoutMs: 120_000 });
     user = await userWithToken(t.db);
+    // Warm the routes the test compares against the chats (first calls compile schemas).
+    for (const url of ['/api/tickets', '/api/provinces']) await fetch(`${server.url}${url}`, { headers: user.headers });
   }, 180_000);
   afterAll(async () => {
     await server?.kill();
