@@ -3,6 +3,7 @@
 // storage:sweep command and the sweep an instance runs when it starts.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sweepStorage } from '../../src/modules/tickets/storage/sweep.js';
@@ -182,3 +183,54 @@ describe('startup sweep', () => {
     }
   });
 });
+
+describe('startup sweep beside a running instance', () => {
+  it('leaves alone the upload another instance is writing at that moment; that upload completes and is served', async () => {
+    const seed = await createTestDatabase();
+    const options = { config: { ...seed.config, LOG_LEVEL: 'silent' as const }, database: seed.handle, logger: false, loadGeoData: false };
+    const first = await buildApp({ ...options, startWorkers: false });
+    let second: Awaited<ReturnType<typeof buildApp>> | undefined;
+    const socket = new net.Socket();
+    try {
+      await first.listen({ port: 0, host: '127.0.0.1' });
+      const port = (first.server.address() as net.AddressInfo).port;
+      const user = await makeUser(seed.db);
+      const token = await makeToken(seed.db, user.id);
+
+      // The first instance receives half of an upload.
+      const content = Buffer.from('line of an upload in progress\n'.repeat(4_000));
+      const body = multipart([['subject', 'Upload during a sweep'], ['message', 'Another instance starts meanwhile.']], [{ name: 'progress.txt', content }]);
+      const cut = body.payload.indexOf(content) + content.length / 2;
+      let raw = '';
+      socket.on('data', (d: Buffer) => (raw += d.toString()));
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      await new Promise<void>((resolve) => socket.connect(port, '127.0.0.1', resolve));
+      socket.write(`POST /api/tickets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${body.headers['content-type']}\r\nContent-Length: ${body.payload.length}\r\nConnection: close\r\n\r\n`);
+      socket.write(body.payload.subarray(0, cut));
+      const tmp = path.join(seed.dataDir, 'attachments', '.tmp');
+      await waitFor('the upload to reach the disk', async () => fs.existsSync(tmp) && fs.readdirSync(tmp).length === 1);
+
+      // A second instance starts on the same database and files and sweeps (a leftover marks its end).
+      const marker = plant(seed.dataDir, keyPath(newKey()), 2 * HOUR);
+      second = await buildApp({ ...options, startWorkers: true });
+      await second.ready();
+      await waitFor('the second instance to sweep', async () => !fs.existsSync(marker));
+      expect(fs.readdirSync(tmp)).toHaveLength(1);
+
+      // The first instance's upload completes, and the second serves its file.
+      socket.write(body.payload.subarray(cut));
+      await closed;
+      expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 201 Created');
+      const created = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as { data: { id: number; attachments: Array<{ id: number }> } };
+      const download = await second.inject({ method: 'GET', url: `/api/tickets/${created.data.id}/attachments/${created.data.attachments[0]!.id}/download`, headers: { authorization: `Bearer ${token}` } });
+      expect(download.statusCode).toBe(200);
+      expect(download.rawPayload.equals(content)).toBe(true);
+    } finally {
+      socket.destroy();
+      await second?.close();
+      await first.close();
+      await seed.destroy();
+    }
+  });
+});
+
