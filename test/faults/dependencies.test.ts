@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith } from '../../src/config.js';
@@ -149,6 +150,44 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL connection lost in the mi
     const list = await timed(`${server.url}/api/tickets`, { headers: owner.headers });
     expect((list.body as { data: Array<{ subject: string }> }).data.map((x) => x.subject).sort()).toEqual(['Commit answer lost', 'Next one']);
   }, 120_000);
+});
+
+describe.runIf(testDialect === 'sqlite')('SQLite file locked by another process', () => {
+  let t: TestDatabase;
+  let server: RunningServer | undefined;
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await server?.kill();
+    await t.destroy();
+  });
+
+  it('answers 503 {message} while the lock is held (no hang, no crash), and writes again once it is released', async () => {
+    server = await startServerProcess(t.env);
+    const owner = await userWithToken(t.db);
+    const create = (subject: string) =>
+      timed(`${server!.url}/api/tickets`, { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ subject, message: 'Written while another process holds the lock.' }) });
+    expect((await create('Before the lock')).status).toBe(201);
+
+    // Another process (an operator command, say) holds the write lock longer than busy_timeout (5 s).
+    const other = new SQLite(t.handle.sqliteFile!);
+    other.pragma('busy_timeout = 5000');
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const locked = await create('During the lock');
+      expect(locked.status).toBe(503);
+      expect(locked.body).toEqual(UNAVAILABLE);
+      expect(server.child.exitCode).toBeNull();
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect((await create('After the lock')).status).toBe(201);
+    const subjects = await t.db.selectFrom('tickets').select('subject').orderBy('id').execute();
+    expect(subjects.map((r) => r.subject)).toEqual(['Before the lock', 'After the lock']);
+  }, 60_000);
 });
 
 describe('SMTP down while serving', () => {
