@@ -72,8 +72,8 @@ export function responseProblem(route: RouteSpec, sent: SentRequest, res: LightM
       return isFailure(body) ? undefined : `403 body ${res.body.slice(0, 200)}`;
     case 404: {
       const message = (body as { message?: unknown }).message;
-      // The unknown-route answer (in English or Persian) names the method and path.
-      if (isMessageOnly(body) && sent.unroutable && String(message).includes(`${sent.method} /api`)) return undefined;
+      // The unknown-route answer (in English or Persian) names the method and the resolved path.
+      if (isMessageOnly(body) && sent.unroutable && String(message).includes(`${sent.method} /`)) return undefined;
       for (const form of route.notFound) {
         if (form === 'ticket' && isMessageOnly(body) && TICKET_NOT_FOUND.test(String(message))) return undefined;
         if (form === 'failure' && isFailure(body)) return undefined;

@@ -117,7 +117,8 @@ export function requestArbitrary(route: RouteSpec, world: World): fc.Arbitrary<H
       const options: InjectOptions = { method: method as InjectOptions['method'], url, headers: allHeaders, remoteAddress: ip };
       if (body?.payload !== undefined) options.payload = body.payload;
       const longestParam = Math.max(0, ...Object.values(params).map((p) => encodeURIComponent(p).length));
-      const unroutable = longestParam > 200 || Object.values(params).some((p) => p.startsWith(RAW_SEGMENT));
+      // '.' and '..' are not percent-encoded, so they are dot segments too (resolved before routing).
+      const unroutable = longestParam > 200 || Object.values(params).some((p) => p.startsWith(RAW_SEGMENT) || p === '.' || p === '..');
       return { options, auth, sent: { method, url, auth, bodyKind: body?.kind ?? 'none', longestParam, unroutable } };
     });
 }
