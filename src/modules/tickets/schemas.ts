@@ -151,7 +151,8 @@ export const Responses = {
   },
   comment: { 201: okWithMessage(CommentSchema), ...errorResponses(400, 401, 404, 413, 415, 422) },
   download: {
-    200: Type.String({ format: 'binary', description: 'The raw file (binary), with Content-Type, Content-Length and Content-Disposition.' }),
+    // A stream, not a string: documented as binary, never serialised.
+    200: Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: 'The raw file (binary), with Content-Type, Content-Length and Content-Disposition.' }),
     ...errorResponses(401, 404),
   },
 };
