@@ -72,11 +72,13 @@ function splitUpload(port: number, token: string) {
 describe('graceful shutdown of the server process', () => {
   let t: TestDatabase;
   let server: RunningServer | undefined;
+  let loading = false;
 
   beforeAll(async () => {
     t = await createTestDatabase();
   });
   afterAll(async () => {
+    loading = false;
     await server?.kill();
     await t.destroy();
   });
@@ -95,7 +97,7 @@ describe('graceful shutdown of the server process', () => {
     }
 
     // Load: clients creating and listing tickets until the server is gone.
-    let loading = true;
+    loading = true;
     const created: number[] = [];
     const statuses: number[] = [];
     const loop = async (n: number) => {
