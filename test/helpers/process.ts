@@ -1,5 +1,6 @@
 // Runs the real CLI and server as child processes (through tsx, straight from src/).
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,6 +61,31 @@ export async function startServer(env: Record<string, string>, port: number, tim
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  child.kill('SIGKILL');
+  // tsx runs the server in a child process of its own: SIGKILL to tsx alone would leave it running.
+  if (child.pid) killTree(child.pid);
+  else child.kill('SIGKILL');
   throw new Error(`server did not become healthy: ${output.slice(-2000)}`);
+}
+
+/** Sends the signal to the process and every process below it (read from /proc; Linux). */
+export function killTree(pid: number, signal: NodeJS.Signals = 'SIGKILL'): void {
+  const below = (parent: number): number[] => {
+    const children: number[] = [];
+    try {
+      for (const task of fs.readdirSync(`/proc/${parent}/task`)) {
+        children.push(...fs.readFileSync(`/proc/${parent}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+      }
+    } catch {
+      // the process is gone (or there is no /proc)
+    }
+    return children.flatMap((child) => [child, ...below(child)]);
+  };
+  // All of them are found before any is signalled: a killed parent's children move to init.
+  for (const target of [pid, ...below(pid)]) {
+    try {
+      process.kill(target, signal);
+    } catch {
+      // already gone
+    }
+  }
 }

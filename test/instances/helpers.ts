@@ -10,7 +10,7 @@ import { configWith } from '../../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { makeToken, makeUser, type TestUser } from '../helpers/factories.js';
-import { startServer, type ServerProcess } from '../helpers/process.js';
+import { killTree, startServer, type ServerProcess } from '../helpers/process.js';
 
 export const pgUrl = process.env.TEST_DATABASE_URL;
 export const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -104,13 +104,28 @@ export async function startOnFreePort(env: Record<string, string>): Promise<Serv
   }
 }
 
-/** Kills the processes (SIGKILL if SIGTERM is not enough within 10 s) and waits for them. */
+/**
+ * Starts several servers at once. When one fails the others are stopped before the error is
+ * thrown, as the caller never gets hold of them.
+ */
+export async function startTogether(envs: Array<Record<string, string>>): Promise<ServerProcess[]> {
+  const results = await Promise.allSettled(envs.map((env) => startOnFreePort(env)));
+  const started = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await stopAll(started);
+    throw failed.reason;
+  }
+  return started;
+}
+
+/** Kills the processes (SIGKILL to the whole tree if SIGTERM is not enough within 10 s) and waits for them. */
 export async function stopAll(servers: Array<ServerProcess | undefined>): Promise<void> {
   await Promise.all(
     servers.map(async (server) => {
       if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return;
       server.child.kill('SIGTERM');
-      const timer = setTimeout(() => server.child.kill('SIGKILL'), 10_000);
+      const timer = setTimeout(() => killTree(server.child.pid!), 10_000);
       await server.exited;
       clearTimeout(timer);
     }),

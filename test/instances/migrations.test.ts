@@ -10,7 +10,7 @@ import { configWith } from '../../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { projectRoot, type ServerProcess } from '../helpers/process.js';
-import { call, pgUrl, sharedPostgres, sharedSqlite, skipReason, startOnFreePort, stopAll, type SharedDatabase } from './helpers.js';
+import { call, pgUrl, sharedPostgres, sharedSqlite, skipReason, startTogether, stopAll, type SharedDatabase } from './helpers.js';
 
 const migrationsDir = path.resolve(import.meta.dirname, '../../src/db/migrations');
 const allMigrations = fs
@@ -74,7 +74,7 @@ describe('migrations started by several processes at once', () => {
   it.skipIf(skipReason)('PostgreSQL: two servers started together on an empty schema apply each migration once and both serve', async () => {
     shared = await sharedPostgres({ migrate: false });
     expect(await shared.handle.db.introspection.getTables()).toEqual([]);
-    servers = await Promise.all([startOnFreePort({ ...shared.env }), startOnFreePort({ ...shared.env })]);
+    servers = await startTogether([{ ...shared.env }, { ...shared.env }]);
     expect(await appliedMigrations(shared.handle)).toEqual(allMigrations);
     await bothServe(servers, shared.handle);
   }, 240_000);
@@ -99,7 +99,7 @@ describe('migrations started by several processes at once', () => {
 
   it('SQLite: two servers started together on one new file apply each migration once and both serve', async () => {
     shared = sharedSqlite();
-    servers = await Promise.all([startOnFreePort({ ...shared.env }), startOnFreePort({ ...shared.env })]);
+    servers = await startTogether([{ ...shared.env }, { ...shared.env }]);
     expect(await appliedMigrations(shared.handle)).toEqual(allMigrations);
     await bothServe(servers, shared.handle);
   }, 240_000);
