@@ -1,25 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { redisUrl, requireRedis } from '../helpers/redis.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
 
-const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisAnswers(): Promise<boolean> {
-  const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
-const redisAvailable = await redisAnswers();
-if (!redisAvailable && process.env.CI) throw new Error(`Redis does not answer at ${redisUrl}; CI needs it for the escalate throttle tests`);
-if (!redisAvailable) console.warn(`skipping the Redis escalate throttle tests: Redis does not answer at ${redisUrl} (set TEST_REDIS_URL)`);
+const redisAvailable = await requireRedis('the Redis escalate throttle tests');
 
 let nextIp = 1;
 /** A client address of its own for each test, so the throttle budgets never mix. */

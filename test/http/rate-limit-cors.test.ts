@@ -1,24 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisUrl, requireRedis } from '../helpers/redis.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
-const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisAnswers(): Promise<boolean> {
-  const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
-const redisAvailable = await redisAnswers();
-if (!redisAvailable && process.env.CI) throw new Error(`Redis does not answer at ${redisUrl}; CI needs it`);
+const redisAvailable = await requireRedis('the shared rate-limit tests');
 
 async function routes(app: FastifyInstance) {
   app.get('/api/test/limited', { config: { auth: 'optional' } }, async () => ({ ok: true }));
