@@ -357,6 +357,8 @@ export default async function run(args: string[]): Promise<void> {
     const cpuStart = cpuSeconds(s.pid);
     const clientCpuStart = process.cpuUsage();
     const stats = await runMix(s, world, connections, options.duration, (elapsed) => samples.push([elapsed, rssMiB(s.pid)]));
+    // The last tick may have fired at the very end: one sample per moment.
+    if (stats.seconds - samples.at(-1)![0] < 1) samples.pop();
     samples.push([stats.seconds, rssMiB(s.pid)]);
     const cpu = cpuSeconds(s.pid) - cpuStart;
     const clientCpu = process.cpuUsage(clientCpuStart);
@@ -366,6 +368,9 @@ export default async function run(args: string[]): Promise<void> {
     out(`\nserver CPU: ${cpu.toFixed(1)} s over ${stats.seconds.toFixed(0)} s (${((cpu / stats.seconds) * 100).toFixed(0)} % of one core), ${((cpu / stats.total) * 1e6).toFixed(0)} µs per request`);
     out(`load generator CPU (this process): ${((clientCpu.user + clientCpu.system) / 1e6).toFixed(1)} s (${(((clientCpu.user + clientCpu.system) / 1e6 / stats.seconds) * 100).toFixed(0)} % of one core)`);
     out(`VmRSS MiB (t s: MiB): ${samples.map(([t, v]) => `${Math.round(t)}: ${v}`).join(', ')}`);
+    // RSS swings with garbage collection; the lowest value of each third is the floor it returns to.
+    const thirds = [0, 1, 2].map((i) => samples.filter(([t]) => t >= (i * stats.seconds) / 3 && t <= ((i + 1) * stats.seconds) / 3).map(([, v]) => v));
+    out(`VmRSS per third of the run (min-max MiB): ${thirds.map((v) => (v.length ? `${Math.min(...v)}-${Math.max(...v)}` : '-')).join(', ')}`);
     out(`VmRSS start ${samples[0]![1]} MiB, end ${samples.at(-1)![1]} MiB; slope ${(slope(samples) * 60).toFixed(1)} MiB/min overall, ${(slope(half) * 60).toFixed(1)} MiB/min over the second half`);
     out(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
