@@ -49,10 +49,20 @@ async function start(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
+  // Start-up work (loading the bundled geographic data, the knowledge base) runs before the
+  // port opens, so a failure here is either that or the port itself.
+  try {
+    await app.ready();
+  } catch (error) {
+    app.log.error({ err: error }, 'start-up failed');
+    process.stderr.write(`cannot start: ${(error as Error).message.split('\n')[0]}\n`);
+    await app.close().catch(() => {});
+    process.exit(1);
+  }
   try {
     await app.listen({ port: config.PORT, host: config.HOST });
   } catch (error) {
-    app.log.error({ err: error }, `cannot listen on ${config.HOST}:${config.PORT}`);
+    process.stderr.write(`cannot listen on ${config.HOST}:${config.PORT}: ${(error as Error).message.split('\n')[0]}\n`);
     await app.close();
     process.exit(1);
   }

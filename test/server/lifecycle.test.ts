@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../../src/config.js';
@@ -59,6 +60,25 @@ describe('server process', () => {
     expect(res.status).toBe(1);
     expect(res.stderr.trim()).toBe('configuration error: PORT must be a whole number from 0 to 65535 (got "abc")');
   });
+
+  it('exits 1 naming the address when the port is taken', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
+      const res = spawnSync(tsx, ['src/server.ts'], {
+        cwd: projectRoot,
+        env: { PATH: process.env.PATH, ...t.env, PORT: String(port), LOG_LEVEL: 'silent' },
+        encoding: 'utf8',
+        timeout: 110_000,
+      });
+      expect(res.status).toBe(1);
+      expect(res.stderr).toContain(`cannot listen on 127.0.0.1:${port}: `);
+    } finally {
+      blocker.close();
+    }
+  }, 120_000);
 
   it('serves /health, then on SIGTERM stops accepting and exits 0', async () => {
     const port = freePort();
