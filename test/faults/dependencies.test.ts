@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith } from '../../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/app.js';
+import { startSmtp, type LoopbackSmtp } from '../helpers/smtp.js';
 import { freePort, startServerProcess, userWithToken, waitFor, type RunningServer } from './helpers.js';
 import { PrivatePostgres } from './pg-private.js';
 import { CommitCutter } from './pg-proxy.js';
@@ -193,14 +193,14 @@ describe.runIf(testDialect === 'sqlite')('SQLite file locked by another process'
 describe('SMTP down while serving', () => {
   let t: TestDatabase;
   let server: RunningServer | undefined;
-  let smtp: SMTPServer | undefined;
+  let smtp: LoopbackSmtp | undefined;
 
   beforeAll(async () => {
     t = await createTestDatabase();
   });
   afterAll(async () => {
     await server?.kill();
-    if (smtp) await new Promise<void>((resolve) => smtp!.close(() => resolve()));
+    if (smtp) await smtp.close();
     await t.destroy();
   });
 
@@ -224,21 +224,8 @@ describe('SMTP down while serving', () => {
     expect(failed).toMatchObject({ status: 'pending', sent_at: null });
     expect(failed.last_error).toBeTruthy();
 
-    const received: string[] = [];
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, _session, callback) {
-        let text = '';
-        stream.on('data', (c: Buffer) => (text += c.toString()));
-        stream.on('end', () => {
-          received.push(text);
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp!.listen(smtpPort, '127.0.0.1', () => resolve()));
+    smtp = await startSmtp(smtpPort);
+    const received = smtp.received;
     // The retry is due 30 s later; move it to now instead of waiting (the backoff itself is tested in test/mail).
     await t.db.updateTable('mail_outbox').set({ next_attempt_at: new Date().toISOString() }).where('id', '=', failed.id).execute();
 

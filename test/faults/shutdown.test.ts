@@ -8,11 +8,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainOutbox } from '../../src/mail/outbox.js';
 import { smtpTransport } from '../../src/mail/transport.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
+import { startSmtp } from '../helpers/smtp.js';
 import { projectRoot } from '../helpers/process.js';
 import { freePort, startServerProcess, userWithToken, waitFor, type RunningServer } from './helpers.js';
 
@@ -155,21 +155,8 @@ describe('graceful shutdown of the server process', () => {
     expect(mail.every((m) => m.status === 'pending')).toBe(true);
 
     // When a mail server is back, all of them go out.
-    const received: string[] = [];
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, _session, callback) {
-        let text = '';
-        stream.on('data', (c: Buffer) => (text += c.toString()));
-        stream.on('end', () => {
-          received.push(text);
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', () => resolve()));
+    const smtp = await startSmtp(smtpPort);
+    const received = smtp.received;
     try {
       const transport = smtpTransport(`smtp://127.0.0.1:${smtpPort}`);
       const later = new Date(Date.now() + 3_600_000); // past any backoff and claim
@@ -179,7 +166,7 @@ describe('graceful shutdown of the server process', () => {
       expect(sent).toBe(mail.length);
       expect(received).toHaveLength(mail.length);
     } finally {
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await smtp.close();
     }
   }, 120_000);
 });

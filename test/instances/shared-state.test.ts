@@ -3,10 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/factories.js';
 import { PNG } from '../tickets/helpers.js';
+import { startSmtp, type LoopbackSmtp } from '../helpers/smtp.js';
 import { runCli, type ServerProcess } from '../helpers/process.js';
 import { call, redisUrl, sharedPostgres, skipReason, startOnFreePort, stopAll, userWithToken, type SharedDatabase } from './helpers.js';
 
@@ -17,29 +17,16 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
   let user: TestUser;
   let other: TestUser;
   let admin: TestUser;
-  let smtp: SMTPServer | undefined;
+  let smtp: LoopbackSmtp | undefined;
   /** Every message the SMTP server received, raw. */
-  const received: string[] = [];
+  let received: string[] = [];
 
   beforeAll(async () => {
     shared = await sharedPostgres();
     // Both instances run the outbox worker against this one mail server.
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, _session, callback) {
-        let raw = '';
-        stream.setEncoding('utf8');
-        stream.on('data', (chunk: string) => (raw += chunk));
-        stream.on('end', () => {
-          received.push(raw);
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp!.listen(0, '127.0.0.1', () => resolve()));
-    const smtpPort = (smtp.server.address() as { port: number }).port;
+    smtp = await startSmtp();
+    received = smtp.received;
+    const smtpPort = smtp.port;
     const env = {
       ...shared.env,
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
@@ -58,7 +45,7 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
 
   afterAll(async () => {
     await stopAll([a, b]);
-    if (smtp) await new Promise<void>((resolve) => smtp!.close(() => resolve()));
+    if (smtp) await smtp.close();
     await shared?.destroy();
   }, 60_000);
 

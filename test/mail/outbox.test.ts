@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { drainOutbox, enqueueMail } from '../../src/mail/outbox.js';
 import { fileTransport, transportFor, type MailTransport } from '../../src/mail/transport.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { startSmtp } from '../helpers/smtp.js';
 import { createTicketFor } from '../tickets/helpers.js';
 
 async function freePort(): Promise<number> {
@@ -14,26 +14,6 @@ async function freePort(): Promise<number> {
   const port = (server.address() as net.AddressInfo).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-async function startSmtp(port: number) {
-  const received: string[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      let raw = '';
-      stream.setEncoding('utf8');
-      stream.on('data', (chunk: string) => (raw += chunk));
-      stream.on('end', () => {
-        received.push(raw);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
-  return { received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 describe('mail outbox', () => {

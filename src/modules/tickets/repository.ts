@@ -1,5 +1,5 @@
 // SQL of the tickets area. Functions take the database or a transaction as their first argument.
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Expression, type Selectable, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { TicketPriority, TicketStatus, TicketsTable } from './tables.js';
 
@@ -10,25 +10,8 @@ export const TICKET_COLUMNS = [
   'assignee_id', 'sla_deadline', 'first_response_due_at', 'first_response_at', 'resolved_at', 'created_at', 'updated_at',
 ] as const;
 
-export interface TicketRow {
-  id: number;
-  tracking_code: string;
-  user_id: number | null;
-  email: string | null;
-  subject: string;
-  message: string;
-  status: TicketStatus;
-  priority: TicketPriority;
-  category: string | null;
-  source: string;
-  assignee_id: number | null;
-  sla_deadline: string;
-  first_response_due_at: string;
-  first_response_at: string | null;
-  resolved_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A ticket as read from the database. */
+export type TicketRow = Selectable<TicketsTable>;
 
 export interface Owner {
   id: number;
