@@ -1,36 +1,15 @@
 // SQL of the mirrored platform records: projects, investments and revision requests. Functions
 // that read a row in order to change it lock it on PostgreSQL (FOR UPDATE), so two concurrent
 // reports of the same change cannot both see the old status; SQLite runs one writer at a time.
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
+import type { InvestmentsTable, ProjectRevisionRequestsTable, ProjectsTable } from './tables.js';
 
-export interface ProjectRecord {
-  id: number;
-  owner_id: number;
-  title: string;
-  status: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface InvestmentRecord {
-  id: number;
-  project_id: number;
-  investor_id: number;
-  amount: number;
-  status: string;
-  notes: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface RevisionRequestRecord {
-  id: number;
-  project_id: number;
-  revision_notes: string;
-  created_at: string;
-}
+/** Rows as read from the database. */
+export type ProjectRecord = Selectable<ProjectsTable>;
+export type InvestmentRecord = Selectable<InvestmentsTable>;
+export type RevisionRequestRecord = Selectable<ProjectRevisionRequestsTable>;
 
 const PROJECT_COLUMNS = ['id', 'owner_id', 'title', 'status', 'created_at', 'updated_at'] as const;
 const INVESTMENT_COLUMNS = ['id', 'project_id', 'investor_id', 'amount', 'status', 'notes', 'created_at', 'updated_at'] as const;
