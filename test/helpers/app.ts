@@ -27,7 +27,8 @@ export interface TestDatabase {
   destroy(): Promise<void>;
 }
 
-async function withAdminClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs fn on a one-off PostgreSQL connection (schema creation and removal). */
+export async function withAdminClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -5,10 +5,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { configWith } from '../../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { withAdminClient } from '../helpers/app.js';
 import { makeToken, makeUser, type TestUser } from '../helpers/factories.js';
 import { killTree, startServer, type ServerProcess } from '../helpers/process.js';
 
@@ -20,16 +20,6 @@ export const skipReason = pgUrl ? undefined : 'several instances need PostgreSQL
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
 if (skipReason && inCi) throw new Error(`CI: ${skipReason}`);
 if (skipReason) process.stderr.write(`test/instances: PostgreSQL cases skipped: ${skipReason}\n`);
-
-async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 export interface SharedDatabase {
   handle: DatabaseHandle;
@@ -45,7 +35,7 @@ export async function sharedPostgres(options: { migrate?: boolean } = {}): Promi
   const url = pgUrl!;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-instances-'));
   const schema = `inst_${randomBytes(6).toString('hex')}`;
-  await withClient(url, (c) => c.query(`create schema ${schema}`));
+  await withAdminClient(url, (c) => c.query(`create schema ${schema}`));
   const handle = createDatabase(configWith({ DATA_DIR: dataDir, DATABASE_URL: url, DATABASE_POOL_SIZE: 4 }), { pgSchema: schema });
   if (options.migrate !== false) await migrateToLatest(handle.db);
   return {
@@ -55,7 +45,7 @@ export async function sharedPostgres(options: { migrate?: boolean } = {}): Promi
     env: { DATA_DIR: dataDir, DATABASE_URL: url, PGOPTIONS: `-c search_path=${schema}`, DATABASE_POOL_SIZE: '4' },
     async destroy() {
       await handle.close();
-      await withClient(url, (c) => c.query(`drop schema if exists ${schema} cascade`));
+      await withAdminClient(url, (c) => c.query(`drop schema if exists ${schema} cascade`));
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

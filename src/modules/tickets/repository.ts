@@ -1,7 +1,7 @@
 // SQL of the tickets area. Functions take the database or a transaction as their first argument.
 import { sql, type Expression, type Selectable, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { TicketPriority, TicketStatus, TicketsTable } from './tables.js';
+import type { TicketAttachmentsTable, TicketPriority, TicketStatus, TicketsTable } from './tables.js';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
@@ -244,16 +244,7 @@ export async function commentsOf(db: Db, ticketId: number): Promise<CommentRow[]
     .execute();
 }
 
-export interface AttachmentRow {
-  id: number;
-  ticket_id: number;
-  comment_id: number | null;
-  file_name: string;
-  file_type: string;
-  file_size: number;
-  storage_key: string;
-  created_at: string;
-}
+export type AttachmentRow = Selectable<TicketAttachmentsTable>;
 
 const ATTACHMENT_COLUMNS = ['id', 'ticket_id', 'comment_id', 'file_name', 'file_type', 'file_size', 'storage_key', 'created_at'] as const;
 
