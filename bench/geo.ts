@@ -82,8 +82,8 @@ export default async function geoBenchmark(args: string[]): Promise<void> {
     const summary: string[] = [];
     for (const c of CASES) {
       // Warm both up (JIT) before measuring.
-      await load('warm-up', { url: urls.app + c.path, duration: 2, connections });
-      await load('warm-up', { url: urls.bare + c.path, duration: 2, connections });
+      await load('warm-up', { url: urls.app + c.path, duration: 2, connections }, 0);
+      await load('warm-up', { url: urls.bare + c.path, duration: 2, connections }, 0);
       // Alternating rounds, so a burst of load from elsewhere on the machine hits both sides.
       const ratios: number[] = [];
       const cpu = { app: 0, bare: 0, appRequests: 0, bareRequests: 0 };
@@ -91,7 +91,7 @@ export default async function geoBenchmark(args: string[]): Promise<void> {
         const pair: LoadResult[] = [];
         for (const side of round % 2 ? ['app', 'bare'] : ['bare', 'app']) {
           const before = await cpuMicros(urls.bare);
-          const result = await load(`${side} ${c.name} #${round}`, { url: urls[side as 'app' | 'bare'] + c.path, duration, connections });
+          const result = await load(`${side} ${c.name} #${round}`, { url: urls[side as 'app' | 'bare'] + c.path, duration, connections }, 0);
           const used = (await cpuMicros(urls.bare)) - before;
           if (side === 'app') (cpu.app += used), (cpu.appRequests += result.requestsPerSecond * duration);
           else (cpu.bare += used), (cpu.bareRequests += result.requestsPerSecond * duration);

@@ -7,7 +7,7 @@ import type { Database } from '../src/db/schema.js';
 import { createToken } from '../src/modules/users/tokens.js';
 import { slaDeadlineFor, firstResponseDeadlineFor } from '../src/modules/tickets/sla.js';
 import { newTrackingCode } from '../src/modules/tickets/service.js';
-import { load, report, startBenchServer, type LoadResult } from './lib.js';
+import { load, report, startServerProcess, type LoadResult } from './lib.js';
 
 const USERS = 1_000;
 const WORDS = ['withdrawal', 'payment', 'login', 'invoice', 'project', 'investment', 'refund', 'profile', 'verification', 'تراکنش', 'برداشت', 'ورود'];
@@ -64,7 +64,8 @@ async function insertTickets(db: Kysely<Database>, users: Array<{ id: number; em
 export default async function run(args: string[]): Promise<void> {
   const durationArg = args.indexOf('--duration');
   const duration = durationArg >= 0 ? Number(args[durationArg + 1]) : 10;
-  const server = await startBenchServer();
+  const server = await startServerProcess();
+  process.stdout.write(`${server.placement}\n`);
   const db = server.database.db;
   try {
     const users = await insertUsers(db);

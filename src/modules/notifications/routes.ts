@@ -13,7 +13,7 @@ const tags = ['notifications'];
 
 const routes: FastifyPluginAsync = async (instance) => {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const notifications = new NotificationService(app.deps.db, app.deps.dialect);
+  const notifications = new NotificationService(app.deps.db, app.deps.config.NOTIFICATIONS_CACHE_MB * 1_048_576);
   const config = { auth: 'user', validationForm: 'general' } as const;
 
   app.get(
@@ -27,7 +27,7 @@ const routes: FastifyPluginAsync = async (instance) => {
       config,
     },
     // The stored data column is already the JSON the client gets: the array text is assembled
-    // from it rather than parsed and serialised again. A string payload skips the serializer.
+    // from it rather than parsed and serialised again. A Buffer payload skips the serializer.
     async (req, reply) => {
       const body = await notifications.unreadJson(currentUser(req).id);
       return reply.type('application/json; charset=utf-8').send(body as never);

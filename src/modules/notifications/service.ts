@@ -1,14 +1,14 @@
 // The caller's notifications: list the unread, count them, mark read, delete. Another user's
 // notification and an id that is not a UUID are answered exactly like a missing one.
 import type { Kysely } from 'kysely';
-import { nowIso, type Dialect } from '../../db/index.js';
+import { nowIso } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { notFoundMessageOnly } from '../../http/errors.js';
 import { registerMessages, t, type Locale } from '../../http/i18n.js';
-import { countUnread, deleteOwned, findOwned, listUnread, listUnreadJson, markAllRead, markRead, type NotificationRecord } from './repository.js';
+import { UnreadListCache } from './list-cache.js';
+import { countUnread, deleteOwned, findOwned, listUnread, listUnreadJson, markAllRead, markRead, notificationsVersion, type NotificationRecord } from './repository.js';
 
-/** At most this many unread notifications are returned by GET /api/notifications (newest first). */
-export const UNREAD_LIST_LIMIT = 100;
+export { UNREAD_LIST_LIMIT } from './repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -20,18 +20,31 @@ registerMessages({
 });
 
 export class NotificationService {
+  private readonly listCache: UnreadListCache;
+
+  /** cacheBytes: memory for reusing list answers (0: build every answer from the database). */
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
-  ) {}
-
-  unread(userId: number): Promise<NotificationRecord[]> {
-    return listUnread(this.db, userId, UNREAD_LIST_LIMIT);
+    cacheBytes = 0,
+  ) {
+    this.listCache = new UnreadListCache(cacheBytes);
   }
 
-  /** The unread list already serialised (the hot path of GET /api/notifications). */
-  unreadJson(userId: number): Promise<string> {
-    return listUnreadJson(this.db, this.dialect, userId, UNREAD_LIST_LIMIT);
+  unread(userId: number): Promise<NotificationRecord[]> {
+    return listUnread(this.db, userId);
+  }
+
+  /**
+   * The unread list as the JSON bytes of the answer (the hot path of GET /api/notifications):
+   * the answer held for the user when their notifications version has not moved, else built anew.
+   */
+  async unreadJson(userId: number): Promise<Buffer> {
+    const version = await notificationsVersion(this.db, userId);
+    const held = version === undefined ? undefined : this.listCache.get(userId, version);
+    if (held) return held;
+    const body = Buffer.from(await listUnreadJson(this.db, userId));
+    if (version !== undefined) this.listCache.set(userId, version, body);
+    return body;
   }
 
   unreadCount(userId: number): Promise<number> {

@@ -1,5 +1,5 @@
 // The shapes the clients see: list summaries, the full ticket, comments, activities.
-import type { ActivityValues, AttachmentRow, CommentRow, PersonRow, TagRow, TicketRow } from './repository.js';
+import type { ActivityValues, AttachmentRow, CommentRow, PersonRow, TagRow, TicketRow, TicketSummaryRow } from './repository.js';
 import { slaStatusOf } from './sla.js';
 
 export interface Person {
@@ -32,7 +32,7 @@ export function attachmentView(row: AttachmentRow) {
   return { id: row.id, file_name: row.file_name, file_type: row.file_type, file_size: row.file_size, created_at: row.created_at };
 }
 
-export function summaryView(ticket: TicketRow, tags: TagRow[], people: Map<number, PersonRow>, now = Date.now()) {
+export function summaryView(ticket: TicketSummaryRow, tags: TagRow[], people: Map<number, PersonRow>, now = Date.now()) {
   return {
     id: ticket.id,
     tracking_code: ticket.tracking_code,
@@ -48,7 +48,7 @@ export function summaryView(ticket: TicketRow, tags: TagRow[], people: Map<numbe
 }
 
 /** Staff list rows also name the owner. */
-export function staffSummaryView(ticket: TicketRow, tags: TagRow[], people: Map<number, PersonRow>, now = Date.now()) {
+export function staffSummaryView(ticket: TicketSummaryRow, tags: TagRow[], people: Map<number, PersonRow>, now = Date.now()) {
   const owner = ticket.user_id === null ? undefined : people.get(ticket.user_id);
   return { ...summaryView(ticket, tags, people, now), user: personWithEmail(owner, ticket.email) };
 }

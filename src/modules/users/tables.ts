@@ -11,6 +11,8 @@ export interface UsersTable {
   locale: Generated<string>;
   created_at: string;
   updated_at: string;
+  /** Raised with every change to the user's notifications (see notifications/list-cache.ts). */
+  notifications_version: Generated<number>;
 }
 
 export interface PersonalAccessTokensTable {

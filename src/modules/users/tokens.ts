@@ -2,6 +2,7 @@
 // lookups go by id and compare hashes in constant time.
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { compiledQuery } from '../../db/compiled.js';
 import { nowIso } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { toUser, type UserRecord } from './repository.js';
@@ -49,6 +50,16 @@ export async function createToken(
   return { id: row.id, plaintext: `${row.id}|${secret}`, expires_at: expiresAt };
 }
 
+/** The token and its user in one query: this runs on every authenticated request. */
+const tokenWithUser = compiledQuery((db, id: number) =>
+  db
+    .selectFrom('personal_access_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select(['t.id', 't.token_hash', 't.expires_at', 't.revoked_at', 't.last_used_at'])
+    .select(['u.id as user_id', 'u.first_name', 'u.last_name', 'u.email', 'u.is_admin', 'u.locale', 'u.created_at'])
+    .where('t.id', '=', id),
+);
+
 export class TokenVerifier {
   /** token id -> when this process last wrote its last_used_at. */
   private readonly lastWrite = new Map<number, number>();
@@ -60,14 +71,7 @@ export class TokenVerifier {
     const match = TOKEN_FORMAT.exec(bearer);
     if (!match) return undefined;
     const id = Number(match[1]);
-    // One query for the token and its user: this runs on every authenticated request.
-    const token = await this.db
-      .selectFrom('personal_access_tokens as t')
-      .innerJoin('users as u', 'u.id', 't.user_id')
-      .select(['t.id', 't.token_hash', 't.expires_at', 't.revoked_at', 't.last_used_at'])
-      .select(['u.id as user_id', 'u.first_name', 'u.last_name', 'u.email', 'u.is_admin', 'u.locale', 'u.created_at'])
-      .where('t.id', '=', id)
-      .executeTakeFirst();
+    const [token] = await tokenWithUser(this.db, id);
     if (!token || token.revoked_at !== null) return undefined;
     const expected = Buffer.from(token.token_hash, 'hex');
     const given = Buffer.from(hashSecret(match[2]!), 'hex');

@@ -1,0 +1,152 @@
+// GET /api/notifications reuses the answer it built for a user until their notifications change
+// (users.notifications_version). These tests hold it to both halves: a change made anywhere (this
+// instance, another instance, the CLI in another process) shows on the next request, and an
+// unchanged list is really answered from memory.
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { UnreadListCache } from '../../src/modules/notifications/list-cache.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
+import { makeToken, makeUser } from '../helpers/factories.js';
+import { runCli } from '../helpers/process.js';
+
+describe('UnreadListCache', () => {
+  const body = (text: string) => Buffer.from(text);
+
+  it('answers only for the version the answer was built at', () => {
+    const cache = new UnreadListCache(1024);
+    cache.set(1, 3, body('[1]'));
+    expect(cache.get(1, 3)?.toString()).toBe('[1]');
+    expect(cache.get(1, 4)).toBeUndefined();
+    expect(cache.get(2, 3)).toBeUndefined();
+  });
+
+  it('keeps the newer answer when an older one arrives late', () => {
+    const cache = new UnreadListCache(1024);
+    cache.set(1, 5, body('[new]'));
+    cache.set(1, 4, body('[old]'));
+    expect(cache.get(1, 5)?.toString()).toBe('[new]');
+    cache.set(1, 6, body('[newer]'));
+    expect(cache.get(1, 6)?.toString()).toBe('[newer]');
+    expect(cache.size).toEqual({ entries: 1, bytes: 7 });
+  });
+
+  it('drops the least recently used answers past its byte budget', () => {
+    const cache = new UnreadListCache(10);
+    cache.set(1, 0, body('aaaa'));
+    cache.set(2, 0, body('bbbb'));
+    expect(cache.get(1, 0)).toBeDefined(); // 1 is now the most recently used
+    cache.set(3, 0, body('cccc'));
+    expect(cache.get(2, 0)).toBeUndefined();
+    expect(cache.get(1, 0)?.toString()).toBe('aaaa');
+    expect(cache.get(3, 0)?.toString()).toBe('cccc');
+    expect(cache.size).toEqual({ entries: 2, bytes: 8 });
+  });
+
+  it('holds nothing with a budget of 0 or an answer larger than the budget', () => {
+    const off = new UnreadListCache(0);
+    off.set(1, 0, body('[]'));
+    expect(off.get(1, 0)).toBeUndefined();
+    const small = new UnreadListCache(4);
+    small.set(1, 0, body('[1,2,3]'));
+    expect(small.get(1, 0)).toBeUndefined();
+    expect(small.size).toEqual({ entries: 0, bytes: 0 });
+  });
+});
+
+describe('GET /api/notifications across instances', () => {
+  let database: TestDatabase;
+  let first: FastifyInstance;
+  let second: FastifyInstance;
+  let uncached: FastifyInstance;
+  let admin: Record<string, string>;
+  let nextProject = 500;
+
+  const appOn = async (cacheMb: number) => {
+    const app = await buildApp({ config: { ...database.config, NOTIFICATIONS_CACHE_MB: cacheMb }, database: database.handle, logger: false, loadGeoData: false, startWorkers: false });
+    await app.ready();
+    return app;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: 0, APP_URL: 'https://app.example.com' });
+    // Two instances sharing one database, each with its own cache, and one with the cache off.
+    first = await appOn(16);
+    second = await appOn(16);
+    uncached = await appOn(0);
+    const adminUser = await makeUser(database.db, { admin: true });
+    admin = { authorization: `Bearer ${await makeToken(database.db, adminUser.id)}` };
+  });
+  afterAll(async () => {
+    await Promise.all([first.close(), second.close(), uncached.close()]);
+    await database.destroy();
+  });
+
+  async function owner() {
+    const user = await makeUser(database.db);
+    return { id: user.id, auth: { authorization: `Bearer ${await makeToken(database.db, user.id)}` } };
+  }
+
+  async function listOn(app: FastifyInstance, auth: Record<string, string>): Promise<Array<{ id: string; data: { project_title: string } }>> {
+    const res = await app.inject({ method: 'GET', url: '/api/notifications', headers: auth });
+    expect(res.statusCode).toBe(200);
+    return res.json();
+  }
+
+  async function approve(app: FastifyInstance, ownerId: number, title: string): Promise<void> {
+    const res = await app.inject({ method: 'PUT', url: `/api/admin/projects/${++nextProject}`, headers: admin, payload: { title, owner_id: ownerId, status: 'approved' } });
+    expect(res.statusCode).toBeLessThan(300);
+  }
+
+  it('answers an unchanged list from memory (a row edited behind the service\'s back is not seen)', async () => {
+    const user = await owner();
+    await approve(first, user.id, 'Orchard');
+    expect((await listOn(first, user.auth)).map((n) => n.data.project_title)).toEqual(['Orchard']);
+    // An edit that bypasses the service does not raise the version, so the held answer stays...
+    await database.db.updateTable('notifications').set({ read_at: new Date().toISOString() }).where('user_id', '=', user.id).execute();
+    expect((await listOn(first, user.auth)).map((n) => n.data.project_title)).toEqual(['Orchard']);
+    // ...while an instance with the cache off reads the table every time.
+    expect(await listOn(uncached, user.auth)).toEqual([]);
+  });
+
+  it('shows a notification created through another instance on the next request', async () => {
+    const user = await owner();
+    await approve(first, user.id, 'Barn');
+    expect((await listOn(first, user.auth)).map((n) => n.data.project_title)).toEqual(['Barn']);
+    await approve(second, user.id, 'Silo');
+    expect((await listOn(first, user.auth)).map((n) => n.data.project_title)).toEqual(['Silo', 'Barn']);
+  });
+
+  it('shows marking read, deleting and reading all through another instance on the next request', async () => {
+    const user = await owner();
+    for (const title of ['One', 'Two', 'Three']) await approve(first, user.id, title);
+    const [three, two] = await listOn(first, user.auth);
+    expect((await second.inject({ method: 'POST', url: `/api/notifications/${three!.id}`, headers: user.auth })).statusCode).toBe(200);
+    expect((await listOn(first, user.auth)).map((n) => n.data.project_title)).toEqual(['Two', 'One']);
+    expect((await second.inject({ method: 'DELETE', url: `/api/notifications/${two!.id}`, headers: user.auth })).statusCode).toBe(200);
+    expect((await listOn(first, user.auth)).map((n) => n.data.project_title)).toEqual(['One']);
+    expect((await second.inject({ method: 'POST', url: '/api/notifications/read-all', headers: user.auth })).statusCode).toBe(200);
+    expect(await listOn(first, user.auth)).toEqual([]);
+  });
+
+  it('does not raise the version when nothing changed (marking a read notification read again)', async () => {
+    const user = await owner();
+    await approve(first, user.id, 'Mill');
+    const [mill] = await listOn(first, user.auth);
+    await first.inject({ method: 'POST', url: `/api/notifications/${mill!.id}`, headers: user.auth });
+    const versionOf = async () => (await database.db.selectFrom('users').select('notifications_version').where('id', '=', user.id).executeTakeFirstOrThrow()).notifications_version;
+    const before = await versionOf();
+    expect((await first.inject({ method: 'POST', url: `/api/notifications/${mill!.id}`, headers: user.auth })).statusCode).toBe(200);
+    expect((await first.inject({ method: 'POST', url: '/api/notifications/read-all', headers: user.auth })).statusCode).toBe(200);
+    expect(await versionOf()).toBe(before);
+  });
+
+  it('shows an event reported with the CLI from another process on the next request', async () => {
+    const user = await owner();
+    await approve(first, user.id, 'Dairy');
+    expect(await listOn(first, user.auth)).toHaveLength(1);
+    const cli = await runCli(['event:project-status', '--project', String(++nextProject), '--title', 'Creamery', '--owner-id', String(user.id), '--status', 'approved'], database.env);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect((await listOn(first, user.auth)).map((n) => n.data.project_title)).toEqual(['Creamery', 'Dairy']);
+  });
+});
