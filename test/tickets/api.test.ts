@@ -156,6 +156,28 @@ describe('tickets API', () => {
       expect(body.meta).toEqual({ current_page: 2, last_page: 2, per_page: 2, total: 3 });
     });
 
+    it('answers a page past the end with no rows and the real total', async () => {
+      const body = (await list('?per_page=2&page=7')).json();
+      expect(body.data).toEqual([]);
+      expect(body.meta).toEqual({ current_page: 7, last_page: 2, per_page: 2, total: 3 });
+    });
+
+    it("gives each row its own tags, ordered by id, and [] to a ticket without tags", async () => {
+      const dave = await t.makeUser();
+      const second = await insertTag(t.db, `zeta-${Date.now()}`, nowIso());
+      const first = await insertTag(t.db, `alpha-${Date.now()}`, nowIso());
+      const lone = await insertTag(t.db, `lone-${Date.now()}`, nowIso());
+      await post(dave, { subject: 'Two tags', message: 'long enough message', tags: [second.id, first.id] });
+      await post(dave, { subject: 'No tags', message: 'long enough message' });
+      await post(dave, { subject: 'One tag', message: 'long enough message', tags: [lone.id] });
+      const rows = (await list('', dave)).json().data as Array<{ subject: string; tags: unknown }>;
+      expect(rows.map((r) => [r.subject, r.tags])).toEqual([
+        ['One tag', [{ id: lone.id, name: lone.name }]],
+        ['No tags', []],
+        ['Two tags', [{ id: second.id, name: second.name }, { id: first.id, name: first.name }].sort((a, b) => a.id - b.id)],
+      ]);
+    });
+
     it.each([
       ['?per_page=101', { per_page: ['The per page must not be greater than 100.'] }],
       ['?per_page=0', { per_page: ['The per page must be at least 1.'] }],

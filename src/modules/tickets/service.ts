@@ -146,13 +146,13 @@ export interface Caller {
 }
 
 export async function listTickets(deps: AppDeps, caller: Caller | null, filters: repo.TicketFilters, page: number, perPage: number) {
-  const [total, rows] = await Promise.all([
-    repo.countTickets(deps.db, caller, filters),
-    repo.listTickets(deps.db, caller, filters, perPage, (page - 1) * perPage),
-  ]);
-  const ids = rows.map((r) => r.id);
-  const personIds = rows.flatMap((r) => [r.assignee_id, caller ? null : r.user_id]).filter((id): id is number => id !== null);
-  const [tags, people] = await Promise.all([repo.tagsOfTickets(deps.db, ids), repo.findPeople(deps.db, personIds)]);
+  const { total, rows, tags } = await repo.listTickets(deps.db, caller, filters, perPage, (page - 1) * perPage);
+  const personIds: number[] = [];
+  for (const r of rows) {
+    if (r.assignee_id !== null) personIds.push(r.assignee_id);
+    if (!caller && r.user_id !== null) personIds.push(r.user_id);
+  }
+  const people = await repo.findPeople(deps.db, personIds);
   return { total, rows, tags, people };
 }
 
