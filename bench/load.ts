@@ -11,7 +11,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +20,7 @@ import { createDatabase } from '../src/db/index.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { insertUser } from '../src/modules/users/repository.js';
 import { createToken } from '../src/modules/users/tokens.js';
+import { freePort } from './lib.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -51,17 +51,6 @@ interface Server {
   child: ChildProcess;
   url: string;
   pid: number;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function startServer(env: Record<string, string>): Promise<Server> {
