@@ -68,7 +68,11 @@ function pinCores(): { server: string[]; placement: string } {
   const taskset = spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
   if (cores < 2 || !taskset) return { server: [], placement: `not pinned (${cores} core(s), taskset ${taskset ? 'present' : 'missing'})` };
   const rest = cores === 2 ? '1' : `1-${cores - 1}`;
-  execFileSync('taskset', ['-a', '-p', '-c', rest, String(process.pid)], { stdio: 'ignore' });
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', rest, String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    return { server: [], placement: 'not pinned (taskset could not set this process\'s cores here)' };
+  }
   return { server: ['taskset', '-c', '0'], placement: `server process on core 0, load generator and data generator on core ${rest}` };
 }
 
