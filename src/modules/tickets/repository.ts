@@ -184,11 +184,17 @@ function pageOf(db: Kysely<Database>, shape: PageShape, v: Bound) {
   return mine!.unionAll(byEmail!).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(sql.lit(shape.limit)).offset(sql.lit(shape.offset));
 }
 
-/** A ticket's tags as a JSON array of {id, name} by id: text on SQLite, parsed by pg on PostgreSQL. */
+/**
+ * A ticket's tags as a JSON array of {id, name} by id: text on SQLite, parsed by pg on PostgreSQL.
+ * PostgreSQL is told the order. SQLite is not: ORDER BY inside json_group_array builds a temporary
+ * b-tree for every row of the page (the search statement took 293 instead of 247 µs), and its
+ * rows already come in tag id order, read through the (ticket_id, tag_id) primary key. A test
+ * links tags out of id order and checks the order.
+ */
 function tagsJsonOf(db: Kysely<Database>, ticketId: Expression<number>) {
   const json = isPostgres(db)
     ? sql<unknown>`coalesce(json_agg(json_build_object('id', tags.id, 'name', tags.name) order by tags.id), '[]'::json)`
-    : sql<unknown>`json_group_array(json_object('id', tags.id, 'name', tags.name) order by tags.id)`;
+    : sql<unknown>`json_group_array(json_object('id', tags.id, 'name', tags.name))`;
   return db.selectFrom('ticket_tag').innerJoin('tags', 'tags.id', 'ticket_tag.tag_id').where('ticket_tag.ticket_id', '=', ticketId).select(json.as('tags'));
 }
 
