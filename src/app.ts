@@ -13,6 +13,7 @@ import { createDatabase, databaseIsUp, type DatabaseHandle } from './db/index.js
 import { registerAuth } from './http/auth.js';
 import { handleError, registerErrorHandling } from './http/error-handler.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { HELMET_OPTIONS, securityHeadersHook } from './http/security-headers.js';
 import type { AppDeps } from './http/types.js';
 import { modules } from './modules/index.js';
 
@@ -94,7 +95,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerAuth(app);
   await registerRateLimit(app);
-  await app.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'same-site' } });
+  await app.register(helmet, { ...HELMET_OPTIONS, global: false });
+  app.addHook('onRequest', securityHeadersHook());
   await app.register(cors, {
     origin: config.CORS_ORIGINS === '*' ? true : config.CORS_ORIGINS.length ? config.CORS_ORIGINS : false,
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],

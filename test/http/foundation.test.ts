@@ -1,7 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forbidden, businessRule, notFound, ValidationError } from '../../src/http/errors.js';
+import { HELMET_OPTIONS } from '../../src/http/security-headers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { makeToken, type TestUser } from '../helpers/factories.js';
 
@@ -277,6 +279,26 @@ describe('foundation', () => {
       const res = await t.app.inject({ method: 'GET', url: '/health' });
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    });
+
+    it("sends on every response exactly the headers helmet's own global hook sends with the same options", async () => {
+      const plain = Fastify();
+      await plain.register(helmet, HELMET_OPTIONS);
+      plain.get('/', async () => ({ ok: true }));
+      const expected = (await plain.inject('/')).headers;
+      await plain.close();
+      const names = Object.keys(expected).filter((h) => /^(x-|cross-origin|origin-agent|referrer|strict-transport)/.test(h));
+      expect(names.length).toBeGreaterThanOrEqual(8);
+      const responses = [
+        await t.app.inject('/health'),
+        await t.app.inject('/health'),
+        await t.app.inject('/api/no-such-route'),
+        await t.app.inject({ method: 'GET', url: '/api/notifications', headers: user.auth }),
+      ];
+      expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 404, 200]);
+      for (const res of responses) {
+        for (const name of names) expect(res.headers[name], `${res.statusCode} ${name}`).toBe(expected[name]);
+      }
     });
   });
 });

@@ -44,28 +44,6 @@ function sendCached(req: FastifyRequest, reply: FastifyReply, entry: CachedBody)
 
 const routeConfig = { rateLimit: false, validationForm: 'general' } as const;
 
-/**
- * @fastify/helmet builds a new helmet middleware on every request, which costs these
- * Map-lookup endpoints a large share of their throughput. The geo routes opt out of that hook
- * (route option helmet: false) and send the very same headers from a copy taken from helmet itself
- * (reply.helmet(), the app's configuration) on their first request. Every geo response, errors
- * included, still carries them: the hook runs before validation.
- */
-function securityHeadersHook() {
-  let headers: Record<string, string> | undefined;
-  return (_req: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    if (headers) {
-      reply.headers(headers);
-      return done();
-    }
-    const before = new Set(reply.raw.getHeaderNames());
-    (reply as FastifyReply & { helmet: () => void }).helmet();
-    const added = reply.raw.getHeaderNames().filter((name) => !before.has(name));
-    headers = Object.fromEntries(added.map((name) => [name, String(reply.raw.getHeader(name))]));
-    done();
-  };
-}
-
 const routes: FastifyPluginAsync = async (instance) => {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const catalog = new GeoCatalog(app.deps.db, app.log);
@@ -77,9 +55,8 @@ const routes: FastifyPluginAsync = async (instance) => {
     if (app.deps.startWorkers) catalog.watch();
   });
   app.addHook('onClose', async () => catalog.stop());
-  app.addHook('onRequest', securityHeadersHook());
 
-  app.get('/provinces', { schema: ProvincesSchema, config: routeConfig, helmet: false }, (req, reply) => {
+  app.get('/provinces', { schema: ProvincesSchema, config: routeConfig }, (req, reply) => {
     sendCached(req, reply as FastifyReply, catalog.get('provinces') ?? EMPTY_DATA);
   });
 
@@ -90,16 +67,16 @@ const routes: FastifyPluginAsync = async (instance) => {
     ['villages', 'Active villages of a district', 'district'],
   ];
   for (const [path, summary, parent] of byParent) {
-    app.get(`/${path}/:id`, { schema: byParentSchema(summary, parent), config: routeConfig, helmet: false }, (req, reply) => {
+    app.get(`/${path}/:id`, { schema: byParentSchema(summary, parent), config: routeConfig }, (req, reply) => {
       sendCached(req, reply as FastifyReply, catalog.get(`${path}/${req.params.id}`) ?? EMPTY_DATA);
     });
   }
 
-  app.get('/geographic/continents', { schema: ContinentsSchema, config: routeConfig, helmet: false }, (req, reply) => {
+  app.get('/geographic/continents', { schema: ContinentsSchema, config: routeConfig }, (req, reply) => {
     sendCached(req, reply as FastifyReply, catalog.get('continents') ?? EMPTY_ARRAY);
   });
 
-  app.get('/geographic/:level/:parentId/children', { schema: ChildrenSchema, config: routeConfig, helmet: false }, (req, reply) => {
+  app.get('/geographic/:level/:parentId/children', { schema: ChildrenSchema, config: routeConfig }, (req, reply) => {
     const level = req.params.level.toLowerCase();
     if (!isChildLevel(level)) throw new ValidationError(fieldError('level', fieldMessage(requestLocale(req), 'in', 'level')));
     const key = childrenKey(level, req.params.parentId);
