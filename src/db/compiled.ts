@@ -7,13 +7,23 @@ import type { Database } from './schema.js';
 
 /** Stands in for an argument while the query is built; its position in the compiled parameters says where the value goes. */
 class Placeholder {
-  constructor(readonly argument: number | string) {}
+  constructor(readonly key: number | string) {}
 }
 
 interface Prepared<R> {
   query: CompiledQuery<R>;
-  /** For each compiled parameter, the argument it takes, or -1 for a constant the builder put there. */
-  sources: number[];
+  /** For each compiled parameter, the argument it takes, or undefined for a constant the builder put there. */
+  sources: Array<number | string | undefined>;
+}
+
+function prepared<R>(query: CompiledQuery<R>): Prepared<R> {
+  return { query, sources: query.parameters.map((p) => (p instanceof Placeholder ? p.key : undefined)) };
+}
+
+/** Runs the compiled query with each placeholder replaced by the value under its key. */
+async function run<R>(db: Kysely<Database>, { query, sources }: Prepared<R>, values: object): Promise<R[]> {
+  const parameters = sources.map((key, i) => (key === undefined ? query.parameters[i] : (values as Record<number | string, unknown>)[key]));
+  return (await db.executeQuery<R>({ ...query, parameters })).rows;
 }
 
 /**
@@ -22,23 +32,16 @@ interface Prepared<R> {
  * identifier. Compiled once per database handle, so each dialect gets its own SQL.
  */
 export function compiledQuery<A extends unknown[], R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>): (db: Kysely<Database>, ...args: A) => Promise<R[]> {
-  const prepared = new WeakMap<Kysely<Database>, Prepared<R>>();
+  const byDb = new WeakMap<Kysely<Database>, Prepared<R>>();
   const prepare = (db: Kysely<Database>, arity: number): Prepared<R> => {
     const placeholders = Array.from({ length: arity }, (_, i) => new Placeholder(i)) as unknown as A;
-    const query = build(db, ...placeholders).compile();
-    const sources = query.parameters.map((p) => (p instanceof Placeholder ? (p.argument as number) : -1));
-    const used = new Set(sources);
+    const entry = prepared(build(db, ...placeholders).compile());
+    const used = new Set(entry.sources);
     for (let i = 0; i < arity; i++) if (!used.has(i)) throw new Error(`compiledQuery: argument ${i} does not reach the query as a bound value`);
-    const entry = { query, sources };
-    prepared.set(db, entry);
+    byDb.set(db, entry);
     return entry;
   };
-  return async (db, ...args) => {
-    const { query, sources } = prepared.get(db) ?? prepare(db, args.length);
-    const parameters = sources.map((source, i) => (source < 0 ? query.parameters[i] : args[source]));
-    const result = await db.executeQuery<R>({ ...query, parameters });
-    return result.rows;
-  };
+  return async (db, ...args) => run(db, byDb.get(db) ?? prepare(db, args.length), args);
 }
 
 /**
@@ -53,21 +56,18 @@ export function compiledQueryByShape<V extends object, S extends { key: string }
   build: (db: Kysely<Database>, shape: S, values: { readonly [K in keyof V]-?: NonNullable<V[K]> }) => Compilable<R>,
   maxShapes = 256,
 ): (db: Kysely<Database>, values: V) => Promise<R[]> {
-  const prepared = new WeakMap<Kysely<Database>, Map<string, { query: CompiledQuery<R>; sources: Array<string | undefined> }>>();
+  const byDb = new WeakMap<Kysely<Database>, Map<string, Prepared<R>>>();
   return async (db, values) => {
     const shape = shapeOf(values);
-    let shapes = prepared.get(db);
-    if (!shapes) prepared.set(db, (shapes = new Map()));
+    let shapes = byDb.get(db);
+    if (!shapes) byDb.set(db, (shapes = new Map()));
     let entry = shapes.get(shape.key);
     if (!entry) {
       const standIns = new Proxy({}, { get: (_, name) => new Placeholder(String(name)) }) as { readonly [K in keyof V]-?: NonNullable<V[K]> };
-      const query = build(db, shape, standIns).compile();
-      entry = { query, sources: query.parameters.map((p) => (p instanceof Placeholder ? (p.argument as string) : undefined)) };
+      entry = prepared(build(db, shape, standIns).compile());
       if (shapes.size >= maxShapes) shapes.delete(shapes.keys().next().value!);
       shapes.set(shape.key, entry);
     }
-    const { query, sources } = entry;
-    const parameters = sources.map((source, i) => (source === undefined ? query.parameters[i] : values[source as keyof V]));
-    return (await db.executeQuery<R>({ ...query, parameters })).rows;
+    return run(db, entry, values);
   };
 }

@@ -20,6 +20,8 @@ export const SUMMARY_COLUMNS = ['id', 'tracking_code', 'user_id', 'email', 'subj
 
 export type TicketSummaryRow = Pick<TicketRow, (typeof SUMMARY_COLUMNS)[number]>;
 
+const SUMMARY_SELECTION = SUMMARY_COLUMNS.map((c) => `tickets.${c}` as const);
+
 export interface Owner {
   id: number;
   email: string;
@@ -38,13 +40,13 @@ export async function trackingCodeExists(db: Db, code: string): Promise<boolean>
 // The queries of the detail view (one ticket, its tags, attachments, comments and activities) and
 // of the stats run on every such request; they are compiled once (db/compiled.ts).
 const ticketById = compiledQuery((db, id: number) => db.selectFrom('tickets').select(TICKET_COLUMNS).where('id', '=', id));
-/** user_id = ? OR email = ?: the spec's ownership rule. */
+/** user_id = ? OR email = ? (the email lower-cased): the spec's ownership rule. */
+function ownedBy(ownerId: number, ownerEmail: string) {
+  return (eb: ExpressionBuilder<Database, 'tickets'>): Expression<SqlBool> => eb.or([eb('tickets.user_id', '=', ownerId), eb('tickets.email', '=', ownerEmail)]);
+}
+
 const ownedTicketById = compiledQuery((db, id: number, ownerId: number, ownerEmail: string) =>
-  db
-    .selectFrom('tickets')
-    .select(TICKET_COLUMNS)
-    .where('id', '=', id)
-    .where((eb) => eb.or([eb('tickets.user_id', '=', ownerId), eb('tickets.email', '=', ownerEmail)])),
+  db.selectFrom('tickets').select(TICKET_COLUMNS).where('id', '=', id).where(ownedBy(ownerId, ownerEmail)),
 );
 
 /** The ticket when the owner may see it (or any ticket when owner is null: staff). */
@@ -164,16 +166,15 @@ type PageShape = ListShape & { limit: number; offset: number };
 
 /** One page of summary rows, newest first; for a caller, the newest rows of each half (at most offset + limit from each, read in index order) merged. */
 function pageOf(db: Kysely<Database>, shape: PageShape, v: Bound) {
-  const columns = SUMMARY_COLUMNS.map((c) => `tickets.${c}` as const);
   if (!shape.owner) {
-    return filteredBy(db, shape, v).select(columns).orderBy('tickets.created_at', 'desc').orderBy('tickets.id', 'desc').limit(sql.lit(shape.limit)).offset(sql.lit(shape.offset));
+    return filteredBy(db, shape, v).select(SUMMARY_SELECTION).orderBy('tickets.created_at', 'desc').orderBy('tickets.id', 'desc').limit(sql.lit(shape.limit)).offset(sql.lit(shape.offset));
   }
   const [mine, byEmail] = ownershipHalves(v).map((half) =>
     db
       .selectFrom(
         filteredBy(db, shape, v)
           .where(half)
-          .select(columns)
+          .select(SUMMARY_SELECTION)
           .orderBy('tickets.created_at', 'desc')
           .orderBy('tickets.id', 'desc')
           .limit(sql.lit(shape.offset + shape.limit))
@@ -224,8 +225,7 @@ const pageWithTotalQuery = compiledQueryByShape(
     if (shape.owner && shape.q) {
       // A search has to test every ticket of the caller for the count anyway: test each once,
       // keep the matches (materialized), and take the count and the page from them.
-      const columns = SUMMARY_COLUMNS.map((c) => `tickets.${c}` as const);
-      const [mine, byEmail] = ownershipHalves(v).map((half) => filteredBy(db, shape, v).where(half).select(columns));
+      const [mine, byEmail] = ownershipHalves(v).map((half) => filteredBy(db, shape, v).where(half).select(SUMMARY_SELECTION));
       return db
         .with((cte) => cte('matched').materialized(), () => mine!.unionAll(byEmail!))
         .selectFrom('matched')
@@ -267,7 +267,7 @@ export async function listTickets(db: Db, owner: Owner | null, filters: TicketFi
 const countsByStatus = compiledQuery((db, ownerId: number, ownerEmail: string) =>
   db
     .selectFrom('tickets')
-    .where((eb) => eb.or([eb('tickets.user_id', '=', ownerId), eb('tickets.email', '=', ownerEmail)]))
+    .where(ownedBy(ownerId, ownerEmail))
     .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
     .groupBy('status'),
 );
@@ -308,30 +308,13 @@ export async function attachTags(db: Db, ticketId: number, tagIds: number[]): Pr
   await db.insertInto('ticket_tag').values(unique.map((tag_id) => ({ ticket_id: ticketId, tag_id }))).execute();
 }
 
-const tagsOfOneTicket = compiledQuery((db, ticketId: number) =>
-  db
-    .selectFrom('ticket_tag')
-    .innerJoin('tags', 'tags.id', 'ticket_tag.tag_id')
-    .select(['ticket_tag.ticket_id', 'tags.id', 'tags.name'])
-    .where('ticket_tag.ticket_id', '=', ticketId)
-    .orderBy('tags.id'),
+const tagsOfTicket = compiledQuery((db, ticketId: number) =>
+  db.selectFrom('ticket_tag').innerJoin('tags', 'tags.id', 'ticket_tag.tag_id').select(['tags.id', 'tags.name']).where('ticket_tag.ticket_id', '=', ticketId).orderBy('tags.id'),
 );
 
-export async function tagsOfTickets(db: Db, ticketIds: number[]): Promise<Map<number, TagRow[]>> {
-  const result = new Map<number, TagRow[]>(ticketIds.map((id) => [id, []]));
-  if (ticketIds.length === 0) return result;
-  const rows =
-    ticketIds.length === 1
-      ? await tagsOfOneTicket(db, ticketIds[0]!)
-      : await db
-          .selectFrom('ticket_tag')
-          .innerJoin('tags', 'tags.id', 'ticket_tag.tag_id')
-          .select(['ticket_tag.ticket_id', 'tags.id', 'tags.name'])
-          .where('ticket_tag.ticket_id', 'in', ticketIds)
-          .orderBy('tags.id')
-          .execute();
-  for (const row of rows) result.get(row.ticket_id)?.push({ id: row.id, name: row.name });
-  return result;
+/** The ticket's tags by id (list pages get theirs inside the page statement). */
+export function tagsOf(db: Db, ticketId: number): Promise<TagRow[]> {
+  return tagsOfTicket(db, ticketId);
 }
 
 export async function insertTag(db: Db, name: string, now: string): Promise<TagRow> {

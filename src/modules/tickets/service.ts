@@ -128,7 +128,7 @@ async function writeFullTicket(deps: AppDeps, trx: repo.Db, input: FullTicketInp
   ]);
   // The mail is a row of this transaction: it is sent (later, by the worker) only if the ticket exists.
   if (input.owner) await enqueueMail(trx, confirmationMail(deps.config, { ...ticket, owner: input.owner }));
-  const tags = (await repo.tagsOfTickets(trx, [ticket.id])).get(ticket.id) ?? [];
+  const tags = await repo.tagsOf(trx, ticket.id);
   return fullView(ticket, tags, attachments, new Map());
 }
 
@@ -174,7 +174,7 @@ export async function ticketOf(deps: AppDeps, caller: Caller | null, id: number,
 /** The detail view: the full ticket with owner, assignee (with emails), comments and activities. */
 export async function ticketDetail(deps: AppDeps, ticket: repo.TicketRow) {
   const [tags, attachments, comments, activities] = await Promise.all([
-    repo.tagsOfTickets(deps.db, [ticket.id]),
+    repo.tagsOf(deps.db, ticket.id),
     repo.attachmentsOf(deps.db, ticket.id),
     repo.commentsOf(deps.db, ticket.id),
     repo.activitiesOf(deps.db, ticket.id),
@@ -185,7 +185,7 @@ export async function ticketDetail(deps: AppDeps, ticket: repo.TicketRow) {
   const assignee = ticket.assignee_id === null ? undefined : people.get(ticket.assignee_id);
   const ticketAttachments = attachments.filter((a) => a.comment_id === null);
   return {
-    ...fullView(ticket, tags.get(ticket.id) ?? [], ticketAttachments, people),
+    ...fullView(ticket, tags, ticketAttachments, people),
     assignee: personWithEmail(assignee),
     user: personWithEmail(owner, ticket.email),
     comments: comments.map((c) => commentView(c, attachments.filter((a) => a.comment_id === c.id), people)),
