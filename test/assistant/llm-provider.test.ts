@@ -1,8 +1,8 @@
 // The OpenAI-compatible provider against a real HTTP server on loopback that speaks
 // /v1/chat/completions.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LoopbackModelServer } from '../helpers/model-server.js';
 import { buildApp } from '../../src/app.js';
 import { buildTestApp, createTestDatabase, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
@@ -15,11 +15,11 @@ interface Received {
 
 type Mode = 'ok' | 'error' | 'slow' | 'empty';
 
-class FakeModelServer {
+class FakeModelServer extends LoopbackModelServer {
   readonly received: Received[] = [];
   mode: Mode = 'ok';
   answer = 'Refunds arrive within three to seven working days.';
-  private server = http.createServer((req, res) => {
+  protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
@@ -41,16 +41,6 @@ class FakeModelServer {
       if (this.mode === 'slow') setTimeout(reply, 2_000).unref();
       else reply();
     });
-  });
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
   }
 }
 

@@ -3,36 +3,24 @@
 // spec's body within LLM_TIMEOUT_MS (plus scheduling slack), and other endpoints keep answering
 // while chats wait. (Error answers and plain slowness are covered in test/assistant/llm-provider.)
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LoopbackModelServer } from '../helpers/model-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
 import { freePort, startServerProcess, userWithToken, type RunningServer } from './helpers.js';
 
 type Mode = 'hang' | 'stall-body';
 
-class MisbehavingModel {
+class MisbehavingModel extends LoopbackModelServer {
   mode: Mode = 'hang';
   requests = 0;
-  private readonly open = new Set<http.ServerResponse>();
-  private readonly server = http.createServer((req, res) => {
+  protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     req.resume();
     this.requests++;
-    this.open.add(res);
     if (this.mode === 'stall-body') {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '400' });
       res.write('{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Half an ans');
     }
     // 'hang': nothing at all.
-  });
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
   }
 }
 
