@@ -129,13 +129,19 @@ function filteredBy(db: Kysely<Database>, shape: ListShape, v: Bound) {
   if (shape.q) {
     // The pattern is lower-cased. PostgreSQL lower-cases the columns to match; SQLite's LIKE
     // already ignores ASCII case and its lower() changes nothing else, so there it is left out
-    // (count with q over 100 tickets: 55 instead of 74 µs).
-    const column = (name: 'tracking_code' | 'subject' | 'message') => (isPostgres(db) ? sql`lower(${sql.ref(`tickets.${name}`)})` : sql.ref(`tickets.${name}`));
+    // (count with q over 100 tickets: 55 instead of 74 µs). On SQLite the pattern is also not a
+    // bare parameter: `column LIKE ?` makes SQLite mark the statement to be compiled again whenever
+    // that parameter is bound, in case the new pattern allows an index range (its LIKE
+    // optimization), which is every run. `(? || '')` is the same text, and the search statement
+    // took 110 instead of 210 µs.
+    const sqlite = !isPostgres(db);
+    const column = (name: 'tracking_code' | 'subject' | 'message') => (sqlite ? sql.ref(`tickets.${name}`) : sql`lower(${sql.ref(`tickets.${name}`)})`);
+    const pattern = sqlite ? sql`(${v.pattern} || '')` : sql`${v.pattern}`;
     query = query.where((eb) =>
       eb.or([
-        sql<SqlBool>`${column('tracking_code')} like ${v.pattern} escape '\\'`,
-        sql<SqlBool>`${column('subject')} like ${v.pattern} escape '\\'`,
-        sql<SqlBool>`${column('message')} like ${v.pattern} escape '\\'`,
+        sql<SqlBool>`${column('tracking_code')} like ${pattern} escape '\\'`,
+        sql<SqlBool>`${column('subject')} like ${pattern} escape '\\'`,
+        sql<SqlBool>`${column('message')} like ${pattern} escape '\\'`,
       ]),
     );
   }
@@ -255,10 +261,10 @@ export interface TicketPage {
 export async function listTickets(db: Db, owner: Owner | null, filters: TicketFilters, limit: number, offset: number): Promise<TicketPage> {
   const found = await pageWithTotalQuery(db, { ...listValues(owner, filters), limit, offset });
   const tags = new Map<number, TagRow[]>();
-  const rows = found.map(({ total: _total, tags_json, ...row }) => {
-    tags.set(row.id, (typeof tags_json === 'string' ? JSON.parse(tags_json) : tags_json) as TagRow[]);
-    return row as TicketSummaryRow;
-  });
+  // The rows keep their total and tags_json columns: the views read only the summary's fields,
+  // and copying every row without them (rest spread) was a visible part of the list's CPU time.
+  const rows: TicketSummaryRow[] = found;
+  for (const { id, tags_json } of found) tags.set(id, (typeof tags_json === 'string' ? JSON.parse(tags_json) : tags_json) as TagRow[]);
   // A page past the end has no row to carry the total.
   const total = found.length > 0 ? Number(found[0]!.total) : await countTickets(db, owner, filters);
   return { total, rows, tags };
