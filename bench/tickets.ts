@@ -1,7 +1,9 @@
-// npm run bench -- tickets [--duration S]
+// npm run bench -- tickets [--duration S] [--cache-mb N]
 // Fills tickets over 1,000 users (10,000 first, then 100,000 in total) and measures at 32
 // connections: the list (default page and with q), one ticket, and the stats, all as one user
-// who owns about 1/1,000 of the tickets. DATABASE_URL set = PostgreSQL, else SQLite.
+// who owns about 1/1,000 of the tickets. DATABASE_URL set = PostgreSQL, else SQLite. --cache-mb
+// sets the server's TICKETS_CACHE_MB (default 16); 0 makes every list request read the database.
+import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { Database } from '../src/db/schema.js';
 import { createToken } from '../src/modules/users/tokens.js';
@@ -62,10 +64,12 @@ async function insertTickets(db: Kysely<Database>, users: Array<{ id: number; em
 }
 
 export default async function run(args: string[]): Promise<void> {
-  const durationArg = args.indexOf('--duration');
-  const duration = durationArg >= 0 ? Number(args[durationArg + 1]) : 10;
-  const server = await startServerProcess();
-  process.stdout.write(`${server.placement}\n`);
+  const { values } = parseArgs({ args, options: { duration: { type: 'string', default: '10' }, 'cache-mb': { type: 'string', default: '16' } } });
+  const duration = Number(values.duration);
+  const cacheMb = values['cache-mb'];
+  if (!(duration > 0) || !/^\d+$/.test(cacheMb)) throw new Error('--duration must be > 0 and --cache-mb a whole number');
+  const server = await startServerProcess({ TICKETS_CACHE_MB: cacheMb });
+  process.stdout.write(`${server.placement}; TICKETS_CACHE_MB=${cacheMb}\n`);
   const db = server.database.db;
   try {
     const users = await insertUsers(db);

@@ -106,8 +106,10 @@ const settings = {
   CORS_ORIGINS: corsOrigins,
   RATE_LIMIT_PER_MINUTE: integer(600, 0, 1_000_000),
   BODY_LIMIT_BYTES: integer(1_048_576, 1024, 100 * 1_048_576),
-  /** Memory for reusing GET /api/notifications answers per user (see notifications/list-cache.ts); 0 turns it off. */
+  /** Memory for reusing GET /api/notifications answers per user (see http/answer-cache.ts); 0 turns it off. */
   NOTIFICATIONS_CACHE_MB: integer(16, 0, 4096),
+  /** Memory for reusing GET /api/tickets answers per user and query (see http/answer-cache.ts); 0 turns it off. */
+  TICKETS_CACHE_MB: integer(16, 0, 4096),
   SMTP_URL: url(['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL'),
   MAIL_FROM: text('Platform Support <support@platform.local>'),
   LLM_BASE_URL: url(['http:', 'https:'], 'an http:// or https:// URL of an OpenAI-compatible API, such as http://127.0.0.1:11434/v1'),

@@ -5,54 +5,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { UnreadListCache } from '../../src/modules/notifications/list-cache.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
 import { makeToken, makeUser } from '../helpers/factories.js';
 import { runCli } from '../helpers/process.js';
-
-describe('UnreadListCache', () => {
-  const body = (text: string) => Buffer.from(text);
-
-  it('answers only for the version the answer was built at', () => {
-    const cache = new UnreadListCache(1024);
-    cache.set(1, 3, body('[1]'));
-    expect(cache.get(1, 3)?.toString()).toBe('[1]');
-    expect(cache.get(1, 4)).toBeUndefined();
-    expect(cache.get(2, 3)).toBeUndefined();
-  });
-
-  it('keeps the newer answer when an older one arrives late', () => {
-    const cache = new UnreadListCache(1024);
-    cache.set(1, 5, body('[new]'));
-    cache.set(1, 4, body('[old]'));
-    expect(cache.get(1, 5)?.toString()).toBe('[new]');
-    cache.set(1, 6, body('[newer]'));
-    expect(cache.get(1, 6)?.toString()).toBe('[newer]');
-    expect(cache.size).toEqual({ entries: 1, bytes: 7 });
-  });
-
-  it('drops the least recently used answers past its byte budget', () => {
-    const cache = new UnreadListCache(10);
-    cache.set(1, 0, body('aaaa'));
-    cache.set(2, 0, body('bbbb'));
-    expect(cache.get(1, 0)).toBeDefined(); // 1 is now the most recently used
-    cache.set(3, 0, body('cccc'));
-    expect(cache.get(2, 0)).toBeUndefined();
-    expect(cache.get(1, 0)?.toString()).toBe('aaaa');
-    expect(cache.get(3, 0)?.toString()).toBe('cccc');
-    expect(cache.size).toEqual({ entries: 2, bytes: 8 });
-  });
-
-  it('holds nothing with a budget of 0 or an answer larger than the budget', () => {
-    const off = new UnreadListCache(0);
-    off.set(1, 0, body('[]'));
-    expect(off.get(1, 0)).toBeUndefined();
-    const small = new UnreadListCache(4);
-    small.set(1, 0, body('[1,2,3]'));
-    expect(small.get(1, 0)).toBeUndefined();
-    expect(small.size).toEqual({ entries: 0, bytes: 0 });
-  });
-});
 
 describe('GET /api/notifications across instances', () => {
   let database: TestDatabase;

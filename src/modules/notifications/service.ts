@@ -5,7 +5,7 @@ import { nowIso } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { notFoundMessageOnly } from '../../http/errors.js';
 import { registerMessages, t, type Locale } from '../../http/i18n.js';
-import { UnreadListCache } from './list-cache.js';
+import { AnswerCache } from '../../http/answer-cache.js';
 import { countUnread, deleteOwned, findOwned, listUnread, listUnreadJson, markAllRead, markRead, notificationsVersion, type NotificationRecord } from './repository.js';
 
 export { UNREAD_LIST_LIMIT } from './repository.js';
@@ -20,14 +20,14 @@ registerMessages({
 });
 
 export class NotificationService {
-  private readonly listCache: UnreadListCache;
+  private readonly listCache: AnswerCache<number>;
 
   /** cacheBytes: memory for reusing list answers (0: build every answer from the database). */
   constructor(
     private readonly db: Kysely<Database>,
     cacheBytes = 0,
   ) {
-    this.listCache = new UnreadListCache(cacheBytes);
+    this.listCache = new AnswerCache<number>(cacheBytes);
   }
 
   unread(userId: number): Promise<NotificationRecord[]> {

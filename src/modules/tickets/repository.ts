@@ -278,6 +278,14 @@ const countsByStatus = compiledQuery((db, ownerId: number, ownerEmail: string) =
     .groupBy('status'),
 );
 
+const ticketsVersionOf = compiledQuery((db, userId: number) => db.selectFrom('users').select('tickets_version').where('id', '=', userId));
+
+/** users.tickets_version: moved by triggers with every change to a ticket in the user's list (migration 202611211300). */
+export async function ticketsVersion(db: Db, userId: number): Promise<number | undefined> {
+  const [row] = await ticketsVersionOf(db, userId);
+  return row && Number(row.tickets_version);
+}
+
 export async function countByStatus(db: Db, owner: Owner): Promise<Record<string, number>> {
   const rows = await countsByStatus(db, owner.id, owner.email.toLowerCase());
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));

@@ -3,19 +3,18 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Static } from 'typebox';
+import { AnswerCache } from '../../http/answer-cache.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale, t } from '../../http/i18n.js';
-import { pageMeta } from '../../http/pagination.js';
 import { MailWorker } from '../../mail/worker.js';
 import { transportFor } from '../../mail/transport.js';
 import staffRoutes from './staff-routes.js';
 import { attachmentIdFrom, contentDisposition, throwIfInvalid, ticketIdFrom } from './http-helpers.js';
-import { summaryView } from './presenter.js';
 import * as schemas from './schemas.js';
 import * as tickets from './service.js';
 import { defaultStorage, type AttachmentStorage } from './storage/index.js';
 import { startupSweep } from './storage/sweep.js';
-import { bodyAsObject, commitUploads, readMultipart, registerUploads, uploadErrors, uploadsOf } from './uploads.js';
+import { bodyAsObject, commitUploads, registerUploads, uploadErrors, uploadHooks, uploadsOf } from './uploads.js';
 
 const USER = { auth: 'user', validationForm: 'tickets' } as const;
 
@@ -27,8 +26,8 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const deps = app.deps;
   const storage = options.storage ?? defaultStorage(deps.config.DATA_DIR);
-  await registerUploads(app, storage);
-  const withUploads = readMultipart(storage);
+  await registerUploads(app);
+  const withUploads = uploadHooks(storage);
 
   // The confirmation mail leaves through the outbox; the worker runs in every instance that starts workers.
   if (deps.startWorkers) {
@@ -41,11 +40,12 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     app.addHook('onClose', async () => sweeping);
   }
 
-  app.get('/tickets', { schema: { summary: "The caller's tickets", tags: ['tickets'], querystring: schemas.ListQuery, response: schemas.Responses.list }, config: USER }, async (req) => {
+  // Answers reused per caller and query until their tickets change (service.callerListJson).
+  const listAnswers = new AnswerCache<string>(deps.config.TICKETS_CACHE_MB * 1_048_576);
+  app.get('/tickets', { schema: { summary: "The caller's tickets", tags: ['tickets'], querystring: schemas.ListQuery, response: schemas.Responses.list }, config: USER }, async (req, reply) => {
     const { page = 1, per_page: perPage = 15, ...filters } = req.query;
-    const { total, rows, tags, people } = await tickets.listTickets(deps, currentUser(req), filters, page, perPage);
-    const now = Date.now();
-    return { success: true, data: rows.map((r) => summaryView(r, tags.get(r.id) ?? [], people, now)), meta: pageMeta(total, page, perPage) };
+    const body = await tickets.callerListJson(deps, listAnswers, currentUser(req), filters, page, perPage, (payload) => String(reply.serialize(payload)));
+    return reply.type('application/json; charset=utf-8').send(body as never);
   });
 
   app.get('/tickets/stats', { schema: { summary: "Counts of the caller's tickets by status", tags: ['tickets'], response: schemas.Responses.stats }, config: USER }, async (req) => ({
@@ -55,7 +55,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
 
   app.post(
     '/tickets',
-    { schema: { summary: 'Open a ticket', tags: ['tickets'], body: schemas.CreateBody, response: schemas.Responses.create }, config: USER, attachValidation: true, preValidation: withUploads },
+    { schema: { summary: 'Open a ticket', tags: ['tickets'], body: schemas.CreateBody, response: schemas.Responses.create }, config: USER, attachValidation: true, ...withUploads },
     async (req, reply) => {
       throwIfInvalid(req, uploadErrors(req));
       const user = currentUser(req);
@@ -92,7 +92,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
 
   app.post(
     '/tickets/:id/comments',
-    { schema: { summary: 'Comment (reopens a closed ticket)', tags: ['tickets'], params: schemas.TicketIdParams, body: schemas.CommentBody, response: schemas.Responses.comment }, config: USER, attachValidation: true, preValidation: withUploads },
+    { schema: { summary: 'Comment (reopens a closed ticket)', tags: ['tickets'], params: schemas.TicketIdParams, body: schemas.CommentBody, response: schemas.Responses.comment }, config: USER, attachValidation: true, ...withUploads },
     async (req, reply) => {
       const user = currentUser(req);
       const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));

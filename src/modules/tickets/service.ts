@@ -2,17 +2,19 @@
 // change and its activity rows (and the outbox mail) are written in one transaction.
 import { randomInt } from 'node:crypto';
 import { nowIso } from '../../db/index.js';
+import type { AnswerCache } from '../../http/answer-cache.js';
 import { ValidationError, businessRule, notFound, notFoundMessageOnly } from '../../http/errors.js';
 import { t, type Locale } from '../../http/i18n.js';
+import { pageMeta } from '../../http/pagination.js';
 import type { AppDeps } from '../../http/types.js';
 import { fieldMessage } from '../../http/validation.js';
 import { enqueueMail } from '../../mail/outbox.js';
 import { confirmationMail } from './confirmation-mail.js';
 import './messages.js';
 import { priorityFor } from './priority.js';
-import { activityView, commentView, fullView, personWithEmail } from './presenter.js';
+import { activityView, commentView, fullView, personWithEmail, summaryView } from './presenter.js';
 import * as repo from './repository.js';
-import { firstResponseDeadlineFor, slaDeadlineFor } from './sla.js';
+import { firstResponseDeadlineFor, slaDeadlineFor, slaStatusChangesAt } from './sla.js';
 import type { AttachmentStorage } from './storage/index.js';
 import type { TicketPriority } from './tables.js';
 
@@ -154,6 +156,33 @@ export async function listTickets(deps: AppDeps, caller: Caller | null, filters:
   }
   const people = await repo.findPeople(deps.db, personIds);
   return { total, rows, tags, people };
+}
+
+/**
+ * GET /api/tickets for a caller, as the JSON bytes of the answer. An answer built before is reused
+ * while the caller's tickets version is the one it was built at and no row's SLA status has moved
+ * since; otherwise the page is read and the answer built anew. `serialize` is the route's own
+ * response serializer, so both ways give the same bytes.
+ */
+export async function callerListJson(
+  deps: AppDeps,
+  answers: AnswerCache<string>,
+  caller: Caller,
+  filters: repo.TicketFilters,
+  page: number,
+  perPage: number,
+  serialize: (payload: unknown) => string,
+): Promise<Buffer> {
+  const key = JSON.stringify([caller.id, filters.status, filters.priority, filters.category, filters.q, page, perPage]);
+  const version = answers.enabled ? await repo.ticketsVersion(deps.db, caller.id) : undefined;
+  const now = Date.now();
+  const held = version === undefined ? undefined : answers.get(key, version, now);
+  if (held) return held;
+  const { total, rows, tags, people } = await listTickets(deps, caller, filters, page, perPage);
+  const data = rows.map((r) => summaryView(r, tags.get(r.id) ?? [], people, now));
+  const body = Buffer.from(serialize({ success: true, data, meta: pageMeta(total, page, perPage) }));
+  if (version !== undefined) answers.set(key, version, body, rows.reduce((soonest, r) => Math.min(soonest, slaStatusChangesAt(r, now)), Number.POSITIVE_INFINITY));
+  return body;
 }
 
 export async function ticketStats(deps: AppDeps, caller: Caller) {

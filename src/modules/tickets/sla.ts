@@ -47,3 +47,20 @@ export function slaStatusOf(ticket: SlaFacts, now: number = Date.now(), hours: S
   const window = deadline - Date.parse(ticket.created_at);
   return deadline - now < window * hours.warningShare ? 'warning' : 'on_time';
 }
+
+/**
+ * The first moment (epoch ms) after `now` at which slaStatusOf gives another answer than it gives
+ * at `now`, or Infinity when it never will (closed, or already overdue). A list answer built at
+ * `now` is good until the earliest of these over its rows. Worked out with the same comparisons
+ * slaStatusOf makes, so the two cannot disagree by a millisecond.
+ */
+export function slaStatusChangesAt(ticket: SlaFacts, now: number = Date.now(), hours: SlaHours = SLA_HOURS): number {
+  const deadline = Date.parse(ticket.sla_deadline);
+  if (ticket.status === 'closed' && ticket.resolved_at) return Number.POSITIVE_INFINITY;
+  if (now > deadline) return Number.POSITIVE_INFINITY;
+  // Warning while deadline - t < limit; overdue from deadline + 1.
+  const limit = (deadline - Date.parse(ticket.created_at)) * hours.warningShare;
+  if (deadline - now < limit) return deadline + 1;
+  // On time now: warning from the first whole millisecond t with deadline - t <= ceil(limit) - 1.
+  return Math.min(deadline - (Math.ceil(limit) - 1), deadline + 1);
+}

@@ -1,6 +1,6 @@
 // Staff side (admins only): every ticket, the same filters, status/assignee changes and replies.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Static } from 'typebox';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale, t } from '../../http/i18n.js';
@@ -11,13 +11,13 @@ import * as schemas from './schemas.js';
 import * as tickets from './service.js';
 import { staffUpdate } from './staff.js';
 import type { AttachmentStorage } from './storage/index.js';
-import { bodyAsObject, commitUploads, uploadErrors, uploadsOf } from './uploads.js';
+import { bodyAsObject, commitUploads, uploadErrors, uploadsOf, type UploadHooks } from './uploads.js';
 
 const ADMIN = { auth: 'admin', validationForm: 'tickets' } as const;
 
 interface StaffOptions {
   storage: AttachmentStorage;
-  withUploads: (req: FastifyRequest) => Promise<void>;
+  withUploads: UploadHooks;
 }
 
 const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads }) => {
@@ -59,7 +59,7 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
       schema: { summary: 'Staff reply (moves the ticket to in-progress)', tags: ['tickets-staff'], params: schemas.TicketIdParams, body: schemas.CommentBody, response: schemas.Responses.comment },
       config: ADMIN,
       attachValidation: true,
-      preValidation: withUploads,
+      ...withUploads,
     },
     async (req, reply) => {
       const ticket = await tickets.ticketOf(deps, null, ticketIdFrom(req.params.id));

@@ -4,7 +4,7 @@
 // with files become attachments.N field errors. Files of a request that does not commit its
 // transaction (validation error, failure) are removed when the response is sent.
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { HttpError, type FieldErrors } from '../../http/errors.js';
 import { requestLocale, t } from '../../http/i18n.js';
@@ -47,26 +47,43 @@ function malformed(req: FastifyRequest) {
   return new HttpError(400, { success: false, message: t(req, 'http.bad_request') });
 }
 
-export async function registerUploads(app: FastifyInstance, storage: AttachmentStorage): Promise<void> {
+/** The multipart parser, for the routes of this plugin that ask for it (see uploadHooks). */
+export async function registerUploads(app: FastifyInstance): Promise<void> {
   await app.register(multipart, { limits: PARSER_LIMITS, throwFileSizeLimit: false });
+}
+
+/**
+ * The hooks of a route that takes attachments: reading the multipart body before validation, and
+ * removing the files of a request that does not commit them. They go on those routes only: an
+ * onRequestAbort hook makes Fastify keep a listener holding the request and its reply on every
+ * request it applies to, and on the plugin's read routes that kept each answer alive past the
+ * next garbage collection. Scavenges of GET /api/tickets/stats promoted 2.0 instead of 0.4 MB
+ * and paused 7.5 instead of 3 ms (--trace-gc-nvp under autocannon).
+ */
+export function uploadHooks(storage: AttachmentStorage) {
   const removeUncommitted = async (req: FastifyRequest) => {
     const state = req.ticketUploads;
     if (!state || state.committed || state.stored.length === 0) return;
     const files = state.stored.splice(0);
     await Promise.all(files.map((u) => storage.remove(u.storage_key).catch(() => undefined)));
   };
-  // Before the answer leaves (so a client never sees a 422 while orphan files remain), and again
-  // at the end of the exchange for requests that never produced an answer (aborted uploads).
-  app.addHook('onSend', async (req, reply, payload) => {
-    // 503: the database went away, possibly while the commit was on its way, so whether the rows
-    // exist is unknown. The files stay; the storage sweep removes them later if no row records them.
-    if (reply.statusCode === 503 && req.ticketUploads) req.ticketUploads.committed = true;
-    await removeUncommitted(req);
-    return payload;
-  });
-  app.addHook('onResponse', removeUncommitted);
-  app.addHook('onRequestAbort', removeUncommitted);
+  return {
+    preValidation: readMultipart(storage),
+    // Before the answer leaves (so a client never sees a 422 while orphan files remain), and again
+    // at the end of the exchange for requests that never produced an answer (aborted uploads).
+    onSend: async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      // 503: the database went away, possibly while the commit was on its way, so whether the rows
+      // exist is unknown. The files stay; the storage sweep removes them later if no row records them.
+      if (reply.statusCode === 503 && req.ticketUploads) req.ticketUploads.committed = true;
+      await removeUncommitted(req);
+      return payload;
+    },
+    onResponse: removeUncommitted,
+    onRequestAbort: removeUncommitted,
+  };
 }
+
+export type UploadHooks = ReturnType<typeof uploadHooks>;
 
 /** preValidation hook: a request without a body is validated as {} (so "subject is required"). */
 export async function bodyAsObject(req: FastifyRequest): Promise<void> {
@@ -74,7 +91,7 @@ export async function bodyAsObject(req: FastifyRequest): Promise<void> {
 }
 
 /** preValidation hook of the routes that take attachments. */
-export function readMultipart(storage: AttachmentStorage) {
+function readMultipart(storage: AttachmentStorage) {
   return async (req: FastifyRequest): Promise<void> => {
     if (!req.isMultipart()) return bodyAsObject(req);
     const locale = requestLocale(req);

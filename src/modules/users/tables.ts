@@ -11,8 +11,10 @@ export interface UsersTable {
   locale: Generated<string>;
   created_at: string;
   updated_at: string;
-  /** Raised with every change to the user's notifications (see notifications/list-cache.ts). */
+  /** Raised with every change to the user's notifications (see http/answer-cache.ts). */
   notifications_version: Generated<number>;
+  /** Raised by triggers with every change to a ticket in the user's list (migration 202611211300). */
+  tickets_version: Generated<number>;
 }
 
 export interface PersonalAccessTokensTable {
