@@ -108,7 +108,7 @@ const settings = {
   BODY_LIMIT_BYTES: integer(1_048_576, 1024, 100 * 1_048_576),
   /** Memory for reusing GET /api/notifications answers per user (see http/answer-cache.ts); 0 turns it off. */
   NOTIFICATIONS_CACHE_MB: integer(16, 0, 4096),
-  /** Memory for reusing GET /api/tickets answers per user and query (see http/answer-cache.ts); 0 turns it off. */
+  /** Memory for reusing GET /api/tickets (per user and query) and /stats answers (see http/answer-cache.ts); 0 turns it off. */
   TICKETS_CACHE_MB: integer(16, 0, 4096),
   SMTP_URL: url(['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL'),
   MAIL_FROM: text('Platform Support <support@platform.local>'),

@@ -1,4 +1,4 @@
-// GET /api/tickets reuses the answer it built for a caller and query until a ticket in the caller's
+// GET /api/tickets (and /stats) reuses the answer it built for a caller and query until a ticket in the caller's
 // list changes (users.tickets_version, raised by triggers) or a row's SLA status is due to move.
 // These tests hold it to both halves: every kind of change, made through another instance or with
 // SQL behind the service, shows on the next request; an unchanged list is answered from memory.
@@ -242,6 +242,28 @@ describe('GET /api/tickets across instances and behind the service', () => {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, warningAt - Date.now()) + 50));
     expect((await listOn(first, user.auth))[0]!.sla_status).toBe('warning');
     expect(await versionOf(user.id)).toBe(version);
+  });
+
+  it('reuses the stats answer the same way: changes through another instance and with SQL show, an undone raise does not', async () => {
+    const user = await person();
+    const statsOn = async (app: FastifyInstance) => {
+      const res = await app.inject({ method: 'GET', url: '/api/tickets/stats', headers: user.auth });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      return res.json();
+    };
+    const kiln = await open(first, user.auth, 'Kiln');
+    expect(await statsOn(first)).toEqual({ success: true, data: { total: 1, open: 1, in_progress: 0, closed: 0 } });
+    await open(second, user.auth, 'Forge');
+    expect((await second.inject({ method: 'PUT', url: `/api/tickets/${kiln}/close`, headers: user.auth })).statusCode).toBe(200);
+    expect((await statsOn(first)).data).toEqual({ total: 2, open: 1, in_progress: 0, closed: 1 });
+    await database.db.updateTable('tickets').set({ status: 'in-progress' }).where('user_id', '=', user.id).where('status', '=', 'open').execute();
+    expect((await statsOn(first)).data).toEqual({ total: 2, open: 0, in_progress: 1, closed: 1 });
+    const version = await versionOf(user.id);
+    await database.db.updateTable('tickets').set({ status: 'closed' }).where('user_id', '=', user.id).execute();
+    await database.db.updateTable('users').set({ tickets_version: version }).where('id', '=', user.id).execute();
+    expect((await statsOn(first)).data).toEqual({ total: 2, open: 0, in_progress: 1, closed: 1 });
+    expect((await statsOn(uncached)).data).toEqual({ total: 2, open: 0, in_progress: 0, closed: 2 });
   });
 
   it('raises the version in the changing transaction: a rolled-back change leaves it', async () => {

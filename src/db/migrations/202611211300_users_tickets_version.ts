@@ -1,11 +1,11 @@
 // A counter on each user that moves with every change to a ticket the user can see in their own
 // list (their user id or their email on it): the ticket itself, its tags, the name of a tag on it,
-// the name of its assignee. GET /api/tickets keeps the answers it built for a user and reuses them
-// while the counter is unchanged (http/answer-cache.ts). Triggers raise it, not the service code:
-// tickets change in several places (the service, staff routes, CLI commands, foreign keys that set
-// null), and a trigger also sees a change made with SQL behind the service. Each trigger raises the
-// counter of every user whose list held or now holds the row, in the changing statement's
-// transaction.
+// the name of its assignee. GET /api/tickets and /stats keep the answers they built for a user
+// and reuse them while the counter is unchanged (http/answer-cache.ts). Triggers raise it, not
+// the service code: tickets change in several places (the service, staff routes, CLI commands,
+// foreign keys that set null), and a trigger also sees a change made with SQL behind the service.
+// Each trigger raises the counter of every user whose list held or now holds the row, in the
+// changing statement's transaction.
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../schema-helpers.js';
 

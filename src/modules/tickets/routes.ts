@@ -40,18 +40,18 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     app.addHook('onClose', async () => sweeping);
   }
 
-  // Answers reused per caller and query until their tickets change (service.callerListJson).
-  const listAnswers = new AnswerCache<string>(deps.config.TICKETS_CACHE_MB * 1_048_576);
+  // The list and stats answers, reused per caller (and query) until their tickets change (service.callerAnswer).
+  const answers = new AnswerCache<string>(deps.config.TICKETS_CACHE_MB * 1_048_576);
   app.get('/tickets', { schema: { summary: "The caller's tickets", tags: ['tickets'], querystring: schemas.ListQuery, response: schemas.Responses.list }, config: USER }, async (req, reply) => {
     const { page = 1, per_page: perPage = 15, ...filters } = req.query;
-    const body = await tickets.callerListJson(deps, listAnswers, currentUser(req), filters, page, perPage, (payload) => String(reply.serialize(payload)));
+    const body = await tickets.callerListJson(deps, answers, currentUser(req), filters, page, perPage, (payload) => String(reply.serialize(payload)));
     return reply.type('application/json; charset=utf-8').send(body as never);
   });
 
-  app.get('/tickets/stats', { schema: { summary: "Counts of the caller's tickets by status", tags: ['tickets'], response: schemas.Responses.stats }, config: USER }, async (req) => ({
-    success: true,
-    data: await tickets.ticketStats(deps, currentUser(req)),
-  }));
+  app.get('/tickets/stats', { schema: { summary: "Counts of the caller's tickets by status", tags: ['tickets'], response: schemas.Responses.stats }, config: USER }, async (req, reply) => {
+    const body = await tickets.callerStatsJson(deps, answers, currentUser(req), (payload) => String(reply.serialize(payload)));
+    return reply.type('application/json; charset=utf-8').send(body as never);
+  });
 
   app.post(
     '/tickets',

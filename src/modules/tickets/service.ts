@@ -158,31 +158,61 @@ export async function listTickets(deps: AppDeps, caller: Caller | null, filters:
   return { total, rows, tags, people };
 }
 
+type Serialize = (payload: unknown) => string;
+
 /**
- * GET /api/tickets for a caller, as the JSON bytes of the answer. An answer built before is reused
- * while the caller's tickets version is the one it was built at and no row's SLA status has moved
- * since; otherwise the page is read and the answer built anew. `serialize` is the route's own
- * response serializer, so both ways give the same bytes.
+ * The JSON bytes of an answer about the caller's own tickets: the one held under `key` while the
+ * caller's tickets version is the one it was built at and it has not expired, otherwise built by
+ * `build` (which says until when it holds) and kept. `serialize` is the route's own response
+ * serializer, so a held answer and a fresh one are the same bytes.
  */
-export async function callerListJson(
+async function callerAnswer(
+  deps: AppDeps,
+  answers: AnswerCache<string>,
+  caller: Caller,
+  key: string,
+  build: (now: number) => Promise<{ payload: unknown; validUntil: number }>,
+  serialize: Serialize,
+): Promise<Buffer> {
+  const version = answers.enabled ? await repo.ticketsVersion(deps.db, caller.id) : undefined;
+  const now = Date.now();
+  const held = version === undefined ? undefined : answers.get(key, version, now);
+  if (held) return held;
+  const { payload, validUntil } = await build(now);
+  const body = Buffer.from(serialize(payload));
+  if (version !== undefined) answers.set(key, version, body, validUntil);
+  return body;
+}
+
+/** GET /api/tickets for a caller; a held answer also expires when one of its rows' SLA status is due to move. */
+export function callerListJson(
   deps: AppDeps,
   answers: AnswerCache<string>,
   caller: Caller,
   filters: repo.TicketFilters,
   page: number,
   perPage: number,
-  serialize: (payload: unknown) => string,
+  serialize: Serialize,
 ): Promise<Buffer> {
-  const key = JSON.stringify([caller.id, filters.status, filters.priority, filters.category, filters.q, page, perPage]);
-  const version = answers.enabled ? await repo.ticketsVersion(deps.db, caller.id) : undefined;
-  const now = Date.now();
-  const held = version === undefined ? undefined : answers.get(key, version, now);
-  if (held) return held;
-  const { total, rows, tags, people } = await listTickets(deps, caller, filters, page, perPage);
-  const data = rows.map((r) => summaryView(r, tags.get(r.id) ?? [], people, now));
-  const body = Buffer.from(serialize({ success: true, data, meta: pageMeta(total, page, perPage) }));
-  if (version !== undefined) answers.set(key, version, body, rows.reduce((soonest, r) => Math.min(soonest, slaStatusChangesAt(r, now)), Number.POSITIVE_INFINITY));
-  return body;
+  const key = JSON.stringify(['list', caller.id, filters.status, filters.priority, filters.category, filters.q, page, perPage]);
+  return callerAnswer(
+    deps,
+    answers,
+    caller,
+    key,
+    async (now) => {
+      const { total, rows, tags, people } = await listTickets(deps, caller, filters, page, perPage);
+      const data = rows.map((r) => summaryView(r, tags.get(r.id) ?? [], people, now));
+      const validUntil = rows.reduce((soonest, r) => Math.min(soonest, slaStatusChangesAt(r, now)), Number.POSITIVE_INFINITY);
+      return { payload: { success: true, data, meta: pageMeta(total, page, perPage) }, validUntil };
+    },
+    serialize,
+  );
+}
+
+/** GET /api/tickets/stats for a caller. */
+export function callerStatsJson(deps: AppDeps, answers: AnswerCache<string>, caller: Caller, serialize: Serialize): Promise<Buffer> {
+  return callerAnswer(deps, answers, caller, JSON.stringify(['stats', caller.id]), async () => ({ payload: { success: true, data: await ticketStats(deps, caller) }, validUntil: Number.POSITIVE_INFINITY }), serialize);
 }
 
 export async function ticketStats(deps: AppDeps, caller: Caller) {
