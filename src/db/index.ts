@@ -136,7 +136,7 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
  * 61 µs). The objects are the same: own properties in column order, the last of two equal names
  * winning. Statements without rows, and the rare column named __proto__, go through unchanged.
  */
-export function withRowsFromArrays(statement: SQLite.Statement): SqliteStatement {
+function withRowsFromArrays(statement: SQLite.Statement): SqliteStatement {
   if (!statement.reader) return statement;
   const names = statement.columns().map((column) => column.name);
   if (names.includes('__proto__')) return statement;
