@@ -4,7 +4,7 @@
 // change made by any instance or by the CLI is seen on the next request, and, for answers that
 // also depend on the clock, only until the moment they were built to expire. Least recently used
 // answers are dropped once their bytes pass the budget. Used by GET /api/notifications (per user)
-// and GET /api/tickets (per user and query).
+// and GET /api/tickets (per user and query) and /stats (per user).
 
 interface Entry {
   version: number;
@@ -22,6 +22,26 @@ export class AnswerCache<K> {
 
   get enabled(): boolean {
     return this.maxBytes > 0;
+  }
+
+  /**
+   * The answer for `key`: the one held when `readVersion` gives the version it was built at and it
+   * has not expired, otherwise the one `build` makes, kept with that version and the expiry
+   * `build` names (none: until the version moves). With the cache off the version is not read;
+   * an answer whose version is unknown (undefined) is built and not kept.
+   */
+  async answer(
+    key: K,
+    readVersion: () => Promise<number | undefined>,
+    build: (now: number) => Promise<{ body: Buffer; validUntil?: number }>,
+  ): Promise<Buffer> {
+    const version = this.enabled ? await readVersion() : undefined;
+    const now = Date.now();
+    const held = version === undefined ? undefined : this.get(key, version, now);
+    if (held) return held;
+    const { body, validUntil } = await build(now);
+    if (version !== undefined) this.set(key, version, body, validUntil);
+    return body;
   }
 
   /** The answer built at this version, if it is still held and still valid at `now`. */

@@ -61,4 +61,59 @@ describe('AnswerCache', () => {
     cache.set('a', 1, body('[]'), Number.NaN);
     expect(cache.get('a', 1, 0)).toBeUndefined();
   });
+
+  describe('answer', () => {
+    function counting(version: number | undefined, label = 'build') {
+      const calls = { versionReads: 0, builds: 0 };
+      return {
+        calls,
+        readVersion: async () => {
+          calls.versionReads++;
+          return version;
+        },
+        build: async () => {
+          calls.builds++;
+          return { body: body(`[${label} ${calls.builds}]`) };
+        },
+      };
+    }
+
+    it('builds once, then answers from memory while the version read is the same', async () => {
+      const cache = new AnswerCache<string>(1024);
+      const source = counting(7);
+      expect((await cache.answer('k', source.readVersion, source.build)).toString()).toBe('[build 1]');
+      expect((await cache.answer('k', source.readVersion, source.build)).toString()).toBe('[build 1]');
+      expect(source.calls).toEqual({ versionReads: 2, builds: 1 });
+      // The version moved: built anew, and that answer is the one held from then on.
+      const moved = counting(8, 'moved');
+      expect((await cache.answer('k', moved.readVersion, moved.build)).toString()).toBe('[moved 1]');
+      expect((await cache.answer('k', moved.readVersion, moved.build)).toString()).toBe('[moved 1]');
+      expect(moved.calls).toEqual({ versionReads: 2, builds: 1 });
+    });
+
+    it('keeps nothing for an unknown version, and reads no version with the cache off', async () => {
+      const unknown = counting(undefined);
+      const cache = new AnswerCache<string>(1024);
+      await cache.answer('k', unknown.readVersion, unknown.build);
+      await cache.answer('k', unknown.readVersion, unknown.build);
+      expect(unknown.calls.builds).toBe(2);
+      expect(cache.size.entries).toBe(0);
+      const off = new AnswerCache<string>(0);
+      const source = counting(1);
+      await off.answer('k', source.readVersion, source.build);
+      await off.answer('k', source.readVersion, source.build);
+      expect(source.calls).toEqual({ versionReads: 0, builds: 2 });
+    });
+
+    it('builds anew once the expiry its build named has passed', async () => {
+      const cache = new AnswerCache<string>(1024);
+      let builds = 0;
+      const build = async (now: number) => ({ body: body(`[${++builds}]`), validUntil: now + 30 });
+      await cache.answer('k', async () => 1, build);
+      await cache.answer('k', async () => 1, build);
+      expect(builds).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      expect((await cache.answer('k', async () => 1, build)).toString()).toBe('[2]');
+    });
+  });
 });

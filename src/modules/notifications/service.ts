@@ -39,12 +39,11 @@ export class NotificationService {
    * the answer held for the user when their notifications version has not moved, else built anew.
    */
   async unreadJson(userId: number): Promise<Buffer> {
-    const version = await notificationsVersion(this.db, userId);
-    const held = version === undefined ? undefined : this.listCache.get(userId, version);
-    if (held) return held;
-    const body = Buffer.from(await listUnreadJson(this.db, userId));
-    if (version !== undefined) this.listCache.set(userId, version, body);
-    return body;
+    return this.listCache.answer(
+      userId,
+      () => notificationsVersion(this.db, userId),
+      async () => ({ body: Buffer.from(await listUnreadJson(this.db, userId)) }),
+    );
   }
 
   unreadCount(userId: number): Promise<number> {

@@ -40,7 +40,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     app.addHook('onClose', async () => sweeping);
   }
 
-  // The list and stats answers, reused per caller (and query) until their tickets change (service.callerAnswer).
+  // The list and stats answers, reused per caller (and query) until their tickets change (AnswerCache.answer).
   const answers = new AnswerCache<string>(deps.config.TICKETS_CACHE_MB * 1_048_576);
   app.get('/tickets', { schema: { summary: "The caller's tickets", tags: ['tickets'], querystring: schemas.ListQuery, response: schemas.Responses.list }, config: USER }, async (req, reply) => {
     const { page = 1, per_page: perPage = 15, ...filters } = req.query;

@@ -160,29 +160,9 @@ export async function listTickets(deps: AppDeps, caller: Caller | null, filters:
 
 type Serialize = (payload: unknown) => string;
 
-/**
- * The JSON bytes of an answer about the caller's own tickets: the one held under `key` while the
- * caller's tickets version is the one it was built at and it has not expired, otherwise built by
- * `build` (which says until when it holds) and kept. `serialize` is the route's own response
- * serializer, so a held answer and a fresh one are the same bytes.
- */
-async function callerAnswer(
-  deps: AppDeps,
-  answers: AnswerCache<string>,
-  caller: Caller,
-  key: string,
-  build: (now: number) => Promise<{ payload: unknown; validUntil: number }>,
-  serialize: Serialize,
-): Promise<Buffer> {
-  const version = answers.enabled ? await repo.ticketsVersion(deps.db, caller.id) : undefined;
-  const now = Date.now();
-  const held = version === undefined ? undefined : answers.get(key, version, now);
-  if (held) return held;
-  const { payload, validUntil } = await build(now);
-  const body = Buffer.from(serialize(payload));
-  if (version !== undefined) answers.set(key, version, body, validUntil);
-  return body;
-}
+// The list and stats answers are about the caller's own tickets: reused while the caller's tickets
+// version is unchanged (http/answer-cache.ts). `serialize` is the route's own response serializer,
+// so a held answer and a fresh one are the same bytes.
 
 /** GET /api/tickets for a caller; a held answer also expires when one of its rows' SLA status is due to move. */
 export function callerListJson(
@@ -195,24 +175,25 @@ export function callerListJson(
   serialize: Serialize,
 ): Promise<Buffer> {
   const key = JSON.stringify(['list', caller.id, filters.status, filters.priority, filters.category, filters.q, page, perPage]);
-  return callerAnswer(
-    deps,
-    answers,
-    caller,
+  return answers.answer(
     key,
+    () => repo.ticketsVersion(deps.db, caller.id),
     async (now) => {
       const { total, rows, tags, people } = await listTickets(deps, caller, filters, page, perPage);
       const data = rows.map((r) => summaryView(r, tags.get(r.id) ?? [], people, now));
       const validUntil = rows.reduce((soonest, r) => Math.min(soonest, slaStatusChangesAt(r, now)), Number.POSITIVE_INFINITY);
-      return { payload: { success: true, data, meta: pageMeta(total, page, perPage) }, validUntil };
+      return { body: Buffer.from(serialize({ success: true, data, meta: pageMeta(total, page, perPage) })), validUntil };
     },
-    serialize,
   );
 }
 
 /** GET /api/tickets/stats for a caller. */
 export function callerStatsJson(deps: AppDeps, answers: AnswerCache<string>, caller: Caller, serialize: Serialize): Promise<Buffer> {
-  return callerAnswer(deps, answers, caller, JSON.stringify(['stats', caller.id]), async () => ({ payload: { success: true, data: await ticketStats(deps, caller) }, validUntil: Number.POSITIVE_INFINITY }), serialize);
+  return answers.answer(
+    JSON.stringify(['stats', caller.id]),
+    () => repo.ticketsVersion(deps.db, caller.id),
+    async () => ({ body: Buffer.from(serialize({ success: true, data: await ticketStats(deps, caller) })) }),
+  );
 }
 
 export async function ticketStats(deps: AppDeps, caller: Caller) {
