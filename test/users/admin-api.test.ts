@@ -130,6 +130,20 @@ describe('admin integration API: users and tokens', () => {
       expect(demoted.body.data).toMatchObject({ is_admin: false, locale: 'en' });
     });
 
+    it('answers concurrent PUTs of one new user with one 201 and 200s, never a 500', async () => {
+      const id = platformId();
+      const results = await Promise.all(Array.from({ length: 5 }, () => putUser(id, person(id))));
+      expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 201]);
+    });
+
+    it('answers two new users racing for one email with one 201 and one 422', async () => {
+      const [a, b] = [platformId(), platformId()];
+      const email = `race-${a}@platform.test`;
+      const results = await Promise.all([putUser(a, { ...person(a), email }), putUser(b, { ...person(b), email })]);
+      expect(results.map((r) => r.status).sort()).toEqual([201, 422]);
+      expect(results.find((r) => r.status === 422)!.body).toEqual({ success: false, message: INVALID, errors: { email: ['The email has already been taken.'] } });
+    });
+
     it('makes a user the other admin routes accept as a project owner', async () => {
       const id = platformId();
       await putUser(id, person(id));
