@@ -10,6 +10,7 @@ import notificationRoutes from './notifications/routes.js';
 import { commands as notificationCommands } from './notifications/commands.js';
 import ticketRoutes from './tickets/routes.js';
 import { commands as ticketCommands } from './tickets/commands.js';
+import userAdminRoutes from './users/admin-routes.js';
 import { commands as userCommands } from './users/commands.js';
 
 export interface FeatureModule {
@@ -19,7 +20,7 @@ export interface FeatureModule {
 }
 
 export const modules: FeatureModule[] = [
-  { name: 'users', commands: userCommands },
+  { name: 'users', routes: userAdminRoutes, commands: userCommands },
   { name: 'geo', routes: geoRoutes, commands: geoCommands },
   { name: 'tickets', routes: ticketRoutes, commands: ticketCommands },
   { name: 'assistant', routes: assistantRoutes, commands: assistantCommands },

@@ -201,20 +201,16 @@ describe('POST /api/assistant/chat', () => {
       ['an empty message', { message: '' }, { message: ['The message field is required.'] }],
       ['a blank message', { message: '   \n ' }, { message: ['The message field is required.'] }],
       ['a message over 2000 characters', { message: 'x'.repeat(2001) }, { message: ['The message must not be greater than 2000 characters.'] }],
-      ['an unknown agent', { message: 'hi', agent: 'captain' }, { agent: ['The selected agent is invalid.'] }],
       ['a non-integer conversation_id', { message: 'hi', conversation_id: 'abc' }, { conversation_id: ['The conversation id must be an integer.'] }],
       ['a zero conversation_id', { message: 'hi', conversation_id: 0 }, { conversation_id: ['The conversation id must be at least 1.'] }],
       ['a context that is not an object', { message: 'hi', context: 'page=5' }, { context: ['The context must be an object.'] }],
       ['a context array', { message: 'hi', context: [1, 2] }, { context: ['The context must be an object.'] }],
       [
         'a context with too many keys',
-        { message: 'hi', context: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, i])) },
-        { context: ['The context must not have more than 20 keys.'] },
+        { message: 'hi', context: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) },
+        { context: ['The context must not have more than 50 keys in all.'] },
       ],
-      ['a context key over 64 characters', { message: 'hi', context: { ['k'.repeat(65)]: 1 } }, { context: ['Each context key must not be greater than 64 characters.'] }],
-      ['a context value over 500 characters', { message: 'hi', context: { page: 'x'.repeat(501) } }, { 'context.page': ['The context.page must be a string, number or boolean of at most 500 characters.'] }],
-      ['a nested context value', { message: 'hi', context: { user: { role: 'admin' } } }, { 'context.user': ['The context.user must be a string, number or boolean of at most 500 characters.'] }],
-      ['a null context value', { message: 'hi', context: { page: null } }, { 'context.page': ['The context.page must be a string, number or boolean of at most 500 characters.'] }],
+      ['a context key over 64 characters', { message: 'hi', context: { ['k'.repeat(65)]: 1 } }, { context: ['Each context key must be 1 to 64 characters.'] }],
     ];
     for (const [name, payload, errors] of cases) {
       it(`rejects ${name}`, async () => {
@@ -225,7 +221,7 @@ describe('POST /api/assistant/chat', () => {
     }
 
     it('accepts a context at its limits', async () => {
-      const context = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${'k'.repeat(60)}${i}`, i % 2 ? 'v'.repeat(500) : true]));
+      const context = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${'k'.repeat(60)}${i}`, i % 2 ? 'v'.repeat(300) : true]));
       const res = await chat(user, { message: 'refund', context });
       expect(res.statusCode).toBe(200);
     });

@@ -114,6 +114,25 @@ describe('operator CLI: users and tokens', () => {
     expect((await findUserByEmail(t.db, 'ada@example.com'))?.is_admin).toBe(true);
   });
 
+  it('user:create --id gives the user the platform\'s id; later users without --id take ids above it', async () => {
+    const res = await cli('user:create', '--id', '424242', '--email', 'service@example.com', '--first-name', 'Platform', '--last-name', 'Service', '--admin');
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout.trim())).toMatchObject({ id: 424242, email: 'service@example.com', is_admin: true });
+    const next = await cli('user:create', '--email', 'after-id@example.com', '--first-name', 'A', '--last-name', 'B');
+    expect(next.code).toBe(0);
+    expect(JSON.parse(next.stdout.trim()).id).toBeGreaterThan(424242);
+    const taken = await cli('user:create', '--id', '424242', '--email', 'other@example.com', '--first-name', 'A', '--last-name', 'B');
+    expect(taken.code).toBe(1);
+    expect(taken.stderr.trim()).toBe('error: a user with id 424242 already exists');
+  });
+
+  it('token:create refuses an inactive user in one line', async () => {
+    await t.db.updateTable('users').set({ active: 0 }).where('email', '=', 'after-id@example.com').execute();
+    const res = await cli('token:create', '--email', 'after-id@example.com');
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim()).toBe('error: after-id@example.com is inactive: its tokens would not sign in');
+  });
+
   it('exits non-zero with one line naming a badly set variable', async () => {
     const res = await runCli(['db:migrate'], { ...t.env, DATABASE_URL: 'mysql://x' });
     expect(res.code).toBe(1);

@@ -185,6 +185,34 @@ describe('geographic endpoints on the shipped data', () => {
       expect(names).toEqual([...names].sort(faCollator.compare));
     });
 
+    it('labels each rural of a section with its name followed by (دهستان), and each city with its name alone', async () => {
+      const children = await json('/api/geographic/section/785/children');
+      const byId = new Map(children.map((c) => [c.id, c.name]));
+      const cities = sourceRows('cities.csv').filter((r) => r.district_id === '785' && r.active === '1');
+      const rurals = sourceRows('rurals.csv').filter((r) => r.district_id === '785' && r.active === '1');
+      expect(rurals.length).toBeGreaterThan(0);
+      for (const rural of rurals) expect(byId.get(`rural_${rural.id}`)).toBe(`${rural.name} (دهستان)`);
+      for (const city of cities) expect(byId.get(`city_${city.id}`)).toBe(city.name);
+      // Only the section list carries the label: the villages of a rural and the ids are unchanged.
+      expect(children.filter((c) => String(c.name).endsWith(' (دهستان)')).map((c) => c.id)).toEqual(children.filter((c) => String(c.id).startsWith('rural_')).map((c) => c.id));
+    });
+
+    it('tells apart a rural and a city of the same name and keeps the section list and its ETag stable', async () => {
+      const cityNames = new Map(sourceRows('cities.csv').filter((r) => r.active === '1').map((r) => [`${r.district_id}/${r.name}`, r.id]));
+      const twin = sourceRows('rurals.csv').find((r) => r.active === '1' && cityNames.has(`${r.district_id}/${r.name}`));
+      expect(twin, 'the shipped data has a district with a city and a rural of the same name').toBeDefined();
+      const url = `/api/geographic/section/${twin!.district_id}/children`;
+      const first = await get(url);
+      const children = first.json() as Item[];
+      const city = children.find((c) => c.id === `city_${cityNames.get(`${twin!.district_id}/${twin!.name}`)}`)!;
+      const rural = children.find((c) => c.id === `rural_${twin!.id}`)!;
+      expect(city.name).toBe(twin!.name);
+      expect(rural.name).toBe(`${twin!.name} (دهستان)`);
+      expect(children.indexOf(city)).toBeLessThan(children.indexOf(rural));
+      const again = await get(url, { 'if-none-match': String(first.headers.etag) });
+      expect(again.statusCode).toBe(304);
+    });
+
     it('needs the city_ prefix for level city: a plain integer matches nothing', async () => {
       const regions = await json('/api/geographic/city/city_4/children');
       expect(sorted(ids(regions))).toEqual(sorted(activeIdsWhere(sourceRows('regions.csv'), 'city_id', 4)));

@@ -105,7 +105,18 @@ const ROWS: MatrixRow[] = [
     route: 'PUT /api/admin/investments/{id}', access: 'admin',
     request: (w) => ({ url: '/api/admin/investments/201', payload: { project_id: 102, investor_id: w.owner.id, amount: 7000, status: 'completed' } }), success: 200,
   },
+
+  // Users (admin integration): a user mirrored here (9101) gets a token and loses it; the single
+  // revocation takes a spare token of the other user, so their own token keeps working.
+  { route: 'PUT /api/admin/users/{id}', access: 'admin', request: () => ({ url: '/api/admin/users/9101', payload: { email: 'matrix@platform.test', first_name: 'Matrix', last_name: 'Row' } }), success: 201 },
+  { route: 'POST /api/admin/users/{id}/tokens', access: 'admin', request: () => ({ url: '/api/admin/users/9101/tokens', payload: { name: 'matrix' } }), success: 201 },
+  { route: 'GET /api/admin/users/{id}/tokens', access: 'admin', request: (w) => ({ url: `/api/admin/users/${w.other.id}/tokens` }), success: 200 },
+  { route: 'DELETE /api/admin/users/{id}/tokens/{token_id}', access: 'admin', request: (w) => ({ url: `/api/admin/users/${w.other.id}/tokens/${spareTokenId}` }), success: 200 },
+  { route: 'DELETE /api/admin/users/{id}/tokens', access: 'admin', request: () => ({ url: '/api/admin/users/9101/tokens' }), success: 200 },
 ];
+
+/** A second token of the other user, for the single revocation (set before any row runs). */
+let spareTokenId = 0;
 
 async function ticketsOf(w: World, userId: number): Promise<number> {
   return (await w.t.db.selectFrom('tickets').select('id').where('user_id', '=', userId).execute()).length;
@@ -127,6 +138,7 @@ describe('access matrix', () => {
     tables = await applicationTables(w.t);
     const expired = `Bearer ${await makeToken(w.t.db, w.owner.id, { expired: true })}`;
     const revoked = `Bearer ${await makeToken(w.t.db, w.owner.id, { revoked: true })}`;
+    spareTokenId = Number((await makeToken(w.t.db, w.other.id)).split('|')[0]);
     headersOf = {
       none: () => ({}),
       expired: () => ({ authorization: expired }),

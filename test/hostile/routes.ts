@@ -44,6 +44,16 @@ const conversationParam = { id: idParam((w) => [...w.mine.conversations, ...w.th
 const ticketParam = { id: idParam((w) => [...w.mine.tickets, ...w.theirs.tickets]) };
 const notificationParam = { id: idParam((w) => [...w.mine.notifications, ...w.theirs.notifications], hostileUuidText) };
 
+/**
+ * Users the fuzz mirrors, mints for and revokes: never one of the world's callers (whose tokens
+ * every other route needs), also not through a hostile id that reads as theirs (" 1", "00001", "0x1").
+ */
+const MIRRORED_USERS = [9001, 9002];
+const mirroredUserParam = (w: World) => {
+  const callers = [w.owner.id, w.other.id, w.admin.id];
+  return fc.oneof({ arbitrary: ids(MIRRORED_USERS), weight: 3 }, { arbitrary: hostileIdText.filter((text) => !callers.includes(Number(text))), weight: 2 });
+};
+
 /** A field a plausible request may leave out (undefined keys vanish from the JSON). */
 const optional = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined });
 
@@ -78,9 +88,9 @@ export const ROUTES: RouteSpec[] = [
     method: 'POST', path: '/api/assistant/chat', access: 'user', form: 'assistant', notFound: ['failure'], success: 'success', also: [400, 403],
     body: {
       message: text(1, 200),
-      agent: optional(fc.constantFrom('auto', 'engineer', 'pilot', 'steward', 'guide')),
-      conversation_id: optional(fc.integer({ min: 1, max: 12 })),
-      context: optional(fc.dictionary(fc.string({ minLength: 1, maxLength: 64 }), fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.boolean()), { maxKeys: 5 })),
+      agent: optional(fc.oneof(fc.constantFrom('auto', 'engineer', 'pilot', 'steward', 'guide', null, 'bogus'), fc.integer())),
+      conversation_id: optional(fc.oneof(fc.integer({ min: 1, max: 12 }), fc.constant(null))),
+      context: optional(fc.oneof(fc.constant(null), fc.dictionary(fc.string({ minLength: 1, maxLength: 64 }), fc.jsonValue({ maxDepth: 4 }), { maxKeys: 5 }))),
     },
   },
   {
@@ -190,6 +200,29 @@ export const ROUTES: RouteSpec[] = [
       notes: fc.oneof(fc.constant(null), text(0, 100)),
     },
   },
+  {
+    method: 'PUT', path: '/api/admin/users/{id}', access: 'admin', form: 'general', notFound: [], success: 'success', also: [400, 403],
+    params: { id: mirroredUserParam },
+    body: {
+      email: fc.oneof(fc.constantFrom('mirror-a@platform.test', 'Mirror-B@platform.test', 'mirror-a@platform.test'), text(0, 40)),
+      first_name: text(1, 100),
+      last_name: text(1, 100),
+      is_admin: fc.boolean(),
+      locale: fc.constantFrom('en', 'fa'),
+      active: fc.boolean(),
+    },
+  },
+  {
+    method: 'POST', path: '/api/admin/users/{id}/tokens', access: 'admin', form: 'general', notFound: ['message'], success: 'success', also: [400, 403],
+    params: { id: mirroredUserParam },
+    body: { name: optional(text(1, 100)), expires_in_days: optional(fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 36_500 }))) },
+  },
+  { method: 'GET', path: '/api/admin/users/{id}/tokens', access: 'admin', form: 'general', notFound: ['message'], success: 'success', also: [403], params: { id: mirroredUserParam } },
+  {
+    method: 'DELETE', path: '/api/admin/users/{id}/tokens/{token_id}', access: 'admin', form: 'general', notFound: ['message'], success: 'success', also: [400, 403],
+    params: { id: mirroredUserParam, token_id: idParam(() => [1, 2, 3, 4, 5, 6, 7, 8]) },
+  },
+  { method: 'DELETE', path: '/api/admin/users/{id}/tokens', access: 'admin', form: 'general', notFound: ['message'], success: 'success', also: [400, 403], params: { id: mirroredUserParam } },
 ];
 
 /** Every /api route the app serves, as "METHOD /api/path/{param}", from its OpenAPI document. */

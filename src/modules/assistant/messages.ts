@@ -41,16 +41,20 @@ registerMessages({
     fa: 'این گفتگو پیش‌تر ارجاع شده است؛ این تیکت پشتیبانی آن است.',
   },
   'assistant.validation.context_keys': {
-    en: 'The context must not have more than :max keys.',
-    fa: 'context نباید بیشتر از :max کلید داشته باشد.',
+    en: 'The context must not have more than :max keys in all.',
+    fa: 'context نباید روی هم بیشتر از :max کلید داشته باشد.',
   },
   'assistant.validation.context_key_length': {
-    en: 'Each context key must not be greater than :max characters.',
-    fa: 'هر کلید context نباید بیشتر از :max نویسه باشد.',
+    en: 'Each context key must be 1 to :max characters.',
+    fa: 'هر کلید context باید ۱ تا :max نویسه باشد.',
   },
-  'assistant.validation.context_value': {
-    en: 'The context.:key must be a string, number or boolean of at most :max characters.',
-    fa: 'context.:key باید رشته، عدد یا مقدار منطقی با حداکثر :max نویسه باشد.',
+  'assistant.validation.context_depth': {
+    en: 'The context must not be nested more than :max levels deep.',
+    fa: 'context نباید بیش از :max سطح تودرتو باشد.',
+  },
+  'assistant.validation.context_size': {
+    en: 'The context must not be larger than :max bytes as JSON.',
+    fa: 'context نباید در قالب JSON بزرگ‌تر از :max بایت باشد.',
   },
   'assistant.validation.conversation_unknown': {
     en: 'The selected conversation id is invalid.',

@@ -3,6 +3,7 @@ import { Type, type Static } from 'typebox';
 import { paginationQuery, PageMetaSchema } from '../../http/pagination.js';
 import { errorResponses, IntegerId, NO_NUL, SuccessMessage, Timestamp } from '../../http/schemas.js';
 import { AGENT_CHOICES, AGENT_IDS } from './agents.js';
+import { CONTEXT_MAX_BYTES, CONTEXT_MAX_DEPTH, CONTEXT_MAX_KEY_LENGTH, CONTEXT_MAX_KEYS } from './context.js';
 
 export const CHAT_MESSAGE_MAX = 2000;
 export const FEEDBACK_TYPES = ['bug', 'feature_request', 'improvement', 'complaint', 'praise', 'other'] as const;
@@ -15,12 +16,30 @@ const tags = ['assistant'];
 
 export const ChatBody = Type.Object({
   message: Type.String({ minLength: 1, maxLength: CHAT_MESSAGE_MAX, pattern: NO_NUL, description: 'The user\'s message, at most 2000 characters.' }),
-  agent: Type.Optional(Type.Enum([...AGENT_CHOICES], { description: 'Agent asked for; non-admins are always answered by steward. Admins: default auto (or the conversation\'s agent when continuing).' })),
-  conversation_id: Type.Optional({ ...IntegerId, description: 'Continue this conversation (yours, not deleted); omitted: a new one is created.' }),
-  context: Type.Optional(
-    Type.Record(Type.String(), Type.Unknown(), {
-      description: 'Extra facts for the answer: at most 20 keys of at most 64 characters; values strings (at most 500 characters), numbers or booleans.',
+  // Not an enum here: a non-admin's agent is ignored whatever it holds; the service checks an admin's.
+  agent: Type.Optional(
+    Type.Unknown({
+      description: `Agent asked for: ${AGENT_CHOICES.join(', ')}, or null for the default. Non-admins are always answered by steward and the field is ignored whatever it holds. Admins: another value answers 422; the default is auto on a new conversation and the conversation's agent when continuing one.`,
+      examples: ['steward'],
     }),
+  ),
+  conversation_id: Type.Optional(
+    Type.Union([IntegerId, Type.Null()], { description: 'Continue this conversation (yours, not deleted); omitted or null: a new one is created.' }),
+  ),
+  context: Type.Optional(
+    Type.Union(
+      [
+        // The key and size bounds span every level, so they are checked in context.ts, with one message each.
+        Type.Record(Type.String(), Type.Unknown(), {
+          description: 'Facts about the user\'s screen; values are any JSON (strings, numbers, booleans, null, arrays, objects).',
+        }),
+        Type.Null(),
+      ],
+      {
+        description: `Extra facts for the answer, or null for none. Bounds, enforced with a 422 keyed context: at most ${CONTEXT_MAX_BYTES} bytes as JSON, at most ${CONTEXT_MAX_DEPTH} levels of objects and arrays (the context itself is the first), at most ${CONTEXT_MAX_KEYS} keys in all levels together, keys 1 to ${CONTEXT_MAX_KEY_LENGTH} characters. A model reads them as facts (page.module: projects), never as instructions.`,
+        examples: [{ page: { route_name: 'projects.show', module: 'projects', resource_type: 'project', resource_id: 12 } }],
+      },
+    ),
   ),
 });
 export type ChatBody = Static<typeof ChatBody>;

@@ -1,17 +1,17 @@
 // The assistant's rules: who answers, what is saved when, who may see which conversation.
 import { performance } from 'node:perf_hooks';
 import { nowIso } from '../../db/index.js';
-import { forbidden, HttpError, notFound, ValidationError } from '../../http/errors.js';
+import { forbidden, HttpError, notFound, ValidationError, type FieldErrors } from '../../http/errors.js';
 import { t, type Locale } from '../../http/i18n.js';
 import { pageMeta, pageOffset, type PageMeta } from '../../http/pagination.js';
 import type { AppDeps } from '../../http/types.js';
 import { fieldMessage } from '../../http/validation.js';
 import type { UserRecord } from '../users/repository.js';
-import { agentById, chooseAgent, type AgentChoice, type AgentId } from './agents.js';
-import { contextErrors } from './context.js';
+import { AGENT_CHOICES, agentById, chooseAgent, type AgentChoice, type AgentId } from './agents.js';
+import { contextErrors, contextFacts } from './context.js';
 import type { Hit, KnowledgeBase } from './knowledge.js';
 import './messages.js';
-import { ProviderError, type AnswerProvider, type ContextValue } from './providers/types.js';
+import { ProviderError, type AnswerProvider } from './providers/types.js';
 import * as repo from './repository.js';
 import { conversationTitle, messageLanguage } from './text.js';
 
@@ -24,10 +24,15 @@ const MAX_SUGGESTIONS = 3;
 
 export interface ChatInput {
   message: string;
-  agent?: AgentChoice;
-  conversation_id?: number;
-  context?: Record<string, unknown>;
+  /** Read only for an admin (one of AGENT_CHOICES, or null for the default); ignored for anyone else. */
+  agent?: unknown;
+  /** null: a new conversation, as when absent. */
+  conversation_id?: number | null;
+  /** null: no context, as when absent. */
+  context?: Record<string, unknown> | null;
 }
+
+const isAgentChoice = (value: unknown): value is AgentChoice => (AGENT_CHOICES as readonly unknown[]).includes(value);
 
 export interface ChatResult {
   message: string;
@@ -60,16 +65,19 @@ export class AssistantService {
   async chat(user: UserRecord, input: ChatInput, meta: { requestId: string; startedAt: number; locale: Locale }): Promise<ChatResult> {
     const { locale } = meta;
     const message = input.message.trim();
-    if (message === '') throw new ValidationError({ message: [fieldMessage(locale, 'required', 'message')] });
-    const context = input.context ?? {};
-    const errors = contextErrors(context, locale);
-    if (errors) throw new ValidationError(errors);
+    const errors: FieldErrors = {};
+    if (message === '') errors.message = [fieldMessage(locale, 'required', 'message')];
+    // A non-admin is answered by steward whatever `agent` holds, so only an admin's is checked.
+    const agentAsked = user.is_admin ? (input.agent ?? undefined) : undefined;
+    if (agentAsked !== undefined && !isAgentChoice(agentAsked)) errors.agent = [fieldMessage(locale, 'in', 'agent')];
+    Object.assign(errors, input.context ? contextErrors(input.context, locale) : null);
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
-    const existing = input.conversation_id === undefined ? undefined : await this.ownedConversation(user, input.conversation_id, locale);
+    const existing = input.conversation_id == null ? undefined : await this.ownedConversation(user, input.conversation_id, locale);
     // A deleted conversation cannot be continued; an archived one can, and becomes active again.
     if (existing?.status === 'deleted') throw notFound(t(locale, 'assistant.conversation.not_found'));
     // An admin continuing a conversation without naming an agent keeps the agent in force.
-    const requested = input.agent ?? (existing && user.is_admin ? (existing.agent_type as AgentId) : undefined);
+    const requested = (agentAsked as AgentChoice | undefined) ?? (existing && user.is_admin ? (existing.agent_type as AgentId) : undefined);
     const agent = agentById(chooseAgent(user.is_admin, requested, message));
 
     // The user's message is committed before the provider is asked, so a failing provider never loses it.
@@ -87,7 +95,7 @@ export class AssistantService {
     const history = existing && this.provider.name !== 'offline' ? await this.history(conversationId) : [];
     let answer: string;
     try {
-      ({ content: answer } = await this.provider.answer({ agent, language, message, history, hits, weakMatch, context: context as Record<string, ContextValue> }));
+      ({ content: answer } = await this.provider.answer({ agent, language, message, history, hits, weakMatch, context: contextFacts(input.context) }));
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       throw new HttpError(500, { success: false, message: t(locale, `assistant.error.${error.code}`), error: error.code });

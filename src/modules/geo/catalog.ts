@@ -17,6 +17,8 @@ export type GeoItem = { id: number | string; name: string };
 
 export const REVISION_CHECK_MS = 30_000;
 
+/** Appended to a rural's name in the children of a section (the word for "rural district"). */
+export const RURAL_LABEL_SUFFIX = ' (دهستان)';
 /** Names in Persian alphabetical order (numbers in numeric order), then by id: a total, stable order. */
 const collator = new Intl.Collator('fa', { numeric: true });
 const byNameThenId = (a: { name: string; id: number }, b: { name: string; id: number }) => collator.compare(a.name, b.name) || a.id - b.id;
@@ -100,13 +102,15 @@ export async function buildBodies(db: Kysely<Database>): Promise<Map<string, Cac
     for (const [parentId, group] of groupBy(rows, column)) bodies.set(`children/${level}/${prefix}${parentId}`, cached(plain(group)));
   }
 
-  // A section's children: its cities and rurals in one list, by name, then cities before rurals, then id.
+  // A section's children: its cities and rurals in one list, by the name shown, then cities before
+  // rurals, then id. A rural is shown as "<name> (دهستان)", as the original did, so a rural and a
+  // city of the same name can be told apart in the picker.
   const sections = new Map<number, Array<GeoItem & { kind: number; key: number }>>();
-  for (const [rows, kind, prefix] of [[cities, 0, 'city_'], [rurals, 1, 'rural_']] as const) {
+  for (const [rows, kind, prefix, suffix] of [[cities, 0, 'city_', ''], [rurals, 1, 'rural_', RURAL_LABEL_SUFFIX]] as const) {
     for (const row of rows) {
       const districtId = row.district_id as number;
       const list = sections.get(districtId) ?? [];
-      list.push({ id: `${prefix}${row.id}`, name: row.name, kind, key: row.id });
+      list.push({ id: `${prefix}${row.id}`, name: `${row.name}${suffix}`, kind, key: row.id });
       sections.set(districtId, list);
     }
   }

@@ -1,6 +1,6 @@
 import { CommandFailed, UsageError, optionalPositiveInteger, requireString, type CliCommand } from '../../cli/command.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { findUserByEmail, insertUser, setAdmin } from './repository.js';
+import { advanceUserIdSequence, findMirroredUser, findUserByEmail, insertUser, setAdmin } from './repository.js';
 import { createToken, revokeAllTokens, revokeToken } from './tokens.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -9,15 +9,16 @@ export const commands: CliCommand[] = [
   {
     name: 'user:create',
     summary: 'Create a user and print it as JSON.',
-    usage: '--email E --first-name F --last-name L [--admin] [--locale en|fa]',
+    usage: '--email E --first-name F --last-name L [--admin] [--locale en|fa] [--id N]',
     options: {
+      id: { type: 'string', description: "the platform's id for the user (default: the next free id); see PUT /api/admin/users/{id}" },
       email: { type: 'string', description: 'email address (unique, case-insensitive)' },
       'first-name': { type: 'string', description: 'first name' },
       'last-name': { type: 'string', description: 'last name' },
       admin: { type: 'boolean', description: 'make the user an administrator' },
       locale: { type: 'string', description: 'language of notifications and mail: en (default) or fa' },
     },
-    async run(values, { db, out }) {
+    async run(values, { db, dialect, out }) {
       const email = requireString(values, 'email');
       if (!EMAIL.test(email) || email.length > 255) throw new UsageError(`--email must be an email address such as ada@example.com`);
       const firstName = requireString(values, 'first-name');
@@ -25,8 +26,12 @@ export const commands: CliCommand[] = [
       const locale = values.locale ?? 'en';
       if (locale !== 'en' && locale !== 'fa') throw new UsageError('--locale must be en or fa');
       if (firstName.length > 100 || lastName.length > 100) throw new UsageError('names must be at most 100 characters');
+      const id = optionalPositiveInteger(values, 'id');
+      if (id !== undefined && id > 2_147_483_647) throw new UsageError('--id must be at most 2147483647');
       if (await findUserByEmail(db, email)) throw new CommandFailed(`a user with email ${email.toLowerCase()} already exists`);
-      const user = await insertUser(db, { email, first_name: firstName, last_name: lastName, is_admin: values.admin === true, locale });
+      if (id !== undefined && (await findMirroredUser(db, id, dialect))) throw new CommandFailed(`a user with id ${id} already exists`);
+      const user = await insertUser(db, { id, email, first_name: firstName, last_name: lastName, is_admin: values.admin === true, locale });
+      if (id !== undefined) await advanceUserIdSequence(db, dialect);
       out(JSON.stringify({ id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name, is_admin: user.is_admin }));
     },
   },
@@ -39,12 +44,13 @@ export const commands: CliCommand[] = [
       name: { type: 'string', description: 'a label for the token (default "default")' },
       'expires-in-days': { type: 'string', description: 'lifetime in days (default: no expiry)' },
     },
-    async run(values, { db, out, progress }) {
+    async run(values, { db, dialect, out, progress }) {
       const email = requireString(values, 'email');
       const name = typeof values.name === 'string' ? values.name.trim().slice(0, 100) || 'default' : 'default';
       const days = optionalPositiveInteger(values, 'expires-in-days');
       const user = await findUserByEmail(db, email);
       if (!user) throw new CommandFailed(`no user with email ${email.toLowerCase()}`);
+      if (!(await findMirroredUser(db, user.id, dialect))?.active) throw new CommandFailed(`${user.email} is inactive: its tokens would not sign in`);
       const token = await createToken(db, user.id, { name, expiresInDays: days });
       progress(`token ${token.id} for ${user.email}${token.expires_at ? `, expires ${token.expires_at}` : ', no expiry'}; it is shown only now:`);
       out(token.plaintext);

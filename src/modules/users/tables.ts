@@ -15,6 +15,8 @@ export interface UsersTable {
   notifications_version: Generated<number>;
   /** Raised by triggers with every change to a ticket in the user's list (migration 202611211300). */
   tickets_version: Generated<number>;
+  /** 1, or 0 for a user the platform deactivated: none of their tokens signs in (migration 202611231800). */
+  active: Generated<number>;
 }
 
 export interface PersonalAccessTokensTable {

@@ -57,7 +57,9 @@ const tokenWithUser = compiledQuery((db, id: number) =>
     .innerJoin('users as u', 'u.id', 't.user_id')
     .select(['t.id', 't.token_hash', 't.expires_at', 't.revoked_at', 't.last_used_at'])
     .select(['u.id as user_id', 'u.first_name', 'u.last_name', 'u.email', 'u.is_admin', 'u.locale', 'u.created_at'])
-    .where('t.id', '=', id),
+    .where('t.id', '=', id)
+    // A deactivated user's tokens stop working on the next request, whoever deactivated them.
+    .where('u.active', '=', 1),
 );
 
 export class TokenVerifier {
@@ -116,4 +118,32 @@ export async function revokeAllTokens(db: Kysely<Database>, userId: number): Pro
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+export interface TokenSummary {
+  id: number;
+  name: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  created_at: string;
+}
+
+/** The user's tokens that still sign in (neither revoked nor expired), newest first; never the hash. */
+export async function liveTokens(db: Kysely<Database>, userId: number, now = nowIso()): Promise<TokenSummary[]> {
+  return db
+    .selectFrom('personal_access_tokens')
+    .select(['id', 'name', 'last_used_at', 'expires_at', 'created_at'])
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** Revokes the token when it belongs to the user: undefined when it does not (or does not exist), else whether it was still unrevoked. */
+export async function revokeTokenOfUser(db: Kysely<Database>, userId: number, tokenId: number): Promise<{ revoked: boolean } | undefined> {
+  const token = await db.selectFrom('personal_access_tokens').select(['id']).where('id', '=', tokenId).where('user_id', '=', userId).executeTakeFirst();
+  if (!token) return undefined;
+  const count = await revokeToken(db, tokenId);
+  return { revoked: count > 0 };
 }

@@ -4,7 +4,8 @@ import type { Locale } from '../../../http/i18n.js';
 import type { Agent } from '../agents.js';
 import type { Hit } from '../knowledge.js';
 
-export type ContextValue = string | number | boolean;
+/** The chat's context as facts: [path, value] pairs, each one line of text (see assistant/context.ts). */
+export type ContextFacts = Array<[path: string, value: string]>;
 
 export interface AnswerRequest {
   agent: Agent;
@@ -18,7 +19,7 @@ export interface AnswerRequest {
   /** True when no passage matches the message well. */
   weakMatch: boolean;
   /** Facts the client sent about the user's screen; information only. */
-  context: Record<string, ContextValue>;
+  context: ContextFacts;
 }
 
 export interface Answer {

@@ -1,0 +1,154 @@
+// Users mirrored from the platform by its ids, and their tokens, for the admin integration API.
+// Each write runs in one transaction. PUT is idempotent (the same body again changes nothing and
+// answers 200), and so are both revocations (revoking a revoked token answers 200 with count 0),
+// so the platform may retry any of them; minting a token is not: a retried mint makes a second
+// token, which the platform can revoke.
+import type { Kysely } from 'kysely';
+import { nowIso, type Dialect } from '../../db/index.js';
+import type { Database } from '../../db/schema.js';
+import { notFoundMessageOnly, ValidationError, type FieldErrors } from '../../http/errors.js';
+import { registerMessages, t, type Locale } from '../../http/i18n.js';
+import { fieldMessage } from '../../http/validation.js';
+import {
+  advanceUserIdSequence,
+  emailTakenByOther,
+  findMirroredUser,
+  insertMirroredUserIfAbsent,
+  isUniqueViolation,
+  normaliseEmail,
+  updateMirroredUser,
+  type MirroredFields,
+  type MirroredUser,
+} from './repository.js';
+import { createToken, liveTokens, revokeAllTokens, revokeTokenOfUser, type CreatedToken, type TokenSummary } from './tokens.js';
+
+registerMessages({
+  'users.email_taken': { en: 'The email has already been taken.', fa: 'این email پیش‌تر ثبت شده است.' },
+  'users.inactive': { en: 'The user is inactive: set active to true first.', fa: 'این کاربر غیرفعال است: نخست active را true کنید.' },
+});
+
+export interface UserReport {
+  email: string;
+  first_name: string;
+  last_name: string;
+  is_admin?: boolean;
+  locale?: 'en' | 'fa';
+  active?: boolean;
+}
+
+export interface SavedUser {
+  created: boolean;
+  user: MirroredUser;
+  tokens_revoked: number;
+}
+
+const userNotFound = (id: number) => notFoundMessageOnly(`No query results for model [User] ${id}`);
+const tokenNotFound = (id: number) => notFoundMessageOnly(`No query results for model [PersonalAccessToken] ${id}`);
+
+/** The fields whose value differs from the stored user's. */
+function changedFields(existing: MirroredUser, wanted: MirroredFields): Partial<MirroredFields> {
+  return Object.fromEntries(Object.entries(wanted).filter(([key, value]) => existing[key as keyof MirroredFields] !== value)) as Partial<MirroredFields>;
+}
+
+export class UserDirectory {
+  constructor(private readonly deps: { db: Kysely<Database>; dialect: Dialect }) {}
+
+  /**
+   * Creates the user under the platform's id, or brings it in line with the report. Fields the
+   * report leaves out keep their stored value (defaults for a new user). A deactivation revokes
+   * every token of the user in the same transaction; the token lookup also refuses any token of
+   * an inactive user, so nothing signs in until the platform reactivates and mints again.
+   */
+  async save(id: number, report: UserReport, locale: Locale): Promise<SavedUser> {
+    const errors = this.reportErrors(report, locale);
+    if (errors) throw new ValidationError(errors);
+    const { db, dialect } = this.deps;
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const email = normaliseEmail(report.email);
+        if (await emailTakenByOther(trx, email, id)) throw new ValidationError({ email: [t(locale, 'users.email_taken')] });
+        const now = nowIso();
+        const fresh: MirroredFields = {
+          email,
+          first_name: report.first_name.trim(),
+          last_name: report.last_name.trim(),
+          is_admin: report.is_admin ?? false,
+          locale: report.locale ?? 'en',
+          active: report.active ?? true,
+        };
+        let existing = await findMirroredUser(trx, id, dialect, true);
+        // Absent: inserted, unless a concurrent request got there first (then updated like a retry).
+        const created = !existing && (await insertMirroredUserIfAbsent(trx, id, fresh, now));
+        if (created) await advanceUserIdSequence(trx, dialect);
+        existing ??= (await findMirroredUser(trx, id, dialect, true))!;
+        let user = existing;
+        if (!created) {
+          const wanted: MirroredFields = {
+            ...fresh,
+            is_admin: report.is_admin ?? existing.is_admin,
+            locale: report.locale ?? existing.locale,
+            active: report.active ?? existing.active,
+          };
+          const changes = changedFields(existing, wanted);
+          if (Object.keys(changes).length > 0) user = await updateMirroredUser(trx, id, changes, now);
+        }
+        const tokensRevoked = user.active ? 0 : await revokeAllTokens(trx, id);
+        return { created, user, tokens_revoked: tokensRevoked };
+      });
+    } catch (error) {
+      // Another request took the address between the check and the write.
+      if (isUniqueViolation(error)) throw new ValidationError({ email: [t(locale, 'users.email_taken')] });
+      throw error;
+    }
+  }
+
+  /** A new token for the user; the plaintext is in the answer only. */
+  async mintToken(userId: number, options: { name?: string; expiresInDays?: number | null }, locale: Locale): Promise<CreatedToken & { name: string }> {
+    const { db, dialect } = this.deps;
+    const name = options.name?.trim() || 'default';
+    return db.transaction().execute(async (trx) => {
+      const user = await findMirroredUser(trx, userId, dialect, true);
+      if (!user) throw userNotFound(userId);
+      if (!user.active) throw new ValidationError({ user: [t(locale, 'users.inactive')] });
+      const token = await createToken(trx, userId, { name, expiresInDays: options.expiresInDays ?? undefined });
+      return { ...token, name };
+    });
+  }
+
+  async listTokens(userId: number): Promise<TokenSummary[]> {
+    await this.existingUser(userId);
+    return liveTokens(this.deps.db, userId);
+  }
+
+  /** Revokes one token of the user: 404 for a token that is not theirs; a revoked one answers count 0. */
+  async revokeToken(userId: number, tokenId: number): Promise<number> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      await this.existingUser(userId, trx);
+      const result = await revokeTokenOfUser(trx, userId, tokenId);
+      if (!result) throw tokenNotFound(tokenId);
+      return result.revoked ? 1 : 0;
+    });
+  }
+
+  async revokeAllTokens(userId: number): Promise<number> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      await this.existingUser(userId, trx);
+      return revokeAllTokens(trx, userId);
+    });
+  }
+
+  private async existingUser(userId: number, db: Kysely<Database> = this.deps.db): Promise<MirroredUser> {
+    const user = await findMirroredUser(db, userId, this.deps.dialect);
+    if (!user) throw userNotFound(userId);
+    return user;
+  }
+
+  /** Names that are blank once trimmed, which the schema's length rule lets through. */
+  private reportErrors(report: UserReport, locale: Locale): FieldErrors | null {
+    const errors: FieldErrors = {};
+    for (const field of ['first_name', 'last_name'] as const) {
+      if (report[field].trim() === '') errors[field] = [fieldMessage(locale, 'required', field)];
+    }
+    return Object.keys(errors).length > 0 ? errors : null;
+  }
+}
