@@ -64,6 +64,18 @@ export function freePort(): Promise<number> {
  * time from the server it measures. Returns how the run was placed, for the report.
  */
 function pinCores(): { server: string[]; placement: string } {
+  if (pinned) return pinned;
+  pinned = placeOnCores();
+  return pinned;
+}
+let pinned: { server: string[]; placement: string } | undefined;
+
+/** The command prefix that puts a server process on the server's core (empty when not pinned). */
+export function serverCores(): string[] {
+  return pinCores().server;
+}
+
+function placeOnCores(): { server: string[]; placement: string } {
   const cores = os.availableParallelism();
   const taskset = spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
   if (cores < 2 || !taskset) return { server: [], placement: `not pinned (${cores} core(s), taskset ${taskset ? 'present' : 'missing'})` };
@@ -73,7 +85,7 @@ function pinCores(): { server: string[]; placement: string } {
   } catch {
     return { server: [], placement: 'not pinned (taskset could not set this process\'s cores here)' };
   }
-  return { server: ['taskset', '-c', '0'], placement: `server process on core 0, load generator and data generator on core ${rest}` };
+  return { server: ['taskset', '-c', '0'], placement: `server process (and the bare ceiling server) on core 0; wrk, this process and the data generator on core ${rest}` };
 }
 
 export interface ServerProcess {
@@ -90,7 +102,7 @@ export interface ServerProcess {
  * its own, on a migrated database (SQLite in a temp folder, or DATABASE_URL) that this process
  * fills through its own connection while the server runs.
  */
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string> = {}, options: { discardStdout?: boolean } = {}): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-bench-'));
   const config = configWith({ DATA_DIR: dataDir, DATABASE_URL: process.env.DATABASE_URL });
   const database = createDatabase(config);
@@ -112,7 +124,8 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // At the default log level every request is logged: to /dev/null, not this terminal.
+    stdio: ['ignore', options.discardStdout ? 'ignore' : 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
