@@ -145,6 +145,24 @@ export async function startCeiling(): Promise<Ceiling> {
   };
 }
 
+export interface CaseOptions {
+  connections: number;
+  duration: number;
+  rounds: number;
+  warmup: number;
+}
+
+/** --duration S (10), --connections N (32), --rounds R (3), --warmup S (3) from parsed arguments. */
+export function caseOptions(values: Record<string, string | boolean | undefined>, defaults: Partial<CaseOptions> = {}): CaseOptions {
+  const number = (name: keyof CaseOptions, fallback: number) => (typeof values[name] === 'string' ? Number(values[name]) : (defaults[name] ?? fallback));
+  const options = { connections: number('connections', 32), duration: number('duration', 10), rounds: number('rounds', 3), warmup: number('warmup', 3) };
+  if (!(options.connections >= 1 && options.duration > 0 && options.rounds >= 1 && options.warmup >= 0)) throw new Error('--connections, --duration, --rounds must be positive, --warmup >= 0');
+  return options;
+}
+
+/** The parseArgs declarations of caseOptions. */
+export const CASE_ARGS = { duration: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' }, warmup: { type: 'string' } } as const;
+
 export interface CaseResult {
   name: string;
   rounds: WrkResult[];
@@ -162,7 +180,7 @@ export async function measureCase(
   service: { url: string; pid: number },
   ceiling: Ceiling,
   request: Request,
-  options: { connections: number; duration: number; rounds: number; warmup: number },
+  options: CaseOptions,
 ): Promise<CaseResult> {
   const sample = await fetch(service.url + request.path, { method: request.method ?? 'GET', headers: request.headers, body: request.body });
   const headers: Record<string, string> = {};

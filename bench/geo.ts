@@ -5,7 +5,7 @@
 // its core, side by side with a bare node:http server answering the same bytes and headers
 // (bench/client.ts). Target: service >= 80 % of the bare server's req/s on every case.
 import { parseArgs } from 'node:util';
-import { ensureWrk, measureCase, printSummary, ratioOf, startCeiling, type CaseResult } from './client.js';
+import { CASE_ARGS, caseOptions, ensureWrk, measureCase, printSummary, ratioOf, startCeiling, type CaseResult } from './client.js';
 import { startServerProcess } from './lib.js';
 
 const CASES = [
@@ -15,11 +15,7 @@ const CASES = [
 ];
 
 export default async function geoBenchmark(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' }, rounds: { type: 'string', default: '3' }, warmup: { type: 'string', default: '3' } },
-  });
-  const options = { duration: Number(values.duration), connections: Number(values.connections), rounds: Number(values.rounds), warmup: Number(values.warmup) };
+  const options = caseOptions(parseArgs({ args, options: CASE_ARGS }).values);
   ensureWrk();
   // LOG_LEVEL empty = the default (info), RATE_LIMIT_PER_MINUTE empty = the default (600).
   const server = await startServerProcess({ NODE_ENV: 'production', LOG_LEVEL: '', RATE_LIMIT_PER_MINUTE: '' }, { discardStdout: true });
