@@ -1,8 +1,12 @@
-// npm run bench -- assistant: chat with the offline provider at 16 connections (target p99 < 30 ms
-// on SQLite) and the conversation list of a user with 500 conversations (target p99 < 20 ms).
+// npm run bench -- assistant [--duration S] [--rounds R] [--warmup S]: chat with the offline
+// provider at 16 connections (target p99 < 30 ms on SQLite) and the conversation list of a user
+// with 500 conversations (target p99 < 20 ms). The server runs in its own process (bench/lib.ts);
+// wrk is the client (the chat's question rotates per request in Lua), beside its ceiling.
 import { insertUser } from '../src/modules/users/repository.js';
 import { createToken } from '../src/modules/users/tokens.js';
-import { load, report, startBenchServer } from './lib.js';
+import { parseArgs } from 'node:util';
+import { CASE_ARGS, caseOptions, ensureWrk, measureCase, printSummary, startCeiling } from './client.js';
+import { startServerProcess } from './lib.js';
 
 const QUESTIONS = [
   'How long does a refund take?',
@@ -14,8 +18,11 @@ const QUESTIONS = [
 ];
 
 export default async function run(args: string[]): Promise<void> {
-  const duration = Number(args[0] ?? 10);
-  const server = await startBenchServer();
+  const options = caseOptions(parseArgs({ args, options: CASE_ARGS }).values);
+  ensureWrk();
+  const server = await startServerProcess();
+  const ceiling = await startCeiling();
+  process.stdout.write(`${server.placement}\n`);
   try {
     const { db } = server.database;
     const chatter = await insertUser(db, { email: 'chatter@bench.local', first_name: 'Bench', last_name: 'Chatter' });
@@ -36,40 +43,21 @@ export default async function run(args: string[]): Promise<void> {
         .execute();
     }
 
-    let turn = 0;
-    const chat = await load('POST /api/assistant/chat (offline, 16 connections)', {
-      url: `${server.url}/api/assistant/chat`,
-      connections: 16,
-      duration,
-      method: 'POST',
-      headers: { authorization: `Bearer ${chatToken}`, 'content-type': 'application/json' },
-      setupClient: (client) => {
-        client.setBody(JSON.stringify({ message: QUESTIONS[turn++ % QUESTIONS.length] }));
-      },
-    });
-    const chatAlone = await load('POST /api/assistant/chat (offline, 1 connection: service time)', {
-      url: `${server.url}/api/assistant/chat`,
-      connections: 1,
-      duration: Math.max(3, Math.round(duration / 2)),
-      method: 'POST',
-      headers: { authorization: `Bearer ${chatToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ message: QUESTIONS[0] }),
-    });
-    const list = await load('GET /api/assistant/conversations (500 conversations, 16 connections)', {
-      url: `${server.url}/api/assistant/conversations?per_page=20`,
-      connections: 16,
-      duration,
-      headers: { authorization: `Bearer ${readToken}` },
-    });
-    const listPage = await load('GET /api/assistant/conversations?page=20 (16 connections)', {
-      url: `${server.url}/api/assistant/conversations?per_page=20&page=20`,
-      connections: 16,
-      duration,
-      headers: { authorization: `Bearer ${readToken}` },
-    });
-    report([chat, chatAlone, list, listPage]);
+    const chatHeaders = { authorization: `Bearer ${chatToken}`, 'content-type': 'application/json' };
+    const bodies = QUESTIONS.map((q) => JSON.stringify({ message: q }).replace(/[\\"]/g, (c) => `\\${c}`));
+    const lua = `local bodies = {${bodies.map((b) => `"${b}"`).join(', ')}}\nlocal i = 0\nrequest = function()\n  i = i % #bodies + 1\n  return wrk.format(nil, nil, nil, bodies[i])\nend`;
+    const chatRequest = { method: 'POST', path: '/api/assistant/chat', headers: chatHeaders, body: JSON.stringify({ message: QUESTIONS[0] }), lua };
+    const readHeaders = { authorization: `Bearer ${readToken}` };
+    const results = [
+      await measureCase('POST /api/assistant/chat (offline, 16 connections)', server, ceiling, chatRequest, { ...options, connections: 16 }),
+      await measureCase('POST /api/assistant/chat (offline, 1 connection: service time)', server, ceiling, chatRequest, { ...options, connections: 1 }),
+      await measureCase('GET /api/assistant/conversations (500 conversations, 16 connections)', server, ceiling, { path: '/api/assistant/conversations?per_page=20', headers: readHeaders }, { ...options, connections: 16 }),
+      await measureCase('GET /api/assistant/conversations?page=20 (16 connections)', server, ceiling, { path: '/api/assistant/conversations?per_page=20&page=20', headers: readHeaders }, { ...options, connections: 16 }),
+    ];
+    printSummary(`assistant (${server.database.dialect})`, results, 'Targets: chat p99 < 30 ms, list p99 < 20 ms. wrk -t1; the ceiling is a bare node:http server replaying the answer.');
     process.stdout.write(`dialect: ${server.database.dialect}; targets: chat p99 < 30 ms, list p99 < 20 ms\n`);
   } finally {
+    await ceiling.close();
     await server.close();
   }
 }

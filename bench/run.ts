@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const available = fs
   .readdirSync(here)
-  .filter((f) => f.endsWith('.ts') && !['run.ts', 'lib.ts'].includes(f))
+  .filter((f) => f.endsWith('.ts') && !['run.ts', 'lib.ts', 'client.ts'].includes(f))
   .map((f) => f.replace(/\.ts$/, ''))
   .sort();
 

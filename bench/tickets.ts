@@ -1,4 +1,4 @@
-// npm run bench -- tickets [--duration S] [--cache-mb N]
+// npm run bench -- tickets [--duration S] [--rounds R] [--warmup S] [--connections N] [--cache-mb N]
 // Fills tickets over 1,000 users (10,000 first, then 100,000 in total) and measures at 32
 // connections: the list (default page and with q), one ticket, and the stats, all as one user
 // who owns about 1/1,000 of the tickets. DATABASE_URL set = PostgreSQL, else SQLite. --cache-mb
@@ -9,7 +9,8 @@ import type { Database } from '../src/db/schema.js';
 import { createToken } from '../src/modules/users/tokens.js';
 import { slaDeadlineFor, firstResponseDeadlineFor } from '../src/modules/tickets/sla.js';
 import { newTrackingCode } from '../src/modules/tickets/service.js';
-import { load, report, startServerProcess, type LoadResult } from './lib.js';
+import { CASE_ARGS, caseOptions, ensureWrk, measureCase, printSummary, startCeiling, type CaseResult } from './client.js';
+import { startServerProcess } from './lib.js';
 
 const USERS = 1_000;
 const WORDS = ['withdrawal', 'payment', 'login', 'invoice', 'project', 'investment', 'refund', 'profile', 'verification', 'تراکنش', 'برداشت', 'ورود'];
@@ -64,24 +65,26 @@ async function insertTickets(db: Kysely<Database>, users: Array<{ id: number; em
 }
 
 export default async function run(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { duration: { type: 'string', default: '10' }, 'cache-mb': { type: 'string', default: '16' } } });
-  const duration = Number(values.duration);
+  const { values } = parseArgs({ args, options: { ...CASE_ARGS, 'cache-mb': { type: 'string', default: '16' } } });
+  const options = caseOptions(values);
   const cacheMb = values['cache-mb'];
-  if (!(duration > 0) || !/^\d+$/.test(cacheMb)) throw new Error('--duration must be > 0 and --cache-mb a whole number');
+  if (!/^\d+$/.test(cacheMb)) throw new Error('--cache-mb must be a whole number');
+  ensureWrk();
   const server = await startServerProcess({ TICKETS_CACHE_MB: cacheMb });
-  process.stdout.write(`${server.placement}; TICKETS_CACHE_MB=${cacheMb}\n`);
+  const ceiling = await startCeiling();
+  process.stdout.write(`${server.placement}; ${server.database.dialect}; TICKETS_CACHE_MB=${cacheMb}\n`);
   const db = server.database.db;
   try {
     const users = await insertUsers(db);
     const caller = users[0]!;
     const token = (await createToken(db, caller.id)).plaintext;
     const headers = { authorization: `Bearer ${token}` };
-    const measure = (name: string, path: string) => load(name, { url: `${server.url}${path}`, headers, duration });
+    const measure = (name: string, path: string) => measureCase(name, server, ceiling, { path, headers }, options);
 
     let t0 = Date.now();
     await insertTickets(db, users, 0, 10_000);
     process.stderr.write(`inserted 10,000 tickets in ${Date.now() - t0} ms (${server.database.dialect})\n`);
-    const results: LoadResult[] = [await measure('GET /api/tickets (10k tickets)', '/api/tickets')];
+    const results: CaseResult[] = [await measure('GET /api/tickets (10k tickets)', '/api/tickets')];
 
     t0 = Date.now();
     await insertTickets(db, users, 10_000, 100_000);
@@ -94,8 +97,9 @@ export default async function run(args: string[]): Promise<void> {
       await measure(`GET /api/tickets/{id} (100k)`, `/api/tickets/${own.id}`),
       await measure('GET /api/tickets/stats (100k)', '/api/tickets/stats'),
     );
-    report(results);
+    printSummary(`tickets (${server.database.dialect}, 100k tickets, the caller owns 1/1,000)`, results, 'Targets: p99 < 20 ms on every case. wrk -t1; the ceiling is a bare node:http server replaying the answer.');
   } finally {
+    await ceiling.close();
     await server.close();
   }
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Ajv, type Options as AjvOptions } from 'ajv';
@@ -13,7 +12,8 @@ import { createDatabase, databaseIsUp, type DatabaseHandle } from './db/index.js
 import { registerAuth } from './http/auth.js';
 import { handleError, registerErrorHandling } from './http/error-handler.js';
 import { registerRateLimit } from './http/rate-limit.js';
-import { HELMET_OPTIONS, securityHeadersHook } from './http/security-headers.js';
+import { hotPathLogController, registerHotPathRoutes } from './http/hot-path.js';
+import { securityHeadersHook } from './http/security-headers.js';
 import type { AppDeps } from './http/types.js';
 import { modules } from './modules/index.js';
 
@@ -50,6 +50,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.TRUST_PROXY as boolean | string[],
     bodyLimit: config.BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
+    logController: hotPathLogController(),
     requestIdHeader: false,
     // Routes match /api/x and /api/x/ alike; ids stay case-sensitive.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -81,8 +82,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (ownsDatabase) await database.close();
   });
 
-  app.addHook('onRequest', async (req, reply) => {
+  registerHotPathRoutes(app);
+  // A callback hook, not an async one: no promise and microtask per request.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    done();
   });
 
   // A JSON body may be empty (PUT /archive with a Content-Type but no body); anything else must parse.
@@ -95,7 +99,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerAuth(app);
   await registerRateLimit(app);
-  await app.register(helmet, { ...HELMET_OPTIONS, global: false });
   app.addHook('onRequest', securityHeadersHook());
   await app.register(cors, {
     origin: config.CORS_ORIGINS === '*' ? true : config.CORS_ORIGINS.length ? config.CORS_ORIGINS : false,

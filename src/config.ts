@@ -97,6 +97,8 @@ const settings = {
   DATA_DIR: text('./data'),
   DATABASE_URL: url(['postgres:', 'postgresql:'], 'a postgres:// URL'),
   DATABASE_POOL_SIZE: integer(10, 1, 200),
+  /** PostgreSQL statement_timeout of every connection; a statement running longer is cancelled (503). 0 = none. */
+  DATABASE_STATEMENT_TIMEOUT_MS: integer(5_000, 0, 600_000),
   REDIS_URL: url(['redis:', 'rediss:'], 'a redis:// or rediss:// URL'),
   /** Prefix of every Redis key, so several deployments (or test runs) can share one Redis. */
   REDIS_KEY_PREFIX: text('platform-api:'),

@@ -51,6 +51,9 @@ export function createDatabase(config: Config, options: DatabaseOptions = {}): D
       connectionTimeoutMillis: 5_000,
       // A dead server must not leave requests hanging: queries give up after 15 s.
       query_timeout: 15_000,
+      // The server cancels a statement that runs longer (SQLSTATE 57014, answered 503), so one
+      // slow query cannot hold a pooled connection; 0 leaves it to the server's default.
+      ...(config.DATABASE_STATEMENT_TIMEOUT_MS > 0 ? { statement_timeout: config.DATABASE_STATEMENT_TIMEOUT_MS } : {}),
       types: pgTypes(),
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });

@@ -3,6 +3,7 @@ import { forbidden, unauthenticated } from './errors.js';
 import { registerMessages, t } from './i18n.js';
 import { TokenVerifier } from '../modules/users/tokens.js';
 import type { UserRecord } from '../modules/users/repository.js';
+import type { AuthMode } from './types.js';
 
 registerMessages({
   'auth.admin_only': { en: 'This action is reserved for administrators.', fa: 'این کار فقط برای مدیران مجاز است.' },
@@ -24,9 +25,7 @@ function bearerToken(req: FastifyRequest): string | undefined {
 export function registerAuth(app: FastifyInstance): void {
   const verifier = new TokenVerifier(app.deps.db);
   app.decorateRequest('user', null);
-  app.addHook('onRequest', async (req) => {
-    const mode = req.routeOptions.config.auth;
-    if (!mode) return;
+  const authenticate = async (req: FastifyRequest, mode: AuthMode) => {
     const token = bearerToken(req);
     const user: UserRecord | undefined = token ? await verifier.verify(token) : undefined;
     if (!user) {
@@ -35,6 +34,12 @@ export function registerAuth(app: FastifyInstance): void {
     }
     if (mode === 'admin' && !user.is_admin) throw forbidden(t(req, 'auth.admin_only'));
     req.user = user;
+  };
+  // A callback hook: a public route (no config.auth) passes without a promise and a microtask.
+  app.addHook('onRequest', (req, _reply, done) => {
+    const mode = req.routeOptions.config.auth;
+    if (!mode) return done();
+    authenticate(req, mode).then(() => done(), done);
   });
 }
 

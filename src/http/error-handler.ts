@@ -16,7 +16,8 @@ registerMessages({
 // Errors of a database that does not answer: the client gets 503 and may retry; nothing is lost.
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH',
-  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'SQLITE_BUSY', 'SQLITE_LOCKED',
+  // 57014: query_canceled, a statement cut off by DATABASE_STATEMENT_TIMEOUT_MS.
+  '57014', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'SQLITE_BUSY', 'SQLITE_LOCKED',
 ]);
 const UNAVAILABLE_MESSAGES = [/Connection terminated/i, /timeout exceeded when trying to connect/i, /Query read timeout/i, /Client has encountered a connection error/i, /database is locked/i];
 

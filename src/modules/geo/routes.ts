@@ -42,10 +42,14 @@ function sendCached(req: FastifyRequest, reply: FastifyReply, entry: CachedBody)
   reply.header('content-type', 'application/json; charset=utf-8').send(entry.body);
 }
 
-const routeConfig = { rateLimit: false, validationForm: 'general' } as const;
+// hotPath: no request log lines, no per-request child logger (src/http/hot-path.ts).
+const baseConfig = { rateLimit: false, validationForm: 'general', hotPath: true } as const;
 
 const routes: FastifyPluginAsync = async (instance) => {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  // With no CORS origin configured the CORS hook adds nothing to any response: these routes skip
+  // it (its per-request option merge); with origins configured they go through it as before.
+  const routeConfig = app.deps.config.CORS_ORIGINS.length === 0 ? { ...baseConfig, cors: false as const } : baseConfig;
   const catalog = new GeoCatalog(app.deps.db, app.log);
   catalogs.set(app.deps, catalog);
 
