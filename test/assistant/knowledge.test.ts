@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chooseAgent, routeByMessage, scoreAgents } from '../../src/modules/assistant/agents.js';
 import { bundledKnowledgeBase, KnowledgeBaseError, loadPassages, parseKnowledgeFile } from '../../src/modules/assistant/knowledge.js';
-import { isWeakMatch } from '../../src/modules/assistant/service.js';
+import { isWeakMatch } from '../../src/modules/assistant/retrieval.js';
 import { conversationTitle, messageLanguage, normalizeText } from '../../src/modules/assistant/text.js';
 import { PARAPHRASES } from './paraphrases.js';
 

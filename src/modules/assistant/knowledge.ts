@@ -14,6 +14,8 @@ export interface Passage {
   lang: Locale;
   topic: string;
   question: string;
+  /** Other ways members ask the same question: the passage's "<!-- also: ... -->" lines. */
+  alternates: string[];
   answer: string;
 }
 
@@ -36,8 +38,12 @@ export type Thesaurus = Record<Locale, Array<{ phrase: string; adds: string[] }>
 
 const FILE_NAME = /^([a-z0-9-]+)\.(en|fa)\.md$/;
 const ID_LINE = /^<!--\s*id:\s*([a-z0-9.-]+)\s*-->$/;
+const ALSO_LINE = /^<!--\s*also:\s*(.+?)\s*-->$/;
 
-/** Passages of one Markdown file: each "## question" heading, an id comment, then the answer. */
+/**
+ * Passages of one Markdown file: each "## question" heading, an id comment, any number of
+ * "<!-- also: another phrasing -->" comments (hidden when the Markdown is rendered), then the answer.
+ */
 export function parseKnowledgeFile(text: string, topic: string, lang: Locale, file: string): Passage[] {
   const passages: Passage[] = [];
   const sections = text.split(/^## /m).slice(1);
@@ -47,13 +53,21 @@ export function parseKnowledgeFile(text: string, topic: string, lang: Locale, fi
     const idLine = rest.findIndex((line) => line.trim() !== '');
     const match = idLine === -1 ? null : ID_LINE.exec(rest[idLine]!.trim());
     if (!match) throw new KnowledgeBaseError(`${file}: the passage "${question}" needs an id line such as <!-- id: ${topic}.some-slug --> under its heading`);
+    const alternates: string[] = [];
+    let body = idLine + 1;
+    for (; body < rest.length; body += 1) {
+      const line = rest[body]!.trim();
+      const also = ALSO_LINE.exec(line);
+      if (also) alternates.push(also[1]!);
+      else if (line !== '') break;
+    }
     const answer = rest
-      .slice(idLine + 1)
+      .slice(body)
       .join('\n')
       .replace(/\n{3,}/g, '\n\n')
       .trim();
     if (!answer) throw new KnowledgeBaseError(`${file}: the passage "${question}" has no answer text`);
-    passages.push({ id: match[1]!, lang, topic, question, answer });
+    passages.push({ id: match[1]!, lang, topic, question, alternates, answer });
   }
   return passages;
 }

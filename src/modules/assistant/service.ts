@@ -13,11 +13,9 @@ import type { Hit, KnowledgeBase } from './knowledge.js';
 import './messages.js';
 import { ProviderError, type AnswerProvider, type ContextValue } from './providers/types.js';
 import * as repo from './repository.js';
+import { retrieve } from './retrieval.js';
 import { conversationTitle, messageLanguage } from './text.js';
 
-/** A passage must share at least this share of the question's terms to count as an answer. */
-const MIN_COVERAGE = 0.25;
-const MIN_SCORE = 3;
 /** Messages of history a language model sees at most (then trimmed to the token budget). */
 const HISTORY_MESSAGES = 20;
 const MAX_SUGGESTIONS = 3;
@@ -35,11 +33,6 @@ export interface ChatResult {
   conversation_id: number;
   suggestions: string[];
   response_time_ms: number;
-}
-
-export function isWeakMatch(hits: Hit[]): boolean {
-  const best = hits[0];
-  return !best || best.coverage < MIN_COVERAGE || best.score < MIN_SCORE;
 }
 
 export class AssistantService {
@@ -82,8 +75,7 @@ export class AssistantService {
     });
 
     const language = messageLanguage(message);
-    const hits = this.knowledge.search(message, language, 3);
-    const weakMatch = isWeakMatch(hits);
+    const { hits, weakMatch } = retrieve(this.knowledge, message, language);
     const history = existing && this.provider.name !== 'offline' ? await this.history(conversationId) : [];
     let answer: string;
     try {

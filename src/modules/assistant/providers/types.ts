@@ -2,7 +2,7 @@
 // OpenAI-compatible chat-completions server.
 import type { Locale } from '../../../http/i18n.js';
 import type { Agent } from '../agents.js';
-import type { Hit } from '../knowledge.js';
+import type { Hit, Passage } from '../knowledge.js';
 
 export type ContextValue = string | number | boolean;
 
@@ -23,6 +23,8 @@ export interface AnswerRequest {
 
 export interface Answer {
   content: string;
+  /** The knowledge-base passages the answer was made from (offline) or given to the model, best first. */
+  sources: Passage[];
 }
 
 export type ProviderName = 'offline' | 'openai';
