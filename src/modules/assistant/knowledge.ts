@@ -169,7 +169,7 @@ export class KnowledgeBase {
     for (const lang of ['en', 'fa'] as const) {
       const own = passages.filter((p) => p.lang === lang);
       this.byLang.set(lang, own);
-      this.vocabulary.set(lang, new Set(own.flatMap((p) => queryTerms(`${p.question} ${p.answer}`))));
+      this.vocabulary.set(lang, new Set(own.flatMap((p) => queryTerms(`${p.question} ${p.alternates.join(' ')} ${p.answer}`))));
       const index = new MiniSearch<Indexed>({
         idField: 'key',
         fields: ['question', 'answer'],
@@ -177,7 +177,7 @@ export class KnowledgeBase {
         tokenize,
         processTerm: searchTerm,
       });
-      index.addAll(own.map((p) => ({ ...p, key: p.id })));
+      index.addAll(own.map((p) => ({ ...p, key: p.id, question: [p.question, ...p.alternates].join('\n') })));
       this.indexes.set(lang, index);
     }
   }
