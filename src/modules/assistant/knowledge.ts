@@ -6,6 +6,8 @@ import path from 'node:path';
 import MiniSearch from 'minisearch';
 import type { Locale } from '../../http/i18n.js';
 import { assetsDir } from '../../paths.js';
+import { formalPersian } from './colloquial.js';
+import { PhrasingIndex } from './ngrams.js';
 import { normalizeText } from './text.js';
 
 export interface Passage {
@@ -114,7 +116,7 @@ export function loadThesaurus(dir: string = DEFAULT_THESAURUS_DIR): Thesaurus {
 // Endings tried, longest first, when a word of the query is not in the index (پولم -> پول).
 const SUFFIXES: Record<Locale, string[]> = {
   en: ['ments', 'ment', 'ness', 'ally', 'ly', 'er', 'e'],
-  fa: ['هایم', 'هایت', 'هایش', 'های', 'ها', 'مان', 'تان', 'شان', 'ام', 'ات', 'اش', 'یم', 'ید', 'ند', 'م', 'ت', 'ش', 'ی', 'ه'],
+  fa: ['هامو', 'هایم', 'هایت', 'هایش', 'های', 'ها', 'ایی', 'امو', 'مون', 'تون', 'شون', 'مان', 'تان', 'شان', 'ام', 'ات', 'اش', 'مو', 'تو', 'شو', 'یم', 'ید', 'ند', 'ای', 'م', 'ت', 'ش', 'ی', 'ه', 'ا', 'و'],
 };
 
 // Words that say nothing about the topic; they would only add noise to BM25.
@@ -157,19 +159,31 @@ export function queryTerms(text: string): string[] {
 
 type Indexed = Passage & { key: string };
 
+/** How search scores and ranks passages; the defaults were chosen on the evaluation's tuning half (eval/assistant/tune.ts). */
+export interface Ranking {
+  /** Weight of the word score (BM25, saturated to 0..1) against the phrasing similarity. */
+  wordWeight: number;
+  /** BM25 score at which the saturated word score is one half. */
+  halfScore: number;
+}
+
+export const DEFAULT_RANKING: Ranking = { wordWeight: 0.7, halfScore: 16 };
+
 export class KnowledgeBase {
   private readonly indexes = new Map<Locale, MiniSearch<Indexed>>();
+  private readonly phrasings = new Map<Locale, PhrasingIndex>();
   private readonly byLang = new Map<Locale, Passage[]>();
   private readonly vocabulary = new Map<Locale, Set<string>>();
 
   constructor(
     readonly passages: Passage[],
     private readonly thesaurus: Thesaurus = { en: [], fa: [] },
+    readonly ranking: Ranking = DEFAULT_RANKING,
   ) {
     for (const lang of ['en', 'fa'] as const) {
       const own = passages.filter((p) => p.lang === lang);
       this.byLang.set(lang, own);
-      this.vocabulary.set(lang, new Set(own.flatMap((p) => queryTerms(`${p.question} ${p.alternates.join(' ')} ${p.answer}`))));
+      this.vocabulary.set(lang, new Set(own.flatMap((p) => queryTerms(`${p.question} ${p.answer}`))));
       const index = new MiniSearch<Indexed>({
         idField: 'key',
         fields: ['question', 'answer'],
@@ -179,6 +193,8 @@ export class KnowledgeBase {
       });
       index.addAll(own.map((p) => ({ ...p, key: p.id, question: [p.question, ...p.alternates].join('\n') })));
       this.indexes.set(lang, index);
+      const phrasings = own.flatMap((p, owner) => [p.question, ...p.alternates].map((text) => ({ owner, words: this.words(text, lang) })));
+      this.phrasings.set(lang, new PhrasingIndex(phrasings));
     }
   }
 
@@ -191,30 +207,45 @@ export class KnowledgeBase {
   }
 
   /**
-   * The query's terms as the index knows them: each word, or its stem without a possessive or
-   * plural ending when only that is indexed, plus the knowledge-base words of thesaurus phrases.
+   * The words of a text as the index knows them: stop words dropped, spoken Persian in its
+   * written form, and a word the passages do not use replaced by its stem without a possessive,
+   * object or plural ending when only the stem is used (کارتم → کارت, اعلانا → اعلان).
    */
-  expand(query: string, lang: Locale): { terms: string[]; asked: number } {
-    const own = queryTerms(query);
+  words(text: string, lang: Locale): string[] {
     const vocabulary = this.vocabulary.get(lang)!;
-    const terms = new Set<string>();
-    for (const term of own) {
-      terms.add(term);
-      if (vocabulary.has(term)) continue;
-      const suffix = SUFFIXES[lang].find((s) => term.length - s.length >= 2 && term.endsWith(s) && vocabulary.has(term.slice(0, -s.length)));
-      if (suffix) terms.add(term.slice(0, -suffix.length));
+    const words: string[] = [];
+    for (const token of tokenize(text)) {
+      const forms = lang === 'fa' && !vocabulary.has(token) ? formalPersian(token) : [token];
+      for (const form of forms) {
+        const term = searchTerm(form);
+        if (term === null) continue;
+        const suffix = vocabulary.has(term) ? undefined : SUFFIXES[lang].find((s) => term.length - s.length >= 2 && term.endsWith(s) && vocabulary.has(term.slice(0, -s.length)));
+        words.push(suffix ? term.slice(0, -suffix.length) : term);
+      }
     }
+    return [...new Set(words)];
+  }
+
+  /** The query's words plus the knowledge-base words of the thesaurus phrases it contains. */
+  expand(query: string, lang: Locale): { words: string[]; terms: string[] } {
+    const words = this.words(query, lang);
+    const terms = new Set(words);
     const text = ` ${tokenize(query).join(' ')} `;
     for (const { phrase, adds } of this.thesaurus[lang]) {
       if (text.includes(` ${phrase} `)) for (const add of adds) terms.add(add);
     }
-    return { terms: [...terms], asked: own.length };
+    return { words, terms: [...terms] };
   }
 
-  /** The best passages for a query in one language, best first. */
+  /**
+   * The best passages for a query in one language, best first. Each passage's score mixes its
+   * word score (BM25 over headings, alternate questions and answers, with prefix and fuzzy
+   * matches) and the character-trigram similarity of the query to its closest phrasing.
+   */
   search(query: string, lang: Locale, limit = 3): Hit[] {
-    const { terms, asked } = this.expand(query, lang);
+    const { words, terms } = this.expand(query, lang);
     if (terms.length === 0) return [];
+    const own = this.byLang.get(lang)!;
     const results = this.indexes.get(lang)!.search(terms.join(' '), {
       boost: { question: 2 },
       prefix: (term) => term.length >= 4,
@@ -224,11 +255,19 @@ export class KnowledgeBase {
       processTerm: (term) => term,
       tokenize: (text) => text.split(' '),
     });
-    return results.slice(0, limit).map((r) => ({
-      passage: this.passage(lang, String(r.id))!,
-      score: r.score,
-      coverage: Math.min(1, r.queryTerms.length / Math.max(1, asked)),
-    }));
+    const byId = new Map(results.map((r) => [String(r.id), r]));
+    const similarity = this.phrasings.get(lang)!.similarities(words, own.length);
+    const { wordWeight, halfScore } = this.ranking;
+    const hits = own.map((passage, i) => {
+      const result = byId.get(passage.id);
+      const bm25 = result?.score ?? 0;
+      return {
+        passage,
+        score: wordWeight * (bm25 / (bm25 + halfScore)) + (1 - wordWeight) * similarity[i]!,
+        coverage: Math.min(1, (result?.queryTerms.length ?? 0) / Math.max(1, words.length)),
+      };
+    });
+    return hits.sort((a, b) => b.score - a.score).slice(0, limit);
   }
 
   /** Other passages of the same topic, for suggestions. */

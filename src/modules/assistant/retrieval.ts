@@ -4,33 +4,39 @@
 import type { Locale } from '../../http/i18n.js';
 import type { Hit, KnowledgeBase, Passage } from './knowledge.js';
 
-/** A passage must share at least this share of the question's terms to count as an answer. */
-const MIN_COVERAGE = 0.25;
-const MIN_SCORE = 3;
-// A second passage joins the answer when it scores close to the best one.
-const SECOND_PASSAGE_RATIO = 0.8;
+/** When the best passage counts as an answer, and when a second one joins it. */
+export interface Thresholds {
+  /** The best passage's score (0 to 1, see KnowledgeBase.search) must reach this. */
+  minScore: number;
+  /** A second passage joins the answer when its score is at least this share of the best one's. */
+  secondRatio: number;
+}
+
+// Chosen on the evaluation's tuning half with eval/assistant/tune.ts (docs/performance.md).
+export const DEFAULT_THRESHOLDS: Thresholds = { minScore: 0.39, secondRatio: 0.9 };
 
 export interface Retrieval {
   /** The best passages, best first. */
   hits: Hit[];
   /** True when no passage matches the message well: the answer says so and offers escalation. */
   weakMatch: boolean;
+  secondRatio?: number;
 }
 
-export function isWeakMatch(hits: Hit[]): boolean {
+export function isWeakMatch(hits: Hit[], thresholds: Thresholds = DEFAULT_THRESHOLDS): boolean {
   const best = hits[0];
-  return !best || best.coverage < MIN_COVERAGE || best.score < MIN_SCORE;
+  return !best || best.score < thresholds.minScore;
 }
 
-export function retrieve(knowledge: KnowledgeBase, message: string, language: Locale): Retrieval {
+export function retrieve(knowledge: KnowledgeBase, message: string, language: Locale, thresholds: Thresholds = DEFAULT_THRESHOLDS): Retrieval {
   const hits = knowledge.search(message, language, 3);
-  return { hits, weakMatch: isWeakMatch(hits) };
+  return { hits, weakMatch: isWeakMatch(hits, thresholds), secondRatio: thresholds.secondRatio };
 }
 
 /** The passages an offline answer is made of, best first: none on a weak match, else the best and a close second. */
-export function answerPassages({ hits, weakMatch }: Retrieval): Passage[] {
+export function answerPassages({ hits, weakMatch, secondRatio = DEFAULT_THRESHOLDS.secondRatio }: Retrieval): Passage[] {
   const [best, second] = hits;
   if (weakMatch || !best) return [];
-  const close = second !== undefined && second.score >= best.score * SECOND_PASSAGE_RATIO && second.coverage >= best.coverage;
+  const close = second !== undefined && second.score >= best.score * secondRatio;
   return close ? [best.passage, second.passage] : [best.passage];
 }
