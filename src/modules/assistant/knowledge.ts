@@ -123,7 +123,7 @@ const SUFFIXES: Record<Locale, string[]> = {
 const STOP_WORDS = new Set(
   (
     'a an the i me my mine we our us you your it its is are was were be been being am do does did doing done can could should would will shall may might must ' +
-    'to of in on at for with from by about as into onto and or but if then so than that this these those there here what which who whom whose how when where why ' +
+    'to of in on at for with from by about as into onto and or but if then so than that this these those there here what which who whom whose how ' +
     'please hi hello hey thanks thank just also any some there get got have has had not no yes want need like know tell explain help me ' +
     'از به با در را که و یا این آن اون من ما شما تو او است هست هستند بود باشد می نمی ها های هم برای چه چی چطور چگونه چطوری کنم کنیم کرد کردم شود شد میشود ' +
     'یک تا اگر باید ام ای رو آیا خود خودم دارم داره دارد دارید داریم را ی بر پس اما ولی هر همه لطفا سلام ممنون بگید بگویید میخواهم خواهم'
@@ -167,7 +167,7 @@ export interface Ranking {
   halfScore: number;
 }
 
-export const DEFAULT_RANKING: Ranking = { wordWeight: 0.7, halfScore: 16 };
+export const DEFAULT_RANKING: Ranking = { wordWeight: 0.8, halfScore: 16 };
 
 export class KnowledgeBase {
   private readonly indexes = new Map<Locale, MiniSearch<Indexed>>();

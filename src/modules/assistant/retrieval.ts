@@ -13,7 +13,7 @@ export interface Thresholds {
 }
 
 // Chosen on the evaluation's tuning half with eval/assistant/tune.ts (docs/performance.md).
-export const DEFAULT_THRESHOLDS: Thresholds = { minScore: 0.39, secondRatio: 0.9 };
+export const DEFAULT_THRESHOLDS: Thresholds = { minScore: 0.5, secondRatio: 0.9 };
 
 export interface Retrieval {
   /** The best passages, best first. */
