@@ -132,6 +132,21 @@ const STOP_WORDS = new Set(
     .map((w) => normalizeText(w)),
 );
 
+/**
+ * The indexed word a query word is made of with an ending glued on: the longest ending whose
+ * removal leaves an indexed word. Spoken Persian drops the final ه of a noun before an ending
+ * (پروژه + م → پروژم), so that ه is tried back on too.
+ */
+function indexedStem(term: string, suffixes: string[], vocabulary: Set<string>, lang: Locale): string | null {
+  for (const suffix of suffixes) {
+    if (term.length - suffix.length < 2 || !term.endsWith(suffix)) continue;
+    const stem = term.slice(0, -suffix.length);
+    if (vocabulary.has(stem)) return stem;
+    if (lang === 'fa' && vocabulary.has(`${stem}ه`)) return `${stem}ه`;
+  }
+  return null;
+}
+
 /** A light English stemmer: enough for refund/refunds/refunded to meet. */
 function stemEnglish(word: string): string {
   if (!/^[a-z]+$/.test(word) || word.length <= 3) return word;
@@ -167,7 +182,7 @@ export interface Ranking {
   halfScore: number;
 }
 
-export const DEFAULT_RANKING: Ranking = { wordWeight: 0.8, halfScore: 16 };
+export const DEFAULT_RANKING: Ranking = { wordWeight: 0.7, halfScore: 16 };
 
 export class KnowledgeBase {
   private readonly indexes = new Map<Locale, MiniSearch<Indexed>>();
@@ -219,8 +234,7 @@ export class KnowledgeBase {
       for (const form of forms) {
         const term = searchTerm(form);
         if (term === null) continue;
-        const suffix = vocabulary.has(term) ? undefined : SUFFIXES[lang].find((s) => term.length - s.length >= 2 && term.endsWith(s) && vocabulary.has(term.slice(0, -s.length)));
-        words.push(suffix ? term.slice(0, -suffix.length) : term);
+        words.push(vocabulary.has(term) ? term : (indexedStem(term, SUFFIXES[lang], vocabulary, lang) ?? term));
       }
     }
     return [...new Set(words)];
