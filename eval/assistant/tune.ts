@@ -11,9 +11,10 @@ const passages = loadPassages();
 const thesaurus = loadThesaurus();
 const results: Array<{ ranking: Ranking; minScore: number; minCoverage: number; objective: number; detail: string }> = [];
 
-for (const wordWeight of [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
-  for (const halfScore of [2, 4, 8, 16, 32]) {
-    const ranking = { wordWeight, halfScore };
+for (const wordWeight of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) for (const coverageWeight of [0, 0.1, 0.2, 0.3]) {
+  if (wordWeight + coverageWeight >= 1) continue;
+  for (const halfScore of [4, 8, 16, 32]) {
+    const ranking = { wordWeight, halfScore, coverageWeight };
     const knowledge = new KnowledgeBase(passages, thesaurus, ranking);
     const ranked = (['en', 'fa'] as const).map((lang) =>
       split.sets[lang].tuning.map((q) => {
@@ -21,7 +22,7 @@ for (const wordWeight of [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
         return { inScope: q.expected !== OUT_OF_SCOPE, right: best?.passage.id === q.expected, score: best?.score ?? 0, coverage: best?.coverage ?? 0 };
       }),
     );
-    for (const minCoverage of [0, 0.2, 0.3, 0.4, 0.5, 0.6]) for (let minScore = 0.1; minScore <= 0.7; minScore += 0.01) {
+    for (const minCoverage of [0]) for (let minScore = 0.1; minScore <= 0.7; minScore += 0.01) {
       const answers = (r: { score: number; coverage: number }) => r.score >= minScore && r.coverage >= minCoverage;
       const shares = ranked.map((rows) => {
         const inScope = rows.filter((r) => r.inScope);
@@ -31,12 +32,13 @@ for (const wordWeight of [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
         return { top1, saidSo };
       });
       const objective = shares.reduce((sum, s) => sum + s.top1 + s.saidSo, 0) / shares.length;
-      const detail = shares.map((s, i) => `${i === 0 ? 'en' : 'fa'} top-1 ${(100 * s.top1).toFixed(1)} % said so ${(100 * s.saidSo).toFixed(1)} %`).join(', ');
+      const ranks = ranked.map((rows) => rows.filter((r) => r.inScope && r.right).length / rows.filter((r) => r.inScope).length);
+      const detail = `ranking alone ${ranks.map((x) => (100 * x).toFixed(1)).join('/')}; ` + shares.map((s, i) => `${i === 0 ? 'en' : 'fa'} top-1 ${(100 * s.top1).toFixed(1)} % said so ${(100 * s.saidSo).toFixed(1)} %`).join(', ');
       results.push({ ranking, minScore: Math.round(minScore * 100) / 100, minCoverage, objective, detail });
     }
   }
 }
 results.sort((a, b) => b.objective - a.objective);
 for (const r of results.slice(0, 12)) {
-  process.stdout.write(`${r.objective.toFixed(3)}  wordWeight ${r.ranking.wordWeight}  halfScore ${r.ranking.halfScore}  minScore ${r.minScore.toFixed(2)}  minCoverage ${r.minCoverage}  (${r.detail})\n`);
+  process.stdout.write(`${r.objective.toFixed(3)}  wordWeight ${r.ranking.wordWeight}  halfScore ${r.ranking.halfScore}  coverageWeight ${r.ranking.coverageWeight}  minScore ${r.minScore.toFixed(2)}  minCoverage ${r.minCoverage}  (${r.detail})\n`);
 }

@@ -180,9 +180,11 @@ export interface Ranking {
   wordWeight: number;
   /** BM25 score at which the saturated word score is one half. */
   halfScore: number;
+  /** Weight of the share of the query's words the passage contains; the similarity gets the rest. */
+  coverageWeight: number;
 }
 
-export const DEFAULT_RANKING: Ranking = { wordWeight: 0.7, halfScore: 16 };
+export const DEFAULT_RANKING: Ranking = { wordWeight: 0.4, halfScore: 16, coverageWeight: 0.2 };
 
 export class KnowledgeBase {
   private readonly indexes = new Map<Locale, MiniSearch<Indexed>>();
@@ -271,15 +273,13 @@ export class KnowledgeBase {
     });
     const byId = new Map(results.map((r) => [String(r.id), r]));
     const similarity = this.phrasings.get(lang)!.similarities(words, own.length);
-    const { wordWeight, halfScore } = this.ranking;
+    const { wordWeight, halfScore, coverageWeight } = this.ranking;
     const hits = own.map((passage, i) => {
       const result = byId.get(passage.id);
       const bm25 = result?.score ?? 0;
-      return {
-        passage,
-        score: wordWeight * (bm25 / (bm25 + halfScore)) + (1 - wordWeight) * similarity[i]!,
-        coverage: Math.min(1, (result?.queryTerms.length ?? 0) / Math.max(1, words.length)),
-      };
+      const coverage = Math.min(1, (result?.queryTerms.length ?? 0) / Math.max(1, words.length));
+      const score = wordWeight * (bm25 / (bm25 + halfScore)) + coverageWeight * coverage + (1 - wordWeight - coverageWeight) * similarity[i]!;
+      return { passage, score, coverage };
     });
     return hits.sort((a, b) => b.score - a.score).slice(0, limit);
   }

@@ -9,7 +9,7 @@ import { fieldMessage } from '../../http/validation.js';
 import type { UserRecord } from '../users/repository.js';
 import { agentById, chooseAgent, type AgentChoice, type AgentId } from './agents.js';
 import { contextErrors } from './context.js';
-import type { Hit, KnowledgeBase } from './knowledge.js';
+import type { Hit, KnowledgeBase, Passage } from './knowledge.js';
 import './messages.js';
 import { ProviderError, type AnswerProvider, type ContextValue } from './providers/types.js';
 import * as repo from './repository.js';
@@ -33,6 +33,7 @@ export interface ChatResult {
   conversation_id: number;
   suggestions: string[];
   response_time_ms: number;
+  sources: repo.MessageSource[];
 }
 
 export class AssistantService {
@@ -78,17 +79,19 @@ export class AssistantService {
     const { hits, weakMatch } = retrieve(this.knowledge, message, language);
     const history = existing && this.provider.name !== 'offline' ? await this.history(conversationId) : [];
     let answer: string;
+    let used: Passage[];
     try {
-      ({ content: answer } = await this.provider.answer({ agent, language, message, history, hits, weakMatch, context: context as Record<string, ContextValue> }));
+      ({ content: answer, sources: used } = await this.provider.answer({ agent, language, message, history, hits, weakMatch, context: context as Record<string, ContextValue> }));
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       throw new HttpError(500, { success: false, message: t(locale, `assistant.error.${error.code}`), error: error.code });
     }
 
+    const sources = used.map((p) => ({ id: p.id, title: p.question }));
     const responseTimeMs = Math.max(0, Math.round(performance.now() - meta.startedAt));
     await this.deps.db.transaction().execute(async (trx) => {
       const now = nowIso();
-      await repo.insertMessage(trx, { conversation_id: conversationId, role: 'assistant', content: answer, agent: agent.id, request_id: meta.requestId, response_time_ms: responseTimeMs, now });
+      await repo.insertMessage(trx, { conversation_id: conversationId, role: 'assistant', content: answer, agent: agent.id, request_id: meta.requestId, response_time_ms: responseTimeMs, sources, now });
       await repo.touchConversation(trx, conversationId, { last_message: answer, updated_at: now, agent_type: agent.id });
     });
     return {
@@ -97,6 +100,7 @@ export class AssistantService {
       conversation_id: conversationId,
       suggestions: this.suggestions(hits, weakMatch, agent.id, language),
       response_time_ms: responseTimeMs,
+      sources,
     };
   }
 
