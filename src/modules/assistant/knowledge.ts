@@ -184,6 +184,9 @@ export interface Ranking {
   coverageWeight: number;
 }
 
+// An answer sentence counts as a phrasing of its passage, discounted: it says how, not how members ask.
+const ANSWER_SENTENCE_WEIGHT = 0.5;
+
 export const DEFAULT_RANKING: Ranking = { wordWeight: 0.4, halfScore: 16, coverageWeight: 0.2 };
 
 export class KnowledgeBase {
@@ -210,7 +213,10 @@ export class KnowledgeBase {
       });
       index.addAll(own.map((p) => ({ ...p, key: p.id, question: [p.question, ...p.alternates].join('\n') })));
       this.indexes.set(lang, index);
-      const phrasings = own.flatMap((p, owner) => [p.question, ...p.alternates].map((text) => ({ owner, words: this.words(text, lang) })));
+      const phrasings = own.flatMap((p, owner) => [
+        ...[p.question, ...p.alternates].map((text) => ({ owner, words: this.words(text, lang) })),
+        ...p.answer.split(/[.!?؟;؛:]\s/).map((text) => ({ owner, words: this.words(text, lang), weight: ANSWER_SENTENCE_WEIGHT })),
+      ]);
       this.phrasings.set(lang, new PhrasingIndex(phrasings));
     }
   }
@@ -265,7 +271,7 @@ export class KnowledgeBase {
     const results = this.indexes.get(lang)!.search(terms.join(' '), {
       boost: { question: 2 },
       prefix: (term) => term.length >= 4,
-      fuzzy: (term) => (term.length >= 6 ? 0.2 : false),
+      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
       combineWith: 'OR',
       // The terms are already processed; the index's processTerm would only stem them twice.
       processTerm: (term) => term,

@@ -19,17 +19,17 @@ export function trigrams(words: string[]): string[] {
 /** TF-IDF trigram vectors of phrasings, each phrasing belonging to one passage; cosine similarity. */
 export class PhrasingIndex {
   private readonly idf = new Map<string, number>();
-  private readonly entries: Array<{ owner: number; vector: Vector }> = [];
+  private readonly entries: Array<{ owner: number; weight: number; vector: Vector }> = [];
   private readonly unseen: number;
 
-  constructor(phrasings: Array<{ owner: number; words: string[] }>) {
+  constructor(phrasings: Array<{ owner: number; words: string[]; weight?: number }>) {
     const documents = phrasings.map((p) => new Set(trigrams(p.words)));
     const frequency = new Map<string, number>();
     for (const grams of documents) for (const g of grams) frequency.set(g, (frequency.get(g) ?? 0) + 1);
     for (const [g, df] of frequency) this.idf.set(g, Math.log(1 + documents.length / df));
     // A trigram no phrasing has still counts in the question's length, as the rarest kind.
     this.unseen = Math.log(1 + documents.length);
-    for (const p of phrasings) this.entries.push({ owner: p.owner, vector: this.vector(p.words) });
+    for (const p of phrasings) this.entries.push({ owner: p.owner, weight: p.weight ?? 1, vector: this.vector(p.words) });
   }
 
   vector(words: string[]): Vector {
@@ -46,13 +46,13 @@ export class PhrasingIndex {
   similarities(words: string[], owners: number): Float64Array {
     const best = new Float64Array(owners);
     const query = this.vector(words);
-    for (const { owner, vector } of this.entries) {
+    for (const { owner, weight, vector } of this.entries) {
       let dot = 0;
       for (const [g, v] of query) {
         const w = vector.get(g);
         if (w !== undefined) dot += v * w;
       }
-      if (dot > best[owner]!) best[owner] = dot;
+      if (dot * weight > best[owner]!) best[owner] = dot * weight;
     }
     return best;
   }

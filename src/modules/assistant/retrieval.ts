@@ -6,14 +6,17 @@ import type { Hit, KnowledgeBase, Passage } from './knowledge.js';
 
 /** When the best passage counts as an answer, and when a second one joins it. */
 export interface Thresholds {
-  /** The best passage's score (0 to 1, see KnowledgeBase.search) must reach this. */
+  /** The best passage's score (0 to 1, see KnowledgeBase.search) must reach this... */
   minScore: number;
+  /** ...or lead the second passage's by this much while reaching marginFloor. */
+  minMargin: number;
+  marginFloor: number;
   /** A second passage joins the answer when its score is at least this share of the best one's. */
   secondRatio: number;
 }
 
 // Chosen on the evaluation's tuning half with eval/assistant/tune.ts (docs/performance.md).
-export const DEFAULT_THRESHOLDS: Thresholds = { minScore: 0.5, secondRatio: 0.9 };
+export const DEFAULT_THRESHOLDS: Thresholds = { minScore: 0.48, minMargin: Infinity, marginFloor: 0.2, secondRatio: 0.9 };
 
 export interface Retrieval {
   /** The best passages, best first. */
@@ -24,8 +27,10 @@ export interface Retrieval {
 }
 
 export function isWeakMatch(hits: Hit[], thresholds: Thresholds = DEFAULT_THRESHOLDS): boolean {
-  const best = hits[0];
-  return !best || best.score < thresholds.minScore;
+  const [best, second] = hits;
+  if (!best) return true;
+  if (best.score >= thresholds.minScore) return false;
+  return best.score < thresholds.marginFloor || best.score - (second?.score ?? 0) < thresholds.minMargin;
 }
 
 export function retrieve(knowledge: KnowledgeBase, message: string, language: Locale, thresholds: Thresholds = DEFAULT_THRESHOLDS): Retrieval {
