@@ -4,6 +4,7 @@
 //   top-1      the answer's first passage is the expected one
 //   anywhere   the expected passage is among the passages the answer uses
 //   said so    an out-of-scope question got "I don't have an answer" (no passage)
+//   no answer  an in-scope question got "I don't have an answer" (counted as a miss in top-1)
 import { bundledKnowledgeBase } from '../src/modules/assistant/knowledge.js';
 import { answerPassages, retrieve } from '../src/modules/assistant/retrieval.js';
 import { PARAPHRASES } from '../test/assistant/paraphrases.js';
@@ -38,7 +39,7 @@ export default async function run(args: string[]): Promise<number> {
   const showMisses = new Set(missesFlag === -1 ? SET_NAMES : (args[missesFlag + 1] ?? '').split(','));
   const split = readSplit();
   const started = performance.now();
-  const lines = ['lang set      questions  top-1     anywhere   out-of-scope said so'];
+  const lines = ['lang set      questions  top-1     anywhere   no answer  out-of-scope said so'];
   const missLines: string[] = [];
   for (const lang of ['en', 'fa'] as const) {
     checkSplit(lang, split.sets[lang]);
@@ -54,8 +55,9 @@ export default async function run(args: string[]): Promise<number> {
       const top1 = inScope.filter((o) => o.sources[0] === o.question.expected).length;
       const anywhere = inScope.filter((o) => o.sources.includes(o.question.expected)).length;
       const saidSo = outOfScope.filter((o) => o.sources.length === 0).length;
+      const noAnswer = inScope.filter((o) => o.sources.length === 0).length;
       lines.push(
-        `${lang}   ${name.padEnd(8)} ${String(outcomes.length).padStart(5)}     ${percent(top1, inScope.length)}   ${percent(anywhere, inScope.length)}    ${outOfScope.length === 0 ? '   —' : `${percent(saidSo, outOfScope.length)} (${saidSo}/${outOfScope.length})`}`,
+        `${lang}   ${name.padEnd(8)} ${String(outcomes.length).padStart(5)}     ${percent(top1, inScope.length)}   ${percent(anywhere, inScope.length)}   ${String(noAnswer).padStart(5)}      ${outOfScope.length === 0 ? '   —' : `${percent(saidSo, outOfScope.length)} (${saidSo}/${outOfScope.length})`}`,
       );
       if (!showMisses.has(name)) continue;
       for (const o of outcomes) {

@@ -126,7 +126,9 @@ const STOP_WORDS = new Set(
     'to of in on at for with from by about as into onto and or but if then so than that this these those there here what which who whom whose how ' +
     'please hi hello hey thanks thank just also any some there get got have has had not no yes want need like know tell explain help me ' +
     'از به با در را که و یا این آن اون من ما شما تو او است هست هستند بود باشد می نمی ها های هم برای چه چی چطور چگونه چطوری کنم کنیم کرد کردم شود شد میشود ' +
-    'یک تا اگر باید ام ای رو آیا خود خودم دارم داره دارد دارید داریم را ی بر پس اما ولی هر همه لطفا سلام ممنون بگید بگویید میخواهم خواهم'
+    'یک تا اگر باید ام ای رو آیا خود خودم دارم داره دارد دارید داریم را ی بر پس اما ولی هر همه لطفا سلام ممنون بگید بگویید میخواهم خواهم ' +
+    // Spoken forms and light verbs that every passage shares.
+    'تو یه چیه چیا چیست اینو اونو بعدش دیگه الان خب مگه شود شوم شوند کند کنند کنید دهد دهم دهند خواهد خواهند آید'
   )
     .split(/\s+/)
     .map((w) => normalizeText(w)),
@@ -187,7 +189,7 @@ export interface Ranking {
 // An answer sentence counts as a phrasing of its passage, discounted: it says how, not how members ask.
 const ANSWER_SENTENCE_WEIGHT = 0.5;
 
-export const DEFAULT_RANKING: Ranking = { wordWeight: 0.4, halfScore: 16, coverageWeight: 0.2 };
+export const DEFAULT_RANKING: Ranking = { wordWeight: 0.5, halfScore: 32, coverageWeight: 0 };
 
 export class KnowledgeBase {
   private readonly indexes = new Map<Locale, MiniSearch<Indexed>>();

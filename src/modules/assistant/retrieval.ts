@@ -16,7 +16,7 @@ export interface Thresholds {
 }
 
 // Chosen on the evaluation's tuning half with eval/assistant/tune.ts (docs/performance.md).
-export const DEFAULT_THRESHOLDS: Thresholds = { minScore: 0.48, minMargin: Infinity, marginFloor: 0.2, secondRatio: 0.9 };
+export const DEFAULT_THRESHOLDS: Thresholds = { minScore: 0.46, minMargin: 0.04, marginFloor: 0.4, secondRatio: 0.9 };
 
 export interface Retrieval {
   /** The best passages, best first. */
