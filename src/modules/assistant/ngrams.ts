@@ -16,10 +16,16 @@ export function trigrams(words: string[]): string[] {
   return grams;
 }
 
-/** TF-IDF trigram vectors of phrasings, each phrasing belonging to one passage; cosine similarity. */
+/**
+ * TF-IDF trigram vectors of phrasings, each phrasing belonging to one passage, kept as an
+ * inverted index (trigram → phrasings holding it) so a query only visits phrasings it shares a
+ * trigram with; cosine similarity.
+ */
 export class PhrasingIndex {
   private readonly idf = new Map<string, number>();
-  private readonly entries: Array<{ owner: number; weight: number; vector: Vector }> = [];
+  private readonly postings = new Map<string, Array<{ entry: number; value: number }>>();
+  private readonly owners: number[] = [];
+  private readonly weights: number[] = [];
   private readonly unseen: number;
 
   constructor(phrasings: Array<{ owner: number; words: string[]; weight?: number }>) {
@@ -29,7 +35,15 @@ export class PhrasingIndex {
     for (const [g, df] of frequency) this.idf.set(g, Math.log(1 + documents.length / df));
     // A trigram no phrasing has still counts in the question's length, as the rarest kind.
     this.unseen = Math.log(1 + documents.length);
-    for (const p of phrasings) this.entries.push({ owner: p.owner, weight: p.weight ?? 1, vector: this.vector(p.words) });
+    phrasings.forEach((p, entry) => {
+      this.owners.push(p.owner);
+      this.weights.push(p.weight ?? 1);
+      for (const [g, value] of this.vector(p.words)) {
+        const list = this.postings.get(g);
+        if (list) list.push({ entry, value });
+        else this.postings.set(g, [{ entry, value }]);
+      }
+    });
   }
 
   vector(words: string[]): Vector {
@@ -42,17 +56,18 @@ export class PhrasingIndex {
     return vector;
   }
 
-  /** Per owner, the best cosine similarity of the words to one of its phrasings (0 to 1). */
+  /** Per owner, the best (weighted) cosine similarity of the words to one of its phrasings (0 to 1). */
   similarities(words: string[], owners: number): Float64Array {
+    const dots = new Float64Array(this.owners.length);
+    for (const [g, v] of this.vector(words)) {
+      const list = this.postings.get(g);
+      if (list) for (const { entry, value } of list) dots[entry] = dots[entry]! + v * value;
+    }
     const best = new Float64Array(owners);
-    const query = this.vector(words);
-    for (const { owner, weight, vector } of this.entries) {
-      let dot = 0;
-      for (const [g, v] of query) {
-        const w = vector.get(g);
-        if (w !== undefined) dot += v * w;
-      }
-      if (dot * weight > best[owner]!) best[owner] = dot * weight;
+    for (let entry = 0; entry < dots.length; entry += 1) {
+      const score = dots[entry]! * this.weights[entry]!;
+      const owner = this.owners[entry]!;
+      if (score > best[owner]!) best[owner] = score;
     }
     return best;
   }
