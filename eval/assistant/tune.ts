@@ -11,6 +11,9 @@ import { isWeakMatch, type Thresholds } from '../../src/modules/assistant/retrie
 import { OUT_OF_SCOPE, readSplit } from './questions.js';
 
 const split = readSplit();
+// --lang en|fa: choose for one language only (the thresholds can differ per language).
+const langFlag = process.argv.indexOf('--lang');
+const languages = langFlag === -1 ? (['en', 'fa'] as const) : ([process.argv[langFlag + 1] as 'en' | 'fa'] as const);
 const passages = loadPassages();
 const thesaurus = loadThesaurus();
 const steps = (from: number, to: number, step: number): number[] => Array.from({ length: Math.round((to - from) / step) + 1 }, (_, i) => Math.round((from + i * step) * 1000) / 1000);
@@ -30,8 +33,8 @@ const results: Array<{ objective: number; ranking: Ranking; threshold: Threshold
 const raw = new Map<string, number>();
 const key = (ranking: Ranking, t: Thresholds, minScore: number) => `${JSON.stringify(ranking)} ${minScore.toFixed(2)} ${t.minMargin} ${t.marginFloor}`;
 for (const ranking of rankings) {
-  const knowledge = new KnowledgeBase(passages, thesaurus, ranking);
-  const ranked = (['en', 'fa'] as const).map((lang) =>
+  const knowledge = new KnowledgeBase(passages, thesaurus, { en: ranking, fa: ranking });
+  const ranked = languages.map((lang) =>
     split.sets[lang].tuning.map((q) => ({ inScope: q.expected !== OUT_OF_SCOPE, expected: q.expected, hits: knowledge.search(q.query, lang, 3) })),
   );
   for (const threshold of thresholds) {
@@ -43,7 +46,7 @@ for (const ranking of rankings) {
       return { top1, saidSo };
     });
     const objective = shares.reduce((sum, s) => sum + s.top1 + s.saidSo, 0) / shares.length;
-    const detail = shares.map((s, i) => `${i === 0 ? 'en' : 'fa'} top-1 ${(100 * s.top1).toFixed(1)} % said so ${(100 * s.saidSo).toFixed(1)} %`).join(', ');
+    const detail = shares.map((s, i) => `${languages[i]} top-1 ${(100 * s.top1).toFixed(1)} % said so ${(100 * s.saidSo).toFixed(1)} %`).join(', ');
     raw.set(key(ranking, threshold, threshold.minScore), objective);
     results.push({ objective, ranking, threshold, detail });
   }
@@ -53,7 +56,7 @@ for (const r of results) {
   r.objective = around.reduce((a, b) => a + b, 0) / around.length;
 }
 results.sort((a, b) => b.objective - a.objective);
-for (const r of results.slice(0, Number(process.argv[2] ?? 15))) {
+for (const r of results.slice(0, Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 15))) {
   const { wordWeight, halfScore, coverageWeight } = r.ranking;
   const { minScore, minMargin, marginFloor } = r.threshold;
   process.stdout.write(`${r.objective.toFixed(3)}  ranking {wordWeight ${wordWeight}, halfScore ${halfScore}, coverageWeight ${coverageWeight}}  thresholds {minScore ${minScore}, minMargin ${minMargin}, marginFloor ${marginFloor}}  (${r.detail})\n`);

@@ -189,7 +189,11 @@ export interface Ranking {
 // An answer sentence counts as a phrasing of its passage, discounted: it says how, not how members ask.
 const ANSWER_SENTENCE_WEIGHT = 0.5;
 
-export const DEFAULT_RANKING: Ranking = { wordWeight: 0.5, halfScore: 32, coverageWeight: 0 };
+// Per language: the two languages' scores are spread differently (Persian passages have more phrasings).
+export const DEFAULT_RANKING: Record<Locale, Ranking> = {
+  en: { wordWeight: 0.5, halfScore: 32, coverageWeight: 0 },
+  fa: { wordWeight: 0.6, halfScore: 32, coverageWeight: 0 },
+};
 
 export class KnowledgeBase {
   private readonly indexes = new Map<Locale, MiniSearch<Indexed>>();
@@ -200,7 +204,7 @@ export class KnowledgeBase {
   constructor(
     readonly passages: Passage[],
     private readonly thesaurus: Thesaurus = { en: [], fa: [] },
-    readonly ranking: Ranking = DEFAULT_RANKING,
+    readonly ranking: Record<Locale, Ranking> = DEFAULT_RANKING,
   ) {
     for (const lang of ['en', 'fa'] as const) {
       const own = passages.filter((p) => p.lang === lang);
@@ -281,7 +285,7 @@ export class KnowledgeBase {
     });
     const byId = new Map(results.map((r) => [String(r.id), r]));
     const similarity = this.phrasings.get(lang)!.similarities(words, own.length);
-    const { wordWeight, halfScore, coverageWeight } = this.ranking;
+    const { wordWeight, halfScore, coverageWeight } = this.ranking[lang];
     const hits = own.map((passage, i) => {
       const result = byId.get(passage.id);
       const bm25 = result?.score ?? 0;

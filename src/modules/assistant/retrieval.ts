@@ -16,7 +16,10 @@ export interface Thresholds {
 }
 
 // Chosen on the evaluation's tuning half with eval/assistant/tune.ts (docs/performance.md).
-export const DEFAULT_THRESHOLDS: Thresholds = { minScore: 0.46, minMargin: 0.04, marginFloor: 0.4, secondRatio: 0.9 };
+export const DEFAULT_THRESHOLDS: Record<Locale, Thresholds> = {
+  en: { minScore: 0.46, minMargin: 0.04, marginFloor: 0.4, secondRatio: 0.9 },
+  fa: { minScore: 0.38, minMargin: 0.28, marginFloor: 0.24, secondRatio: 0.9 },
+};
 
 export interface Retrieval {
   /** The best passages, best first. */
@@ -26,20 +29,20 @@ export interface Retrieval {
   secondRatio?: number;
 }
 
-export function isWeakMatch(hits: Hit[], thresholds: Thresholds = DEFAULT_THRESHOLDS): boolean {
+export function isWeakMatch(hits: Hit[], thresholds: Thresholds): boolean {
   const [best, second] = hits;
   if (!best) return true;
   if (best.score >= thresholds.minScore) return false;
   return best.score < thresholds.marginFloor || best.score - (second?.score ?? 0) < thresholds.minMargin;
 }
 
-export function retrieve(knowledge: KnowledgeBase, message: string, language: Locale, thresholds: Thresholds = DEFAULT_THRESHOLDS): Retrieval {
+export function retrieve(knowledge: KnowledgeBase, message: string, language: Locale, thresholds: Thresholds = DEFAULT_THRESHOLDS[language]): Retrieval {
   const hits = knowledge.search(message, language, 3);
   return { hits, weakMatch: isWeakMatch(hits, thresholds), secondRatio: thresholds.secondRatio };
 }
 
 /** The passages an offline answer is made of, best first: none on a weak match, else the best and a close second. */
-export function answerPassages({ hits, weakMatch, secondRatio = DEFAULT_THRESHOLDS.secondRatio }: Retrieval): Passage[] {
+export function answerPassages({ hits, weakMatch, secondRatio = DEFAULT_THRESHOLDS.en.secondRatio }: Retrieval): Passage[] {
   const [best, second] = hits;
   if (weakMatch || !best) return [];
   const close = second !== undefined && second.score >= best.score * secondRatio;
