@@ -30,8 +30,9 @@ describe('POST /api/assistant/chat', () => {
     expect(body).toMatchObject({ success: true, agent: 'steward', agent_name: 'Steward', agent_icon: '👨‍✈️' });
     expect(body.message).toContain('three to seven working days');
     expect(Object.keys(body).sort()).toEqual(
-      ['agent', 'agent_icon', 'agent_name', 'conversation_id', 'message', 'request_id', 'response_time_ms', 'success', 'suggestions'].sort(),
+      ['agent', 'agent_icon', 'agent_name', 'conversation_id', 'message', 'request_id', 'response_time_ms', 'sources', 'success', 'suggestions'].sort(),
     );
+    expect(body.sources[0]).toEqual({ id: 'payments.refund-time', title: 'How long does a refund take?' });
     expect(Number.isInteger(body.response_time_ms)).toBe(true);
     expect(body.response_time_ms).toBeGreaterThanOrEqual(0);
     expect(body.request_id).toBe(res.headers['x-request-id']);
@@ -45,6 +46,17 @@ describe('POST /api/assistant/chat', () => {
     expect(messages[0]!.content).toBe('How long does a refund take?');
     expect(messages[1]!.response_time_ms).toBe(body.response_time_ms);
     expect(messages[1]!.request_id).toBe(body.request_id);
+    expect(JSON.parse(messages[1]!.sources!)).toEqual(body.sources);
+    expect(messages[0]!.sources).toBeNull();
+  });
+
+  it('names its sources in the message\'s language, best first, and each is a passage the answer quotes', async () => {
+    const res = await chat(user, { message: 'پولم دوبار از کارتم کم شد' });
+    const body = res.json();
+    expect(body.sources.length).toBeGreaterThan(0);
+    expect(body.sources[0].id).toBe('payments.double-charge');
+    expect(body.sources[0].title).toBe('برای یک سرمایه‌گذاری دو بار از حسابم پول کم شد');
+    for (const source of body.sources) expect(source.title).toMatch(/[\u0600-\u06FF]/);
   });
 
   it('gives every request its own request_id', async () => {
@@ -75,6 +87,22 @@ describe('POST /api/assistant/chat', () => {
     expect(body.message).toContain('support ticket');
     expect(body.suggestions[0]).toBe('Escalate this to a support ticket');
   });
+
+  for (const [lang, message, said, offer] of [
+    ['English', 'what is 17 times 23', 'could not find a good answer', 'support ticket'],
+    ['English', 'recommend a good pizza place', 'could not find a good answer', 'support ticket'],
+    ['Persian', 'یه فیلم خوب برای امشب معرفی کن', 'پاسخ مناسبی', 'تیکت پشتیبانی'],
+    ['Persian', 'پایتخت ژاپن کجاست', 'پاسخ مناسبی', 'تیکت پشتیبانی'],
+  ] as const) {
+    it(`answers an out-of-scope ${lang} question "${message}" with "I don't know", the escalation offer and no sources, and stores none`, async () => {
+      const body = (await chat(user, { message })).json();
+      expect(body.message).toContain(said);
+      expect(body.message).toContain(offer);
+      expect(body.sources).toEqual([]);
+      const messages = await messagesOf(body.conversation_id);
+      expect(messages[1]!.sources).toBe('[]');
+    });
+  }
 
   it('routes a non-admin to steward whatever agent is asked for', async () => {
     for (const agent of ['engineer', 'pilot', 'guide', 'auto']) {

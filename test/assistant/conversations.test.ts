@@ -67,7 +67,7 @@ describe('assistant conversations, welcome and feedback', () => {
       lister = await t.makeUser();
       ids = [];
       for (let i = 0; i < 5; i += 1) {
-        ids.push(await startConversation(lister, `question number ${i} about refunds`));
+        ids.push(await startConversation(lister, `question number ${i}: how do I request a refund?`));
         await new Promise((r) => setTimeout(r, 5));
       }
       await startConversation(other, 'not yours');
@@ -81,7 +81,7 @@ describe('assistant conversations, welcome and feedback', () => {
       expect(body.conversations.map((c: { id: number }) => c.id)).toEqual([...ids].reverse());
       const first = body.conversations[0];
       expect(Object.keys(first).sort()).toEqual(['agent_type', 'created_at', 'id', 'last_message', 'status', 'title', 'updated_at']);
-      expect(first).toMatchObject({ title: 'question number 4 about refunds', agent_type: 'steward', status: 'active' });
+      expect(first).toMatchObject({ title: 'question number 4: how do I request a refund?', agent_type: 'steward', status: 'active' });
       expect(first.last_message).toContain('refund');
       expect(body.pagination).toEqual({ current_page: 1, total: 5, per_page: 20, last_page: 1 });
     });
@@ -163,8 +163,18 @@ describe('assistant conversations, welcome and feedback', () => {
       expect(Object.keys(conversation).sort()).toEqual(['agent_type', 'created_at', 'id', 'messages', 'title']);
       expect(conversation).toMatchObject({ id, title: 'How do I request a refund?', agent_type: 'steward' });
       expect(conversation.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
-      expect(conversation.messages[0]).toEqual({ role: 'user', content: 'How do I request a refund?', created_at: expect.stringMatching(/Z$/) });
+      expect(conversation.messages[0]).toEqual({ role: 'user', content: 'How do I request a refund?', created_at: expect.stringMatching(/Z$/), sources: [] });
+      expect(conversation.messages[1].sources[0]).toEqual({ id: 'payments.refund-request', title: 'How do I request a refund?' });
       expect(conversation.messages[2].content).toBe('thanks');
+      // "thanks" matches no passage: the answer used none.
+      expect(conversation.messages[3].sources).toEqual([]);
+    });
+
+    it('shows an answer saved before sources were kept with an empty list', async () => {
+      const id = await startConversation(user, 'How do I request a refund?');
+      await t.db.updateTable('assistant_messages').set({ sources: null }).where('conversation_id', '=', id).execute();
+      const { conversation } = (await get(user, `/api/assistant/conversations/${id}`)).json();
+      expect(conversation.messages.map((m: { sources: unknown }) => m.sources)).toEqual([[], []]);
     });
 
     it('still shows a deleted conversation to its owner', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chooseAgent, routeByMessage, scoreAgents } from '../../src/modules/assistant/agents.js';
 import { bundledKnowledgeBase, KnowledgeBaseError, loadPassages, parseKnowledgeFile } from '../../src/modules/assistant/knowledge.js';
-import { isWeakMatch } from '../../src/modules/assistant/service.js';
+import { DEFAULT_THRESHOLDS, isWeakMatch } from '../../src/modules/assistant/retrieval.js';
 import { conversationTitle, messageLanguage, normalizeText } from '../../src/modules/assistant/text.js';
 import { PARAPHRASES } from './paraphrases.js';
 
@@ -52,9 +52,9 @@ describe('knowledge base', () => {
 
   it('calls an unrelated question a weak match', () => {
     const kb = bundledKnowledgeBase();
-    expect(isWeakMatch(kb.search('What is the airspeed velocity of an unladen swallow?', 'en'))).toBe(true);
-    expect(isWeakMatch(kb.search('یک فیلم خوب پیشنهاد بده', 'fa'))).toBe(true);
-    expect(isWeakMatch(kb.search('How long does a refund take?', 'en'))).toBe(false);
+    expect(isWeakMatch(kb.search('What is the airspeed velocity of an unladen swallow?', 'en'), DEFAULT_THRESHOLDS.en)).toBe(true);
+    expect(isWeakMatch(kb.search('یک فیلم خوب پیشنهاد بده', 'fa'), DEFAULT_THRESHOLDS.fa)).toBe(true);
+    expect(isWeakMatch(kb.search('How long does a refund take?', 'en'), DEFAULT_THRESHOLDS.en)).toBe(false);
   });
 
   it('refuses a passage without an id line, with the file and question in the message', () => {

@@ -116,6 +116,23 @@ describe('OpenAI-compatible provider', () => {
     expect(model.received[0]!.body.messages[0]!.content).not.toContain('Context (facts');
   });
 
+  it('names as sources exactly the passages the model was given, in the prompt\'s order, and stores them', async () => {
+    const res = await chat(user, { message: 'How long does a refund take?' });
+    const { sources, conversation_id: id } = res.json();
+    expect(sources[0]).toEqual({ id: 'payments.refund-time', title: 'How long does a refund take?' });
+    const system = model.received[0]!.body.messages[0]!.content as string;
+    const given = [...system.matchAll(/^\[(\d)\] (.+)$/gm)].map((m) => m[2]);
+    expect(sources.map((s: { title: string }) => s.title)).toEqual(given);
+    const shown = (await t.app.inject({ method: 'GET', url: `/api/assistant/conversations/${id}`, headers: user.auth })).json();
+    expect(shown.conversation.messages[1].sources).toEqual(sources);
+  });
+
+  it('gives the model no passages and answers with no sources when nothing matches', async () => {
+    const res = await chat(user, { message: 'what is the capital of peru' });
+    expect(res.json().sources).toEqual([]);
+    expect(model.received[0]!.body.messages[0]!.content).toContain('No knowledge passage matches');
+  });
+
   it('uses the admin\'s chosen agent\'s system prompt', async () => {
     await chat(admin, { message: 'Is this project risky?', agent: 'pilot' });
     expect(model.received[0]!.body.messages[0]!.content).toContain('You are Pilot');

@@ -1,12 +1,15 @@
 // The knowledge base: question-and-answer passages in Markdown under assets/assistant/knowledge,
-// one file per topic and language (payments.en.md, payments.fa.md), indexed once with BM25
-// (MiniSearch) per language. Both answer providers retrieve from it.
+// one file per topic and language (payments.en.md, payments.fa.md), each passage with alternate
+// questions, indexed once per language with BM25 (MiniSearch) and character trigrams of its
+// phrasings (ngrams.ts). Both answer providers retrieve from it.
 import fs from 'node:fs';
 import path from 'node:path';
 import MiniSearch from 'minisearch';
 import type { Locale } from '../../http/i18n.js';
 import { assetsDir } from '../../paths.js';
-import { normalizeText } from './text.js';
+import { formalPersian } from './colloquial.js';
+import { PhrasingIndex } from './ngrams.js';
+import { indexedStem, queryTerms, searchTerm, SUFFIXES, tokenize } from './terms.js';
 
 export interface Passage {
   /** Shared by the English and Persian versions of one passage: topic.slug. */
@@ -14,6 +17,8 @@ export interface Passage {
   lang: Locale;
   topic: string;
   question: string;
+  /** Other ways members ask the same question: the passage's "<!-- also: ... -->" lines. */
+  alternates: string[];
   answer: string;
 }
 
@@ -36,8 +41,12 @@ export type Thesaurus = Record<Locale, Array<{ phrase: string; adds: string[] }>
 
 const FILE_NAME = /^([a-z0-9-]+)\.(en|fa)\.md$/;
 const ID_LINE = /^<!--\s*id:\s*([a-z0-9.-]+)\s*-->$/;
+const ALSO_LINE = /^<!--\s*also:\s*(.+?)\s*-->$/;
 
-/** Passages of one Markdown file: each "## question" heading, an id comment, then the answer. */
+/**
+ * Passages of one Markdown file: each "## question" heading, an id comment, any number of
+ * "<!-- also: another phrasing -->" comments (hidden when the Markdown is rendered), then the answer.
+ */
 export function parseKnowledgeFile(text: string, topic: string, lang: Locale, file: string): Passage[] {
   const passages: Passage[] = [];
   const sections = text.split(/^## /m).slice(1);
@@ -47,13 +56,21 @@ export function parseKnowledgeFile(text: string, topic: string, lang: Locale, fi
     const idLine = rest.findIndex((line) => line.trim() !== '');
     const match = idLine === -1 ? null : ID_LINE.exec(rest[idLine]!.trim());
     if (!match) throw new KnowledgeBaseError(`${file}: the passage "${question}" needs an id line such as <!-- id: ${topic}.some-slug --> under its heading`);
+    const alternates: string[] = [];
+    let body = idLine + 1;
+    for (; body < rest.length; body += 1) {
+      const line = rest[body]!.trim();
+      const also = ALSO_LINE.exec(line);
+      if (also) alternates.push(also[1]!);
+      else if (line !== '') break;
+    }
     const answer = rest
-      .slice(idLine + 1)
+      .slice(body)
       .join('\n')
       .replace(/\n{3,}/g, '\n\n')
       .trim();
     if (!answer) throw new KnowledgeBaseError(`${file}: the passage "${question}" has no answer text`);
-    passages.push({ id: match[1]!, lang, topic, question, answer });
+    passages.push({ id: match[1]!, lang, topic, question, alternates, answer });
   }
   return passages;
 }
@@ -97,60 +114,37 @@ export function loadThesaurus(dir: string = DEFAULT_THESAURUS_DIR): Thesaurus {
   return thesaurus;
 }
 
-// Endings tried, longest first, when a word of the query is not in the index (پولم -> پول).
-const SUFFIXES: Record<Locale, string[]> = {
-  en: ['ments', 'ment', 'ness', 'ally', 'ly', 'er', 'e'],
-  fa: ['هایم', 'هایت', 'هایش', 'های', 'ها', 'مان', 'تان', 'شان', 'ام', 'ات', 'اش', 'یم', 'ید', 'ند', 'م', 'ت', 'ش', 'ی', 'ه'],
-};
-
-// Words that say nothing about the topic; they would only add noise to BM25.
-const STOP_WORDS = new Set(
-  (
-    'a an the i me my mine we our us you your it its is are was were be been being am do does did doing done can could should would will shall may might must ' +
-    'to of in on at for with from by about as into onto and or but if then so than that this these those there here what which who whom whose how when where why ' +
-    'please hi hello hey thanks thank just also any some there get got have has had not no yes want need like know tell explain help me ' +
-    'از به با در را که و یا این آن اون من ما شما تو او است هست هستند بود باشد می نمی ها های هم برای چه چی چطور چگونه چطوری کنم کنیم کرد کردم شود شد میشود ' +
-    'یک تا اگر باید ام ای رو آیا خود خودم دارم داره دارد دارید داریم را ی بر پس اما ولی هر همه لطفا سلام ممنون بگید بگویید میخواهم خواهم'
-  )
-    .split(/\s+/)
-    .map((w) => normalizeText(w)),
-);
-
-/** A light English stemmer: enough for refund/refunds/refunded to meet. */
-function stemEnglish(word: string): string {
-  if (!/^[a-z]+$/.test(word) || word.length <= 3) return word;
-  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
-  if (word.endsWith('ing') && word.length > 5) return word.slice(0, -3);
-  if (word.endsWith('ed') && word.length > 4) return word.slice(0, -2);
-  if (/(ches|shes|sses|xes)$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
-}
-
-export function tokenize(text: string): string[] {
-  return normalizeText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-}
-
-export function searchTerm(token: string): string | null {
-  if (STOP_WORDS.has(token)) return null;
-  return stemEnglish(token);
-}
-
-/** The distinct search terms of a query, as the index sees them. */
-export function queryTerms(text: string): string[] {
-  return [...new Set(tokenize(text).map(searchTerm).filter((t): t is string => t !== null))];
-}
-
 type Indexed = Passage & { key: string };
+
+/** How search scores and ranks passages; the defaults were chosen on the evaluation's tuning half (eval/assistant/tune.ts). */
+export interface Ranking {
+  /** Weight of the word score (BM25, saturated to 0..1) against the phrasing similarity. */
+  wordWeight: number;
+  /** BM25 score at which the saturated word score is one half. */
+  halfScore: number;
+  /** Weight of the share of the query's words the passage contains; the similarity gets the rest. */
+  coverageWeight: number;
+}
+
+// An answer sentence counts as a phrasing of its passage, discounted: it says how, not how members ask.
+const ANSWER_SENTENCE_WEIGHT = 0.5;
+
+// Per language: the two languages' scores are spread differently (Persian passages have more phrasings).
+export const DEFAULT_RANKING: Record<Locale, Ranking> = {
+  en: { wordWeight: 0.5, halfScore: 32, coverageWeight: 0 },
+  fa: { wordWeight: 0.6, halfScore: 32, coverageWeight: 0 },
+};
 
 export class KnowledgeBase {
   private readonly indexes = new Map<Locale, MiniSearch<Indexed>>();
+  private readonly phrasings = new Map<Locale, PhrasingIndex>();
   private readonly byLang = new Map<Locale, Passage[]>();
   private readonly vocabulary = new Map<Locale, Set<string>>();
 
   constructor(
     readonly passages: Passage[],
     private readonly thesaurus: Thesaurus = { en: [], fa: [] },
+    readonly ranking: Record<Locale, Ranking> = DEFAULT_RANKING,
   ) {
     for (const lang of ['en', 'fa'] as const) {
       const own = passages.filter((p) => p.lang === lang);
@@ -163,8 +157,13 @@ export class KnowledgeBase {
         tokenize,
         processTerm: searchTerm,
       });
-      index.addAll(own.map((p) => ({ ...p, key: p.id })));
+      index.addAll(own.map((p) => ({ ...p, key: p.id, question: [p.question, ...p.alternates].join('\n') })));
       this.indexes.set(lang, index);
+      const phrasings = own.flatMap((p, owner) => [
+        ...[p.question, ...p.alternates].map((text) => ({ owner, words: this.words(text, lang) })),
+        ...p.answer.split(/[.!?؟;؛:]\s/).map((text) => ({ owner, words: this.words(text, lang), weight: ANSWER_SENTENCE_WEIGHT })),
+      ]);
+      this.phrasings.set(lang, new PhrasingIndex(phrasings));
     }
   }
 
@@ -177,44 +176,64 @@ export class KnowledgeBase {
   }
 
   /**
-   * The query's terms as the index knows them: each word, or its stem without a possessive or
-   * plural ending when only that is indexed, plus the knowledge-base words of thesaurus phrases.
+   * The words of a text as the index knows them: stop words dropped, spoken Persian in its
+   * written form, and a word the passages do not use replaced by its stem without a possessive,
+   * object or plural ending when only the stem is used (کارتم → کارت, اعلانا → اعلان).
    */
-  expand(query: string, lang: Locale): { terms: string[]; asked: number } {
-    const own = queryTerms(query);
+  words(text: string, lang: Locale): string[] {
     const vocabulary = this.vocabulary.get(lang)!;
-    const terms = new Set<string>();
-    for (const term of own) {
-      terms.add(term);
-      if (vocabulary.has(term)) continue;
-      const suffix = SUFFIXES[lang].find((s) => term.length - s.length >= 2 && term.endsWith(s) && vocabulary.has(term.slice(0, -s.length)));
-      if (suffix) terms.add(term.slice(0, -suffix.length));
+    const words: string[] = [];
+    for (const token of tokenize(text)) {
+      const forms = lang === 'fa' && !vocabulary.has(token) ? formalPersian(token) : [token];
+      for (const form of forms) {
+        const term = searchTerm(form);
+        if (term === null) continue;
+        words.push(vocabulary.has(term) ? term : (indexedStem(term, SUFFIXES[lang], vocabulary, lang) ?? term));
+      }
     }
+    return [...new Set(words)];
+  }
+
+  /** The query's words plus the knowledge-base words of the thesaurus phrases it contains. */
+  expand(query: string, lang: Locale): { words: string[]; terms: string[] } {
+    const words = this.words(query, lang);
+    const terms = new Set(words);
     const text = ` ${tokenize(query).join(' ')} `;
     for (const { phrase, adds } of this.thesaurus[lang]) {
       if (text.includes(` ${phrase} `)) for (const add of adds) terms.add(add);
     }
-    return { terms: [...terms], asked: own.length };
+    return { words, terms: [...terms] };
   }
 
-  /** The best passages for a query in one language, best first. */
+  /**
+   * The best passages for a query in one language, best first. Each passage's score mixes its
+   * word score (BM25 over headings, alternate questions and answers, with prefix and fuzzy
+   * matches) and the character-trigram similarity of the query to its closest phrasing.
+   */
   search(query: string, lang: Locale, limit = 3): Hit[] {
-    const { terms, asked } = this.expand(query, lang);
+    const { words, terms } = this.expand(query, lang);
     if (terms.length === 0) return [];
+    const own = this.byLang.get(lang)!;
     const results = this.indexes.get(lang)!.search(terms.join(' '), {
       boost: { question: 2 },
       prefix: (term) => term.length >= 4,
-      fuzzy: (term) => (term.length >= 6 ? 0.2 : false),
+      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
       combineWith: 'OR',
       // The terms are already processed; the index's processTerm would only stem them twice.
       processTerm: (term) => term,
       tokenize: (text) => text.split(' '),
     });
-    return results.slice(0, limit).map((r) => ({
-      passage: this.passage(lang, String(r.id))!,
-      score: r.score,
-      coverage: Math.min(1, r.queryTerms.length / Math.max(1, asked)),
-    }));
+    const byId = new Map(results.map((r) => [String(r.id), r]));
+    const similarity = this.phrasings.get(lang)!.similarities(words, own.length);
+    const { wordWeight, halfScore, coverageWeight } = this.ranking[lang];
+    const hits = own.map((passage, i) => {
+      const result = byId.get(passage.id);
+      const bm25 = result?.score ?? 0;
+      const coverage = Math.min(1, (result?.queryTerms.length ?? 0) / Math.max(1, words.length));
+      const score = wordWeight * (bm25 / (bm25 + halfScore)) + coverageWeight * coverage + (1 - wordWeight - coverageWeight) * similarity[i]!;
+      return { passage, score, coverage };
+    });
+    return hits.sort((a, b) => b.score - a.score).slice(0, limit);
   }
 
   /** Other passages of the same topic, for suggestions. */

@@ -97,9 +97,17 @@ export interface MessageRow {
   created_at: string;
 }
 
+/** A knowledge-base passage an answer used, as the conversation shows it. */
+export interface MessageSource {
+  id: string;
+  title: string;
+}
+
+export type MessageWithSources = MessageRow & { sources: MessageSource[] };
+
 export async function insertMessage(
   db: Db,
-  values: { conversation_id: number; role: 'user' | 'assistant'; content: string; agent: string | null; request_id: string; response_time_ms: number | null; now: string },
+  values: { conversation_id: number; role: 'user' | 'assistant'; content: string; agent: string | null; request_id: string; response_time_ms: number | null; sources?: MessageSource[]; now: string },
 ): Promise<void> {
   await db
     .insertInto('assistant_messages')
@@ -110,14 +118,21 @@ export async function insertMessage(
       agent: values.agent,
       request_id: values.request_id,
       response_time_ms: values.response_time_ms,
+      sources: values.sources === undefined ? null : JSON.stringify(values.sources),
       created_at: values.now,
     })
     .execute();
 }
 
-/** All messages of a conversation, oldest first. */
-export async function listMessages(db: Db, conversationId: number): Promise<MessageRow[]> {
-  return db.selectFrom('assistant_messages').select(['id', 'role', 'content', 'agent', 'created_at']).where('conversation_id', '=', conversationId).orderBy('id', 'asc').execute();
+/** All messages of a conversation, oldest first, with their sources (none recorded: []). */
+export async function listMessages(db: Db, conversationId: number): Promise<MessageWithSources[]> {
+  const rows = await db
+    .selectFrom('assistant_messages')
+    .select(['id', 'role', 'content', 'agent', 'sources', 'created_at'])
+    .where('conversation_id', '=', conversationId)
+    .orderBy('id', 'asc')
+    .execute();
+  return rows.map((row) => ({ ...row, sources: row.sources === null ? [] : (JSON.parse(row.sources) as MessageSource[]) }));
 }
 
 /** The newest messages of a conversation, returned oldest first. */

@@ -94,7 +94,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
           title: conversation.title,
           agent_type: conversation.agent_type as AgentId,
           created_at: conversation.created_at,
-          messages: messages.map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content, created_at: m.created_at })),
+          messages: messages.map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content, created_at: m.created_at, sources: m.sources })),
         },
       };
     },

@@ -44,6 +44,11 @@ export const ChatBody = Type.Object({
 });
 export type ChatBody = Static<typeof ChatBody>;
 
+const Sources = Type.Array(
+  Type.Object({ id: Type.String({ description: 'Passage id, topic.slug (the same in both languages).' }), title: Type.String({ description: 'The passage\'s question, in the answer\'s language.' }) }),
+  { description: 'Extension: the knowledge-base passages the answer used (offline) or was given (model server), best first; empty when the assistant had no answer.' },
+);
+
 export const ChatResponse = Type.Object({
   success: Type.Boolean(),
   message: Type.String({ description: 'The answer.' }),
@@ -54,6 +59,7 @@ export const ChatResponse = Type.Object({
   suggestions: Type.Array(Type.String(), { description: 'Follow-up questions.' }),
   response_time_ms: Type.Integer({ description: 'Time taken to produce the answer, in milliseconds.' }),
   request_id: Type.String({ description: 'Unique id of this request; also the X-Request-Id header.' }),
+  sources: Sources,
 });
 
 export const ConversationSummary = Type.Object({
@@ -92,7 +98,12 @@ export const ConversationResponse = Type.Object({
     agent_type: AgentId,
     created_at: Timestamp,
     messages: Type.Array(
-      Type.Object({ role: Type.Enum(['user', 'assistant']), content: Type.String(), created_at: Timestamp }),
+      Type.Object({
+        role: Type.Enum(['user', 'assistant']),
+        content: Type.String(),
+        created_at: Timestamp,
+        sources: { ...Sources, description: 'Extension: an assistant message\'s sources as the chat answered them; [] for user messages and for answers saved before sources were kept.' },
+      }),
       { description: 'Chronological order.' },
     ),
   }),

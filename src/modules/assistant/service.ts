@@ -9,15 +9,13 @@ import { fieldMessage } from '../../http/validation.js';
 import type { UserRecord } from '../users/repository.js';
 import { AGENT_CHOICES, agentById, chooseAgent, type AgentChoice, type AgentId } from './agents.js';
 import { contextErrors, contextFacts } from './context.js';
-import type { Hit, KnowledgeBase } from './knowledge.js';
+import type { Hit, KnowledgeBase, Passage } from './knowledge.js';
 import './messages.js';
 import { ProviderError, type AnswerProvider } from './providers/types.js';
 import * as repo from './repository.js';
+import { retrieve } from './retrieval.js';
 import { conversationTitle, messageLanguage } from './text.js';
 
-/** A passage must share at least this share of the question's terms to count as an answer. */
-const MIN_COVERAGE = 0.25;
-const MIN_SCORE = 3;
 /** Messages of history a language model sees at most (then trimmed to the token budget). */
 const HISTORY_MESSAGES = 20;
 const MAX_SUGGESTIONS = 3;
@@ -40,11 +38,7 @@ export interface ChatResult {
   conversation_id: number;
   suggestions: string[];
   response_time_ms: number;
-}
-
-export function isWeakMatch(hits: Hit[]): boolean {
-  const best = hits[0];
-  return !best || best.coverage < MIN_COVERAGE || best.score < MIN_SCORE;
+  sources: repo.MessageSource[];
 }
 
 export class AssistantService {
@@ -90,21 +84,22 @@ export class AssistantService {
     });
 
     const language = messageLanguage(message);
-    const hits = this.knowledge.search(message, language, 3);
-    const weakMatch = isWeakMatch(hits);
+    const { hits, weakMatch } = retrieve(this.knowledge, message, language);
     const history = existing && this.provider.name !== 'offline' ? await this.history(conversationId) : [];
     let answer: string;
+    let used: Passage[];
     try {
-      ({ content: answer } = await this.provider.answer({ agent, language, message, history, hits, weakMatch, context: contextFacts(input.context) }));
+      ({ content: answer, sources: used } = await this.provider.answer({ agent, language, message, history, hits, weakMatch, context: contextFacts(input.context) }));
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       throw new HttpError(500, { success: false, message: t(locale, `assistant.error.${error.code}`), error: error.code });
     }
 
+    const sources = used.map((p) => ({ id: p.id, title: p.question }));
     const responseTimeMs = Math.max(0, Math.round(performance.now() - meta.startedAt));
     await this.deps.db.transaction().execute(async (trx) => {
       const now = nowIso();
-      await repo.insertMessage(trx, { conversation_id: conversationId, role: 'assistant', content: answer, agent: agent.id, request_id: meta.requestId, response_time_ms: responseTimeMs, now });
+      await repo.insertMessage(trx, { conversation_id: conversationId, role: 'assistant', content: answer, agent: agent.id, request_id: meta.requestId, response_time_ms: responseTimeMs, sources, now });
       await repo.touchConversation(trx, conversationId, { last_message: answer, updated_at: now, agent_type: agent.id });
     });
     return {
@@ -113,6 +108,7 @@ export class AssistantService {
       conversation_id: conversationId,
       suggestions: this.suggestions(hits, weakMatch, agent.id, language),
       response_time_ms: responseTimeMs,
+      sources,
     };
   }
 

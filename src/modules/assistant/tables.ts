@@ -27,6 +27,8 @@ export interface AssistantMessagesTable {
   agent: string | null;
   request_id: string | null;
   response_time_ms: number | null;
+  /** JSON array of {id, title}: the passages an assistant answer used, best first; null for users' messages and answers saved before sources were kept. */
+  sources: string | null;
   created_at: string;
 }
 

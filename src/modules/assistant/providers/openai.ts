@@ -3,6 +3,7 @@
 // retrieved passages, the client's context facts and as many recent messages as the budget allows.
 import OpenAI, { APIConnectionTimeoutError, APIUserAbortError } from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { Passage } from '../knowledge.js';
 import { ProviderError, type Answer, type AnswerProvider, type AnswerRequest } from './types.js';
 
 /** Tokens estimated as characters / 4, the usual rule of thumb for English and close enough for Persian. */
@@ -24,11 +25,16 @@ export interface OpenAiProviderOptions {
 }
 
 /** The messages sent to the model: system first, then the newest history that fits, then the message. */
+/** The passages the model is given, best first: none on a weak match. */
+export function promptPassages(request: AnswerRequest): Passage[] {
+  return request.weakMatch ? [] : request.hits.slice(0, MAX_PASSAGES).map((h) => h.passage);
+}
+
 export function buildPrompt(request: AnswerRequest, budget: number = PROMPT_TOKEN_BUDGET): ChatCompletionMessageParam[] {
   const sections = [request.agent.systemPrompt, `Answer in ${request.language === 'fa' ? 'Persian' : 'English'}.`];
-  const passages = request.hits.slice(0, MAX_PASSAGES);
-  if (passages.length > 0 && !request.weakMatch) {
-    sections.push(['Knowledge passages:', ...passages.map((h, i) => `[${i + 1}] ${h.passage.question}\n${h.passage.answer}`)].join('\n\n'));
+  const passages = promptPassages(request);
+  if (passages.length > 0) {
+    sections.push(['Knowledge passages:', ...passages.map((p, i) => `[${i + 1}] ${p.question}\n${p.answer}`)].join('\n\n'));
   } else {
     sections.push('No knowledge passage matches this question: say so briefly and offer to escalate to a support ticket.');
   }
@@ -88,6 +94,6 @@ export class OpenAiProvider implements AnswerProvider {
     }
     const content = completion.choices?.[0]?.message?.content?.trim();
     if (!content) throw new ProviderError('llm_error', 'the model server returned an empty answer');
-    return { content };
+    return { content, sources: promptPassages(request) };
   }
 }

@@ -2,7 +2,7 @@
 // OpenAI-compatible chat-completions server.
 import type { Locale } from '../../../http/i18n.js';
 import type { Agent } from '../agents.js';
-import type { Hit } from '../knowledge.js';
+import type { Hit, Passage } from '../knowledge.js';
 
 /** The chat's context as facts: [path, value] pairs, each one line of text (see assistant/context.ts). */
 export type ContextFacts = Array<[path: string, value: string]>;
@@ -24,6 +24,8 @@ export interface AnswerRequest {
 
 export interface Answer {
   content: string;
+  /** The knowledge-base passages the answer was made from (offline) or given to the model, best first. */
+  sources: Passage[];
 }
 
 export type ProviderName = 'offline' | 'openai';

@@ -1,0 +1,72 @@
+// npm run eval -- assistant [--misses heldout,tuning,older|none]: how well the offline assistant
+// picks passages, per language and per question set (docs/performance.md, "Assistant quality").
+// Each question goes through the chat's own retrieval and answer choice (retrieve, answerPassages).
+//   top-1      the answer's first passage is the expected one
+//   anywhere   the expected passage is among the passages the answer uses
+//   said so    an out-of-scope question got "I don't have an answer" (no passage)
+//   no answer  an in-scope question got "I don't have an answer" (counted as a miss in top-1)
+import { bundledKnowledgeBase } from '../src/modules/assistant/knowledge.js';
+import { answerPassages, retrieve } from '../src/modules/assistant/retrieval.js';
+import { PARAPHRASES } from '../test/assistant/paraphrases.js';
+import { OUT_OF_SCOPE, readQuestions, readSplit, type Lang, type Question } from './assistant/questions.js';
+
+const SET_NAMES = ['heldout', 'tuning', 'older'] as const;
+type SetName = (typeof SET_NAMES)[number];
+
+interface Outcome {
+  question: Question;
+  sources: string[];
+}
+
+const percent = (part: number, whole: number): string => (whole === 0 ? '   —' : `${((100 * part) / whole).toFixed(1).padStart(5)} %`);
+
+function evaluate(lang: Lang, questions: Question[]): Outcome[] {
+  const knowledge = bundledKnowledgeBase();
+  return questions.map((question) => ({ question, sources: answerPassages(retrieve(knowledge, question.query, lang)).map((p) => p.id) }));
+}
+
+function checkSplit(lang: Lang, sets: { tuning: Question[]; heldout: Question[] }): void {
+  const key = (q: Question) => `${q.expected} | ${q.query}`;
+  const inSplit = [...sets.tuning, ...sets.heldout].map(key).sort();
+  const inFile = readQuestions(lang).map(key).sort();
+  if (JSON.stringify(inSplit) !== JSON.stringify(inFile)) {
+    throw new Error(`eval/assistant/split.json no longer matches questions.${lang}.txt: the split is made once; questions are not edited after it`);
+  }
+}
+
+export default async function run(args: string[]): Promise<number> {
+  const missesFlag = args.indexOf('--misses');
+  const showMisses = new Set(missesFlag === -1 ? SET_NAMES : (args[missesFlag + 1] ?? '').split(','));
+  const split = readSplit();
+  const started = performance.now();
+  const lines = ['lang set      questions  top-1     anywhere   no answer  out-of-scope said so'];
+  const missLines: string[] = [];
+  for (const lang of ['en', 'fa'] as const) {
+    checkSplit(lang, split.sets[lang]);
+    const sets: Record<SetName, Question[]> = {
+      heldout: split.sets[lang].heldout,
+      tuning: split.sets[lang].tuning,
+      older: PARAPHRASES.filter((p) => p.lang === lang),
+    };
+    for (const name of SET_NAMES) {
+      const outcomes = evaluate(lang, sets[name]);
+      const inScope = outcomes.filter((o) => o.question.expected !== OUT_OF_SCOPE);
+      const outOfScope = outcomes.filter((o) => o.question.expected === OUT_OF_SCOPE);
+      const top1 = inScope.filter((o) => o.sources[0] === o.question.expected).length;
+      const anywhere = inScope.filter((o) => o.sources.includes(o.question.expected)).length;
+      const saidSo = outOfScope.filter((o) => o.sources.length === 0).length;
+      const noAnswer = inScope.filter((o) => o.sources.length === 0).length;
+      lines.push(
+        `${lang}   ${name.padEnd(8)} ${String(outcomes.length).padStart(5)}     ${percent(top1, inScope.length)}   ${percent(anywhere, inScope.length)}   ${String(noAnswer).padStart(5)}      ${outOfScope.length === 0 ? '   —' : `${percent(saidSo, outOfScope.length)} (${saidSo}/${outOfScope.length})`}`,
+      );
+      if (!showMisses.has(name)) continue;
+      for (const o of outcomes) {
+        const right = o.question.expected === OUT_OF_SCOPE ? o.sources.length === 0 : o.sources[0] === o.question.expected;
+        if (!right) missLines.push(`${lang} ${name}: "${o.question.query}" expected ${o.question.expected}, answered ${o.sources.join(' + ') || OUT_OF_SCOPE}`);
+      }
+    }
+  }
+  process.stdout.write(`${lines.join('\n')}\n(seed ${split.seed}; ${Math.round(performance.now() - started)} ms)\n`);
+  if (missLines.length > 0) process.stdout.write(`\nmisses:\n${missLines.join('\n')}\n`);
+  return 0;
+}

@@ -1,0 +1,38 @@
+// Reading the evaluation questions and their split (see split.ts and docs/performance.md,
+// "Assistant quality").
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type Lang = 'en' | 'fa';
+/** A question and the passage id that answers it; "none" when no passage does. */
+export interface Question {
+  expected: string;
+  query: string;
+}
+export interface Split {
+  seed: number;
+  method: string;
+  sets: Record<Lang, { tuning: Question[]; heldout: Question[] }>;
+}
+
+export const OUT_OF_SCOPE = 'none';
+export const here = path.dirname(fileURLToPath(import.meta.url));
+export const SPLIT_FILE = path.join(here, 'split.json');
+
+export function readQuestions(lang: Lang): Question[] {
+  const text = fs.readFileSync(path.join(here, `questions.${lang}.txt`), 'utf8');
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'))
+    .map((line) => {
+      const bar = line.indexOf(' | ');
+      if (bar <= 0) throw new Error(`questions.${lang}.txt: expected "<passage id> | <question>", got: ${line}`);
+      return { expected: line.slice(0, bar).trim(), query: line.slice(bar + 3).trim() };
+    });
+}
+
+export function readSplit(): Split {
+  return JSON.parse(fs.readFileSync(SPLIT_FILE, 'utf8')) as Split;
+}

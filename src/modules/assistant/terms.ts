@@ -1,0 +1,65 @@
+// Words as the knowledge base's index sees them: tokens of normalised text, stop words dropped,
+// a light English stemmer, and glued Persian and English endings stripped back to an indexed stem.
+import type { Locale } from '../../http/i18n.js';
+import { normalizeText } from './text.js';
+
+// Endings tried, longest first, when a word of the query is not in the index (پولم -> پول).
+export const SUFFIXES: Record<Locale, string[]> = {
+  en: ['ments', 'ment', 'ness', 'ally', 'ly', 'er', 'e'],
+  fa: ['هامو', 'هایم', 'هایت', 'هایش', 'های', 'ها', 'ایی', 'امو', 'مون', 'تون', 'شون', 'مان', 'تان', 'شان', 'ام', 'ات', 'اش', 'مو', 'تو', 'شو', 'یم', 'ید', 'ند', 'ای', 'م', 'ت', 'ش', 'ی', 'ه', 'ا', 'و'],
+};
+
+// Words that say nothing about the topic; they would only add noise to BM25.
+const STOP_WORDS = new Set(
+  (
+    'a an the i me my mine we our us you your it its is are was were be been being am do does did doing done can could should would will shall may might must ' +
+    'to of in on at for with from by about as into onto and or but if then so than that this these those there here what which who whom whose how ' +
+    'please hi hello hey thanks thank just also any some there get got have has had not no yes want need like know tell explain help me ' +
+    'از به با در را که و یا این آن اون من ما شما تو او است هست هستند بود باشد می نمی ها های هم برای چه چی چطور چگونه چطوری کنم کنیم کرد کردم شود شد میشود ' +
+    'یک تا اگر باید ام ای رو آیا خود خودم دارم داره دارد دارید داریم را ی بر پس اما ولی هر همه لطفا سلام ممنون بگید بگویید میخواهم خواهم ' +
+    // Spoken forms and light verbs that every passage shares.
+    'تو یه چیه چیا چیست اینو اونو بعدش دیگه الان خب مگه شود شوم شوند کند کنند کنید دهد دهم دهند خواهد خواهند آید'
+  )
+    .split(/\s+/)
+    .map((w) => normalizeText(w)),
+);
+
+/**
+ * The indexed word a query word is made of with an ending glued on: the longest ending whose
+ * removal leaves an indexed word. Spoken Persian drops the final ه of a noun before an ending
+ * (پروژه + م → پروژم), so that ه is tried back on too.
+ */
+export function indexedStem(term: string, suffixes: string[], vocabulary: Set<string>, lang: Locale): string | null {
+  for (const suffix of suffixes) {
+    if (term.length - suffix.length < 2 || !term.endsWith(suffix)) continue;
+    const stem = term.slice(0, -suffix.length);
+    if (vocabulary.has(stem)) return stem;
+    if (lang === 'fa' && vocabulary.has(`${stem}ه`)) return `${stem}ه`;
+  }
+  return null;
+}
+
+/** A light English stemmer: enough for refund/refunds/refunded to meet. */
+function stemEnglish(word: string): string {
+  if (!/^[a-z]+$/.test(word) || word.length <= 3) return word;
+  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('ing') && word.length > 5) return word.slice(0, -3);
+  if (word.endsWith('ed') && word.length > 4) return word.slice(0, -2);
+  if (/(ches|shes|sses|xes)$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}
+
+export function tokenize(text: string): string[] {
+  return normalizeText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
+export function searchTerm(token: string): string | null {
+  if (STOP_WORDS.has(token)) return null;
+  return stemEnglish(token);
+}
+
+/** The distinct search terms of a query, as the index sees them. */
+export function queryTerms(text: string): string[] {
+  return [...new Set(tokenize(text).map(searchTerm).filter((t): t is string => t !== null))];
+}

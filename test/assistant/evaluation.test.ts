@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { OUT_OF_SCOPE, readQuestions, readSplit } from '../../eval/assistant/questions.js';
+import { SEED, split } from '../../eval/assistant/split.js';
+import { DEFAULT_THESAURUS_DIR, loadPassages } from '../../src/modules/assistant/knowledge.js';
+import { normalizeText } from '../../src/modules/assistant/text.js';
+
+// Words only, one space apart: punctuation, case, ZWNJ and Arabic letters cannot hide a copy.
+const words = (text: string): string => ` ${normalizeText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ')} `;
+
+describe('assistant evaluation set', () => {
+  const stored = readSplit();
+
+  it('is the split the fixed seed makes, and every question is in exactly one half', () => {
+    expect(stored.seed).toBe(SEED);
+    expect(split(SEED)).toEqual(stored);
+    for (const lang of ['en', 'fa'] as const) {
+      const { tuning, heldout } = stored.sets[lang];
+      expect(tuning.length + heldout.length).toBe(readQuestions(lang).length);
+      expect(new Set([...tuning, ...heldout].map((q) => q.query)).size).toBe(readQuestions(lang).length);
+    }
+  });
+
+  it('holds at least 150 questions and 30 out-of-scope ones per language, covering every passage in both halves', () => {
+    const passages = loadPassages();
+    for (const lang of ['en', 'fa'] as const) {
+      const questions = readQuestions(lang);
+      const ids = new Set(passages.filter((p) => p.lang === lang).map((p) => p.id));
+      expect(questions.filter((q) => q.expected !== OUT_OF_SCOPE).length).toBeGreaterThanOrEqual(150);
+      expect(questions.filter((q) => q.expected === OUT_OF_SCOPE).length).toBeGreaterThanOrEqual(30);
+      for (const q of questions) if (q.expected !== OUT_OF_SCOPE) expect(ids.has(q.expected), q.expected).toBe(true);
+      for (const half of [stored.sets[lang].tuning, stored.sets[lang].heldout]) {
+        expect(new Set(half.map((q) => q.expected).filter((e) => e !== OUT_OF_SCOPE))).toEqual(ids);
+      }
+    }
+  });
+
+  it('keeps every held-out question out of the knowledge base and the thesaurus', () => {
+    const passages = loadPassages();
+    for (const lang of ['en', 'fa'] as const) {
+      // Each heading, alternate question and answer line on its own, so no match spans two of them.
+      const knowledge = passages.filter((p) => p.lang === lang).flatMap((p) => [p.question, ...p.alternates, ...p.answer.split('\n')].map(words));
+      const thesaurus = fs.readFileSync(path.join(DEFAULT_THESAURUS_DIR, `${lang}.txt`), 'utf8').split('\n').map(words);
+      for (const { query } of stored.sets[lang].heldout) {
+        const needle = words(query);
+        expect(knowledge.some((text) => text.includes(needle)), `held-out "${query}" is in the knowledge base`).toBe(false);
+        expect(thesaurus.some((line) => line.includes(needle)), `held-out "${query}" is in the thesaurus`).toBe(false);
+      }
+    }
+  });
+});
