@@ -12,6 +12,9 @@ import type { Config } from './config.js';
 import { createDatabase, databaseIsUp, type DatabaseHandle } from './db/index.js';
 import { registerAuth } from './http/auth.js';
 import { handleError, registerErrorHandling } from './http/error-handler.js';
+import { registerJsonBody } from './http/json-body.js';
+import { registerLingeringClose } from './http/lingering-close.js';
+import { registerMethodNotAllowed } from './http/method-not-allowed.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { HELMET_OPTIONS, securityHeadersHook } from './http/security-headers.js';
 import type { AppDeps } from './http/types.js';
@@ -39,7 +42,17 @@ function registerValidators(app: FastifyInstance): void {
   const common: AjvOptions = { useDefaults: true, removeAdditional: true, addUsedSchema: false, allErrors: true, strict: false };
   const coercing = addFormats.default(new Ajv({ ...common, coerceTypes: 'array' }));
   const exact = addFormats.default(new Ajv({ ...common, coerceTypes: false }));
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(httpPart === 'querystring' ? closedObject(schema) : schema));
+}
+
+/**
+ * A query string keeps only the keys its schema declares: an unknown key (a front-end's extra
+ * parameter, a staff-only filter on a member route) is dropped before the handler runs, so no
+ * undeclared value reaches SQL or an answer-reuse key (docs/decisions.md, "Unknown query keys").
+ */
+function closedObject<T extends object>(schema: T): T {
+  const object = schema as { type?: unknown; additionalProperties?: unknown };
+  return object && object.type === 'object' && object.additionalProperties === undefined ? ({ ...object, additionalProperties: false } as T) : schema;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -85,14 +98,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', req.id);
   });
 
-  // A JSON body may be empty (PUT /archive with a Content-Type but no body); anything else must parse.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
-    return parseJson(req, body as string, done);
-  });
-
+  registerJsonBody(app);
   registerErrorHandling(app);
+  registerMethodNotAllowed(app, config.CORS_ORIGINS.length > 0);
+  registerLingeringClose(app, config.BODY_LIMIT_BYTES);
   registerAuth(app);
   await registerRateLimit(app);
   await app.register(helmet, { ...HELMET_OPTIONS, global: false });
