@@ -11,7 +11,7 @@ import { Type } from 'typebox';
 import type { Config } from './config.js';
 import { createDatabase, databaseIsUp, type DatabaseHandle } from './db/index.js';
 import { registerAuth } from './http/auth.js';
-import { handleError, registerErrorHandling } from './http/error-handler.js';
+import { answerClientError, handleError, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBody } from './http/json-body.js';
 import { registerLingeringClose } from './http/lingering-close.js';
 import { registerMethodNotAllowed } from './http/method-not-allowed.js';
@@ -69,6 +69,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A path parameter over the length limit or a broken %-escape in the path: the router's own
     // answer would carry Fastify's internal code; the one error handler gives the platform's body.
     frameworkErrors: (error, req, reply) => handleError(error, req, reply),
+    clientErrorHandler: answerClientError,
   });
   registerValidators(app);
 

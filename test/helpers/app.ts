@@ -76,6 +76,8 @@ export interface TestApp {
   db: Kysely<Database>;
   config: Config;
   dataDir: string;
+  /** Environment for a child process (CLI, server) on this same database. */
+  env: Record<string, string>;
   /** A user (admin with { admin: true }) and a valid token for them. */
   makeUser(options?: Parameters<typeof makeUser>[1]): Promise<TestUser>;
   close(): Promise<void>;
@@ -105,6 +107,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     db: database.db,
     config: database.config,
     dataDir: database.dataDir,
+    env: database.env,
     async makeUser(userOptions) {
       const user = await makeUser(database.db, userOptions);
       const token = await makeToken(database.db, user.id);
