@@ -86,6 +86,8 @@ export interface ExchangeOptions {
   /** Stop writing after this many bytes and close the connection (a client that gives up). */
   stopAfter?: number;
   timeoutMs?: number;
+  /** Read nothing until every byte is written (an ordinary client sending its whole body first). */
+  writeFirst?: boolean;
 }
 
 export interface ExchangeResult {
@@ -130,6 +132,7 @@ export function exchange(port: number, requests: RawRequest[], options: Exchange
     });
     socket.on('end', () => (closedByServer = true));
     socket.on('close', () => finish(false));
+    if (options.writeFirst) socket.pause();
     socket.once('connect', async () => {
       const limit = options.stopAfter ?? bytes.length;
       const size = options.chunkSize ?? limit;
@@ -139,6 +142,7 @@ export function exchange(port: number, requests: RawRequest[], options: Exchange
         if (options.pauseMs) await new Promise((r) => setTimeout(r, options.pauseMs));
       }
       if (options.stopAfter !== undefined) finish(false);
+      else if (options.writeFirst && !socket.destroyed) socket.write('', () => socket.resume());
     });
   });
 }
