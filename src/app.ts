@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
-import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -15,6 +14,7 @@ import { answerClientError, handleError, registerErrorHandling } from './http/er
 import { registerJsonBody } from './http/json-body.js';
 import { registerLingeringClose } from './http/lingering-close.js';
 import { registerMethodNotAllowed } from './http/method-not-allowed.js';
+import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { HELMET_OPTIONS, securityHeadersHook } from './http/security-headers.js';
 import type { AppDeps } from './http/types.js';
@@ -115,23 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxAge: 600,
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Platform API',
-        version: '1.0.0',
-        description: 'Assistant chat, support tickets, geographic hierarchy and notifications of the cooperative investment platform.',
-      },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Personal access token: <id>|<secret>' } } },
-    },
-  });
-  // Routes that need a token say so in the document.
-  app.addHook('onRoute', (route) => {
-    if (route.config?.auth && route.config.auth !== 'optional') {
-      route.schema = { ...route.schema, security: [{ bearerAuth: [] }] };
-    }
-  });
+  await registerOpenApi(app, config);
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   app.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, async () => app.swagger());

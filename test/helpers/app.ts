@@ -12,6 +12,7 @@ import { configWith, type Config } from '../../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Database } from '../../src/db/schema.js';
+import { enforceContract } from './contract.js';
 import { makeUser, makeToken, type TestUser } from './factories.js';
 
 export const testDialect: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -100,8 +101,13 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     loadGeoData: options.loadGeoData ?? false,
     startWorkers: options.startWorkers ?? false,
   });
+  // Routes a test adds for itself are fixtures, not the service's: the contract does not cover them.
+  const fixtures: string[] = [];
+  app.addHook('onRoute', (route) => void fixtures.push(route.url));
   if (options.routes) await options.routes(app);
   await app.ready();
+  // Every answer a test receives through app.inject is checked against the OpenAPI document.
+  await enforceContract(app, fixtures);
   return {
     app,
     db: database.db,
