@@ -1,7 +1,7 @@
 // The OpenAPI document at /openapi.json, generated from the routes' TypeBox schemas and completed
 // here so a client generator and a contract tester can rely on it (docs/openapi.md):
-// - every route gets the error answers the platform gives it (400 malformed JSON and 413/415 when
-//   it takes a body, 401 and 403 by its auth, 422 in its validation form, 405, 429, 503), added at
+// - every route gets the error answers the platform gives it (400 malformed, 413/415 when it can
+//   take a body, 414 with path parameters, 401 and 403 by its auth, 422 in its validation form, 405, 429, 503), added at
 //   registration (onRoute) so routes added later comply without doing anything;
 // - a stable operationId (the names below, else one derived from method and path);
 // - schemas with a `title` become components.schemas entries used by $ref;
@@ -77,11 +77,16 @@ function completeResponses(route: RouteOptions): Responses {
   const config = (route.config ?? {}) as { auth?: string; validationForm?: keyof typeof ValidationErrorSchemas; rateLimit?: unknown };
   const response: Responses = { ...schema.response };
   const add = (status: number, body: TSchema) => void (response[status] ??= body);
-  if (schema.body !== undefined) {
-    add(400, ErrorSchemas.failure);
+  const method = [route.method].flat()[0];
+  // 400: a path with a broken %-escape, or an unreadable body.
+  add(400, ErrorSchemas.failure);
+  // Any request but GET and HEAD may carry a body, declared or not: over the limit, or not JSON.
+  if (method !== 'GET' && method !== 'HEAD') {
     add(413, ErrorSchemas.message);
     add(415, ErrorSchemas.message);
   }
+  // A path parameter longer than the router takes (200 characters).
+  if (route.url.includes(':')) add(414, ErrorSchemas.failure);
   if (config.auth === 'user' || config.auth === 'admin') add(401, ErrorSchemas.message);
   if (config.auth === 'admin') add(403, ErrorSchemas.failure);
   if (schema.body !== undefined || schema.querystring !== undefined || schema.params !== undefined || response[422]) {

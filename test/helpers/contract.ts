@@ -62,6 +62,8 @@ export class Contract {
     const operations = path ? this.doc.paths[path]! : undefined;
     const verb = method.toUpperCase() === 'HEAD' ? 'get' : method.toLowerCase();
     const operation = operations?.[verb];
+    // Refused by Node's HTTP parser before any route (headers too large, too slow): no operation's answer.
+    if (status === 408 || status === 431) return String(answer.headers['content-type']).startsWith('application/json') ? undefined : `${status} not in JSON`;
     let mediaTypes: Record<string, MediaType> | undefined;
     if (!operation) {
       // No operation: a path the service does not have (404), a method the path does not serve

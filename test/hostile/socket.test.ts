@@ -5,6 +5,7 @@
 // written without waiting, slow bodies, clients that stop mid-body, pipelining, header abuse.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Contract } from '../helpers/contract.js';
 import { exchange, type RawAnswer, type RawRequest } from '../helpers/raw-http.js';
 import { startBuiltServer, type ServerProcess } from '../helpers/process.js';
 import { responseProblem } from './checks.js';
@@ -29,10 +30,17 @@ let sent = 0;
 describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per route)`, () => {
   let w: World;
   let server: ServerProcess & { port: number };
+  let contract: Contract;
+  /** Every answer over the socket is also checked against the server's own OpenAPI document. */
+  const described = (request: RawRequest, answer: RawAnswer | undefined) => {
+    const problem = answer && contract.problem(request.method, request.url, answer);
+    if (problem) throw new Error(`answer not described by the OpenAPI document: ${problem}`);
+  };
   const one = async (request: RawRequest): Promise<RawAnswer> => {
     const result = await exchange(server.port, [request]);
     const answer = result.answers[0];
     if (!answer) throw new Error(`no answer to ${request.method} ${request.url.slice(0, 200)} (${result.error ?? (result.timedOut ? 'timeout' : 'closed')})`);
+    described(request, answer);
     return answer;
   };
   const asOwner = (url: string): RawRequest => ({ method: 'GET', url, headers: w.owner.auth });
@@ -41,6 +49,7 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
   beforeAll(async () => {
     w = await buildWorld();
     server = await startBuiltServer({ ...w.t.env, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', BODY_LIMIT_BYTES: String(LIMIT) });
+    contract = new Contract(JSON.parse((await exchange(server.port, [{ method: 'GET', url: '/openapi.json' }])).answers[0]!.body));
     if (process.env.SOCKET_FUZZ_RUNS) console.log(`socket fuzz: seed ${SEED}, ${RUNS} runs per route (replay with FUZZ_SEED=${SEED} SOCKET_FUZZ_RUNS=${RUNS})`);
   });
   afterAll(async () => {
@@ -117,6 +126,7 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
         const result = await exchange(server.port, [{ method: 'POST', url, headers: { ...w.owner.auth, 'content-type': 'application/json' }, body }], { writeFirst: attempt % 2 === 0 });
         expect(result.error, `attempt ${attempt}`).toBeUndefined();
         expect(result.answers[0]?.statusCode).toBe(413);
+        described({ method: 'POST', url }, result.answers[0]);
         expect(JSON.parse(result.answers[0]!.body)).toEqual({ message: 'The request body is too large.' });
       }
     });
@@ -178,6 +188,7 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
       const urls = ['/api/tickets', '/api/provinces', '/api/tickets/stats', '/api/notifications/unread-count', '/api/nothing'];
       const result = await exchange(server.port, urls.map((url) => ({ method: url === '/api/provinces' ? 'HEAD' : 'GET', url, headers: w.owner.auth })));
       expect(result.answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 404]);
+      result.answers.forEach((answer, i) => described({ method: i === 1 ? 'HEAD' : 'GET', url: urls[i]! }, answer));
     });
 
     it('a slow body is read to the end and answered', async () => {
@@ -201,6 +212,7 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
       for (const [headers, status] of abuse) {
         const result = await exchange(server.port, [{ method: 'GET', url: '/api/provinces', headers }]);
         expect(result.answers[0]?.statusCode, JSON.stringify(headers).slice(0, 80)).toBe(status);
+        described({ method: 'GET', url: '/api/provinces' }, result.answers[0]);
         expect(() => JSON.parse(result.answers[0]!.body)).not.toThrow();
       }
       const garbage = await exchange(server.port, [{ method: 'GET', url: '/api/provinces\u0000 x', headers: {} }]);
@@ -222,7 +234,7 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
             if (ms > slowest.ms) slowest = { ms, what: describeRequest(request).slice(0, 160) };
             // Node refuses a header block over 16 KB before Fastify sees it (inject has no such limit).
             if (answer.statusCode === 431 && JSON.parse(answer.body).message) return;
-            const problem = responseProblem(route, request.sent, answer as never);
+            const problem = responseProblem(route, request.sent, answer as never) ?? contract.problem(request.sent.method, request.sent.url, answer);
             if (problem) throw new Error(`${problem}\n  request: ${describeRequest(request)}`);
           }),
           { numRuns: RUNS, seed: SEED + index, endOnFailure: true },
