@@ -89,7 +89,8 @@ function completeResponses(route: RouteOptions): Responses {
   if (route.url.includes(':')) add(414, ErrorSchemas.failure);
   if (config.auth === 'user' || config.auth === 'admin') add(401, ErrorSchemas.message);
   if (config.auth === 'admin') add(403, ErrorSchemas.failure);
-  if (schema.body !== undefined || schema.querystring !== undefined || schema.params !== undefined || response[422]) {
+  // 422 also for any JSON body naming a forbidden field (__proto__), declared body or not.
+  if (method !== 'GET' || schema.querystring !== undefined || schema.params !== undefined || response[422]) {
     response[422] = ValidationErrorSchemas[config.validationForm ?? 'general'];
   }
   add(405, ErrorSchemas.message);

@@ -24,7 +24,14 @@ export class Contract {
   private readonly templates: Array<{ path: string; pattern: RegExp; statics: number }>;
   private readonly compiled = new Map<string, ReturnType<Ajv2020['compile']>>();
 
-  constructor(private readonly doc: { paths: Record<string, Record<string, Operation>>; components: Json }) {
+  /**
+   * resolveDotSegments: inject resolves /./ and /../ (and %2e) before routing, as a browser would;
+   * over a socket the router gets the path as sent, so a dot is a parameter value there.
+   */
+  constructor(
+    private readonly doc: { paths: Record<string, Record<string, Operation>>; components: Json },
+    private readonly resolveDotSegments = true,
+  ) {
     addFormats.default(this.ajv);
     this.ajv.addFormat('binary', true);
     // Response schemas are compiled by JSON pointer into the document, so their $refs resolve.
@@ -41,7 +48,14 @@ export class Contract {
 
   /** The documented path a concrete URL belongs to (static segments win, as in the router). */
   pathOf(url: string): string | undefined {
-    const path = url.split('?')[0]!;
+    let path = url.split('?')[0]!;
+    if (this.resolveDotSegments) {
+      try {
+        path = new URL(path, 'http://localhost').pathname;
+      } catch {
+        // left as sent
+      }
+    }
     return this.templates.find((t) => t.pattern.test(path))?.path;
   }
 
