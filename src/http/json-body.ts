@@ -10,16 +10,19 @@ registerMessages({
   'validation.forbidden_key': { en: 'The field name :attribute is not allowed.', fa: 'نام فیلد :attribute مجاز نیست.' },
 });
 
-/** The dotted path of the first forbidden key in a parsed JSON value, if any. */
-export function forbiddenKeyPath(value: unknown, base = ''): string | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const key of Object.keys(value)) {
-    const field = base ? `${base}.${key}` : key;
-    const child = (value as Record<string, unknown>)[key];
-    if (key === '__proto__') return field;
-    if (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype')) return `${field}.prototype`;
-    const below = forbiddenKeyPath(child, field);
-    if (below) return below;
+/** The dotted path of a forbidden key in a parsed JSON value, if any (iterative: any depth). */
+export function forbiddenKeyPath(root: unknown): string | undefined {
+  const pending: Array<[unknown, string]> = [[root, '']];
+  while (pending.length) {
+    const [value, base] = pending.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    for (const key of Object.keys(value)) {
+      const field = base ? `${base}.${key}` : key;
+      const child = (value as Record<string, unknown>)[key];
+      if (key === '__proto__') return field;
+      if (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype')) return `${field}.prototype`;
+      pending.push([child, field]);
+    }
   }
   return undefined;
 }

@@ -157,6 +157,9 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
     const ticket = await post('/api/tickets', '{"subject":"x","message":"long enough text","tags":[{"constructor":{"prototype":{}}}]}');
     expect(ticket.statusCode).toBe(422);
     expect(json(ticket)).toEqual({ success: false, message: 'Validation error.', errors: { 'tags.0.constructor.prototype': ['The field name tags.0.constructor.prototype is not allowed.'] } });
+    // Found at any depth (an iterative walk: 20,000 levels once overflowed the stack).
+    const deep = await post('/api/assistant/chat', `{"message":"hi","context":${'{"a":'.repeat(20_000)}{"__proto__":1}${'}'.repeat(20_000)}}`);
+    expect(deep.statusCode).toBe(422);
     const broken = await post('/api/tickets', '{"subject":');
     expect(broken.statusCode).toBe(400);
     expect(json(broken)).toEqual({ success: false, message: 'The request body is not valid JSON.' });
