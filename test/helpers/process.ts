@@ -41,14 +41,19 @@ export interface ServerProcess {
 }
 
 /** Starts src/server.ts on the given port and waits until /health answers. */
-export async function startServer(env: Record<string, string>, port: number, timeoutMs = 60_000): Promise<ServerProcess> {
-  const child = spawn(tsx, [path.join(projectRoot, 'src', 'server.ts')], {
+export function startServer(env: Record<string, string>, port: number, timeoutMs = 60_000): Promise<ServerProcess> {
+  return launch(tsx, [path.join(projectRoot, 'src', 'server.ts')], env, port, timeoutMs);
+}
+
+/** Runs a server command on the port and waits until /health answers (the output's last 200 kB kept). */
+async function launch(command: string, args: string[], env: Record<string, string>, port: number, timeoutMs: number): Promise<ServerProcess> {
+  const child = spawn(command, args, {
     cwd: projectRoot,
     env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
   });
   let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stdout!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-200_000)));
+  child.stderr!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-200_000)));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
@@ -114,26 +119,5 @@ export function ensureBuilt(): void {
 export async function startBuiltServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess & { port: number }> {
   ensureBuilt();
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(projectRoot, 'dist', 'server.js')], {
-    cwd: projectRoot,
-    env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
-  });
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-200_000)));
-  child.stderr!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-200_000)));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + timeoutMs;
-  let gone = false;
-  void exited.then(() => (gone = true));
-  while (Date.now() < deadline && !gone) {
-    try {
-      if ((await fetch(`${url}/health`)).ok) return { child, url, port, output: () => output, exited };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not become healthy: ${output.slice(-2000)}`);
+  return { ...(await launch(process.execPath, [path.join(projectRoot, 'dist', 'server.js')], env, port, timeoutMs)), port };
 }
