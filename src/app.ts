@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
-import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -10,7 +9,11 @@ import { Type } from 'typebox';
 import type { Config } from './config.js';
 import { createDatabase, databaseIsUp, type DatabaseHandle } from './db/index.js';
 import { registerAuth } from './http/auth.js';
-import { handleError, registerErrorHandling } from './http/error-handler.js';
+import { answerClientError, handleError, registerErrorHandling } from './http/error-handler.js';
+import { registerJsonBody } from './http/json-body.js';
+import { registerLingeringClose } from './http/lingering-close.js';
+import { registerMethodNotAllowed } from './http/method-not-allowed.js';
+import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { hotPathLogController, registerHotPathRoutes } from './http/hot-path.js';
 import { securityHeadersHook } from './http/security-headers.js';
@@ -39,7 +42,17 @@ function registerValidators(app: FastifyInstance): void {
   const common: AjvOptions = { useDefaults: true, removeAdditional: true, addUsedSchema: false, allErrors: true, strict: false };
   const coercing = addFormats.default(new Ajv({ ...common, coerceTypes: 'array' }));
   const exact = addFormats.default(new Ajv({ ...common, coerceTypes: false }));
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(httpPart === 'querystring' ? closedObject(schema) : schema));
+}
+
+/**
+ * A query string keeps only the keys its schema declares: an unknown key (a front-end's extra
+ * parameter, a staff-only filter on a member route) is dropped before the handler runs, so no
+ * undeclared value reaches SQL or an answer-reuse key (docs/decisions.md, "Unknown query keys").
+ */
+function closedObject<T extends object>(schema: T): T {
+  const object = schema as { type?: unknown; additionalProperties?: unknown };
+  return object && object.type === 'object' && object.additionalProperties === undefined ? ({ ...object, additionalProperties: false } as T) : schema;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -57,6 +70,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A path parameter over the length limit or a broken %-escape in the path: the router's own
     // answer would carry Fastify's internal code; the one error handler gives the platform's body.
     frameworkErrors: (error, req, reply) => handleError(error, req, reply),
+    clientErrorHandler: answerClientError,
   });
   registerValidators(app);
 
@@ -89,14 +103,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
 
-  // A JSON body may be empty (PUT /archive with a Content-Type but no body); anything else must parse.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
-    return parseJson(req, body as string, done);
-  });
-
+  registerJsonBody(app);
   registerErrorHandling(app);
+  registerMethodNotAllowed(app, config.CORS_ORIGINS.length > 0);
+  registerLingeringClose(app, config.BODY_LIMIT_BYTES);
   registerAuth(app);
   await registerRateLimit(app);
   app.addHook('onRequest', securityHeadersHook());
@@ -108,23 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxAge: 600,
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Platform API',
-        version: '1.0.0',
-        description: 'Assistant chat, support tickets, geographic hierarchy and notifications of the cooperative investment platform.',
-      },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Personal access token: <id>|<secret>' } } },
-    },
-  });
-  // Routes that need a token say so in the document.
-  app.addHook('onRoute', (route) => {
-    if (route.config?.auth && route.config.auth !== 'optional') {
-      route.schema = { ...route.schema, security: [{ bearerAuth: [] }] };
-    }
-  });
+  await registerOpenApi(app, config);
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   app.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, async () => app.swagger());

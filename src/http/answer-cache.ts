@@ -83,3 +83,16 @@ export class AnswerCache<K> {
     this.bytes -= entry.body.length;
   }
 }
+
+/**
+ * The reuse key of an answer: what it is, whose it is, and the validated request values it was
+ * built from (filters, page), every key of them in a fixed order. Built from the values object
+ * itself, never from a list of its fields, so a filter added to a route is part of the key.
+ */
+export function answerKey(kind: string, callerId: number, values: object): string {
+  const canonical = (value: unknown): unknown =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.keys(value).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined).map((k) => [k, canonical((value as Record<string, unknown>)[k])])
+      : value;
+  return JSON.stringify([kind, callerId, canonical(values)]);
+}

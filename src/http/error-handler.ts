@@ -88,3 +88,21 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return send(reply, 404, { message: t(req, 'http.not_found', { route }) });
   });
 }
+
+/**
+ * A request Node's HTTP parser refuses before Fastify sees it (a control character in a header, a
+ * broken request line, headers over the size limit): answered in the platform's bodies, then the
+ * connection is closed. 431 {message} for headers too large, 408 {message} for a request that
+ * did not arrive in time, else 400 {success:false, message}.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: import('node:net').Socket): void {
+  if (!socket.writable) return;
+  const [status, reason, body] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', { message: 'The request headers are too large.' }]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', { message: 'The request took too long to arrive.' }]
+        : [400, 'Bad Request', { success: false, message: t('en', 'http.bad_request') }];
+  const text = JSON.stringify(body);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+}

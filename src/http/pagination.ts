@@ -15,7 +15,7 @@ export const PageMetaSchema = Type.Object({
   last_page: Type.Integer(),
   per_page: Type.Integer(),
   total: Type.Integer(),
-});
+}, { title: 'PageMeta' });
 
 export interface PageMeta {
   current_page: number;

@@ -7,17 +7,24 @@ const FieldErrorsSchema = Type.Record(Type.String(), Type.Array(Type.String()), 
 });
 
 export const ErrorSchemas = {
-  /** 400 business rule, 403, 404 conversation/file: {success:false, message}. */
-  failure: Type.Object({ success: Type.Boolean(), message: Type.String() }, { additionalProperties: true }),
-  /** 401, 404 notification/ticket/route, 413, 415, 429, 503: {message}. */
-  message: Type.Object({ message: Type.String() }, { additionalProperties: true }),
-  /** 422, in the spec's three forms (assistant: no message). */
+  /** 400 business rule or unreadable body, 403, 404 conversation/file: {success:false, message}. */
+  failure: Type.Object({ success: Type.Boolean(), message: Type.String() }, { additionalProperties: true, title: 'Failure', description: '{success:false, message}: a refused action, an unreadable body, 403.' }),
+  /** 401, 404 notification/ticket/route, 405, 413, 415, 429, 503: {message}. */
+  message: Type.Object({ message: Type.String() }, { additionalProperties: true, title: 'ErrorMessage', description: '{message}: 401, 404, 405, 413, 415, 429, 503.' }),
+  /** 422, in any of the spec's three forms (assistant: no message). */
   validation: Type.Object(
     { success: Type.Boolean(), message: Type.Optional(Type.String()), errors: FieldErrorsSchema },
-    { additionalProperties: true },
+    { additionalProperties: true, title: 'ValidationError', description: '422 in any of the three forms.' },
   ),
   /** 500: {success:false, message, error}. */
-  server: Type.Object({ success: Type.Boolean(), message: Type.String(), error: Type.Optional(Type.String()) }, { additionalProperties: true }),
+  server: Type.Object({ success: Type.Boolean(), message: Type.String(), error: Type.Optional(Type.String()) }, { additionalProperties: true, title: 'ServerError' }),
+};
+
+/** The 422 body of each validation form (errors.ts validationBody), for the OpenAPI document. */
+export const ValidationErrorSchemas = {
+  assistant: Type.Object({ success: Type.Boolean(), errors: FieldErrorsSchema }, { title: 'AssistantValidationError', description: 'Assistant endpoints: {success:false, errors}.' }),
+  tickets: Type.Object({ success: Type.Boolean(), message: Type.String({ description: 'Validation error.' }), errors: FieldErrorsSchema }, { title: 'TicketValidationError', description: 'Ticket endpoints: message "Validation error.".' }),
+  general: Type.Object({ success: Type.Boolean(), message: Type.String({ description: 'The given data was invalid.' }), errors: FieldErrorsSchema }, { title: 'GeneralValidationError', description: 'Other endpoints: message "The given data was invalid.".' }),
 };
 
 /** Response schemas for the error statuses a route can answer, for the OpenAPI document. */

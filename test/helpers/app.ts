@@ -12,6 +12,7 @@ import { configWith, type Config } from '../../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Database } from '../../src/db/schema.js';
+import { enforceContract } from './contract.js';
 import { makeUser, makeToken, type TestUser } from './factories.js';
 
 export const testDialect: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -76,6 +77,8 @@ export interface TestApp {
   db: Kysely<Database>;
   config: Config;
   dataDir: string;
+  /** Environment for a child process (CLI, server) on this same database. */
+  env: Record<string, string>;
   /** A user (admin with { admin: true }) and a valid token for them. */
   makeUser(options?: Parameters<typeof makeUser>[1]): Promise<TestUser>;
   close(): Promise<void>;
@@ -98,13 +101,19 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     loadGeoData: options.loadGeoData ?? false,
     startWorkers: options.startWorkers ?? false,
   });
+  // Routes a test adds for itself are fixtures, not the service's: the contract does not cover them.
+  const fixtures: string[] = [];
+  app.addHook('onRoute', (route) => void fixtures.push(route.url));
   if (options.routes) await options.routes(app);
   await app.ready();
+  // Every answer a test receives through app.inject is checked against the OpenAPI document.
+  await enforceContract(app, fixtures);
   return {
     app,
     db: database.db,
     config: database.config,
     dataDir: database.dataDir,
+    env: database.env,
     async makeUser(userOptions) {
       const user = await makeUser(database.db, userOptions);
       const token = await makeToken(database.db, user.id);

@@ -1,6 +1,8 @@
 // Runs the real CLI and server as child processes (through tsx, straight from src/).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,14 +41,19 @@ export interface ServerProcess {
 }
 
 /** Starts src/server.ts on the given port and waits until /health answers. */
-export async function startServer(env: Record<string, string>, port: number, timeoutMs = 60_000): Promise<ServerProcess> {
-  const child = spawn(tsx, [path.join(projectRoot, 'src', 'server.ts')], {
+export function startServer(env: Record<string, string>, port: number, timeoutMs = 60_000): Promise<ServerProcess> {
+  return launch(tsx, [path.join(projectRoot, 'src', 'server.ts')], env, port, timeoutMs);
+}
+
+/** Runs a server command on the port and waits until /health answers (the output's last 200 kB kept). */
+async function launch(command: string, args: string[], env: Record<string, string>, port: number, timeoutMs: number): Promise<ServerProcess> {
+  const child = spawn(command, args, {
     cwd: projectRoot,
     env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
   });
   let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stdout!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-200_000)));
+  child.stderr!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-200_000)));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
@@ -88,4 +95,29 @@ export function killTree(pid: number, signal: NodeJS.Signals = 'SIGKILL'): void 
       // already gone
     }
   }
+}
+
+/** A port the OS says is free now (bound to port 0 and released). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Builds dist/ when it is older than src/ (scripts/build.mjs --if-stale). */
+export function ensureBuilt(): void {
+  const result = spawnSync(process.execPath, [path.join(projectRoot, 'scripts', 'build.mjs'), '--if-stale', '--quiet'], { cwd: projectRoot, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`build failed: ${result.stdout}${result.stderr}`);
+}
+
+/** The production server, `node dist/server.js`, on a free port, waited for until /health answers. */
+export async function startBuiltServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess & { port: number }> {
+  ensureBuilt();
+  const port = await freePort();
+  return { ...(await launch(process.execPath, [path.join(projectRoot, 'dist', 'server.js')], env, port, timeoutMs)), port };
 }

@@ -53,7 +53,8 @@ export function responseProblem(route: RouteSpec, sent: SentRequest, res: LightM
   }
 
   // 400 is also the answer to an unreadable body (malformed JSON or multipart), on any route.
-  const allowed = new Set([200, 201, 400, 401, 404, 413, 414, 415, 422, 429, ...(route.also ?? [])]);
+  // 405: a path that resolves (dot segments) to another route's path, asked with a method it does not serve.
+  const allowed = new Set([200, 201, 400, 401, 404, 413, 414, 415, 422, 429, ...(sent.unroutable ? [405] : []), ...(route.also ?? [])]);
   if (!allowed.has(status)) return `status ${status} is not one this route answers: ${res.body.slice(0, 300)}`;
 
   switch (status) {
@@ -81,6 +82,8 @@ export function responseProblem(route: RouteSpec, sent: SentRequest, res: LightM
       }
       return `404 body ${res.body.slice(0, 200)} is not a ${route.notFound.join('/') || '(no 404 expected)'} form`;
     }
+    case 405:
+      return isMessageOnly(body) && res.headers.allow ? undefined : `405 body ${res.body.slice(0, 200)} (Allow ${String(res.headers.allow)})`;
     case 414:
       // A path parameter beyond the router's 200 characters.
       return sent.longestParam > 200 && isFailure(body) ? undefined : `414 body ${res.body.slice(0, 200)} (longest parameter ${sent.longestParam})`;

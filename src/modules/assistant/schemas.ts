@@ -70,7 +70,7 @@ export const ConversationSummary = Type.Object({
   last_message: Type.Union([Type.String(), Type.Null()], { description: 'Text of the latest message.' }),
   updated_at: { ...Timestamp, description: 'Time of the last message.' },
   created_at: Timestamp,
-});
+}, { title: 'ConversationSummary' });
 
 export const ConversationsQuery = Type.Object({
   status: Type.Optional(Type.Enum([...CONVERSATION_STATUSES], { description: 'Default: active only.' })),
@@ -106,7 +106,7 @@ export const ConversationResponse = Type.Object({
       }),
       { description: 'Chronological order.' },
     ),
-  }),
+  }, { title: 'Conversation' }),
 });
 
 export const FeedbackBody = Type.Object({

@@ -72,7 +72,7 @@ export const Notification = Type.Object({
   }),
   read_at: Type.Union([Timestamp, Type.Null()], { description: 'When it was marked read; null while unread.' }),
   created_at: Timestamp,
-});
+}, { title: 'Notification' });
 
 export const NotificationList = Type.Array(Notification, { description: 'The unread notifications, newest first, at most 100.' });
 

@@ -55,7 +55,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
 
   app.post(
     '/tickets',
-    { schema: { summary: 'Open a ticket', tags: ['tickets'], body: schemas.CreateBody, response: schemas.Responses.create }, config: USER, attachValidation: true, ...withUploads },
+    { schema: { summary: 'Open a ticket', tags: ['tickets'], consumes: schemas.UPLOAD_TYPES, body: schemas.CreateBody, response: schemas.Responses.create }, config: USER, attachValidation: true, ...withUploads },
     async (req, reply) => {
       throwIfInvalid(req, uploadErrors(req));
       const user = currentUser(req);
@@ -92,7 +92,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
 
   app.post(
     '/tickets/:id/comments',
-    { schema: { summary: 'Comment (reopens a closed ticket)', tags: ['tickets'], params: schemas.TicketIdParams, body: schemas.CommentBody, response: schemas.Responses.comment }, config: USER, attachValidation: true, ...withUploads },
+    { schema: { summary: 'Comment (reopens a closed ticket)', tags: ['tickets'], consumes: schemas.UPLOAD_TYPES, params: schemas.TicketIdParams, body: schemas.CommentBody, response: schemas.Responses.comment }, config: USER, attachValidation: true, ...withUploads },
     async (req, reply) => {
       const user = currentUser(req);
       const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));

@@ -35,6 +35,9 @@ export const StaffListQuery = Type.Object({
   assignee_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Only tickets assigned to this admin.' })),
 });
 
+/** The upload routes take JSON or a multipart form (documented with attachments[] as files). */
+export const UPLOAD_TYPES = ['application/json', 'multipart/form-data'];
+
 export const CreateBody = Type.Object({
   subject: Type.String({ minLength: 1, maxLength: 255, pattern: NO_NUL, description: 'At most 255 characters.' }),
   message: Type.String({ minLength: 10, pattern: NO_NUL, description: 'At least 10 characters.' }),
@@ -57,21 +60,21 @@ export const StaffUpdateBody = Type.Object({
   assignee_id: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_ID }), 'An admin user; null unassigns.')),
 });
 
-const PersonSchema = Type.Object({ id: Type.Integer(), first_name: Type.String(), last_name: Type.String() });
+const PersonSchema = Type.Object({ id: Type.Integer(), first_name: Type.String(), last_name: Type.String() }, { title: 'Person' });
 const PersonWithEmail = Type.Object({
   id: Nullable(Type.Integer()),
   first_name: Nullable(Type.String()),
   last_name: Nullable(Type.String()),
   email: Type.String(),
-}, { description: 'id and names are null for an address without an account.' });
-const TagSchema = Type.Object({ id: Type.Integer(), name: Type.String() });
+}, { title: 'PersonWithEmail', description: 'id and names are null for an address without an account.' });
+const TagSchema = Type.Object({ id: Type.Integer(), name: Type.String() }, { title: 'Tag' });
 export const AttachmentSchema = Type.Object({
   id: Type.Integer(),
   file_name: Type.String({ description: 'The original name, without any path.' }),
   file_type: Type.String({ description: 'MIME type.' }),
   file_size: Type.Integer({ description: 'Bytes.' }),
   created_at: Timestamp,
-});
+}, { title: 'Attachment' });
 
 const SummaryProperties = {
   id: Type.Integer(),
@@ -85,8 +88,8 @@ const SummaryProperties = {
   created_at: Timestamp,
   sla_status: SlaStatus,
 };
-const Summary = Type.Object(SummaryProperties);
-const StaffSummary = Type.Object({ ...SummaryProperties, user: Nullable(PersonWithEmail) });
+const Summary = Type.Object(SummaryProperties, { title: 'TicketSummary' });
+const StaffSummary = Type.Object({ ...SummaryProperties, user: Nullable(PersonWithEmail) }, { title: 'StaffTicketSummary' });
 
 const FullProperties = {
   ...SummaryProperties,
@@ -98,7 +101,7 @@ const FullProperties = {
   attachments: Type.Array(AttachmentSchema, { description: 'Files sent with the ticket itself.' }),
   updated_at: Timestamp,
 };
-const FullTicket = Type.Object(FullProperties);
+const FullTicket = Type.Object(FullProperties, { title: 'Ticket' });
 
 export const CommentSchema = Type.Object({
   id: Type.Integer(),
@@ -108,7 +111,7 @@ export const CommentSchema = Type.Object({
   is_staff: Type.Boolean({ description: 'Extension: a reply by support staff.' }),
   attachments: Type.Array(AttachmentSchema),
   created_at: Timestamp,
-});
+}, { title: 'Comment' });
 
 const ActivitySchema = Type.Object({
   id: Type.Integer(),
@@ -118,7 +121,7 @@ const ActivitySchema = Type.Object({
   new_value: Nullable(Type.String()),
   user: Nullable(PersonSchema),
   created_at: Timestamp,
-});
+}, { title: 'Activity' });
 
 const DetailTicket = Type.Object({
   ...FullProperties,
@@ -126,7 +129,7 @@ const DetailTicket = Type.Object({
   user: Nullable(PersonWithEmail),
   comments: Type.Array(CommentSchema),
   activities: Type.Array(ActivitySchema, { description: 'Audit trail, oldest first.' }),
-});
+}, { title: 'TicketDetail' });
 
 const ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Boolean(), data });
 const okWithMessage = <T extends TSchema>(data: T) => Type.Object({ success: Type.Boolean(), message: Type.String(), data });

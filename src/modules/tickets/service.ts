@@ -2,7 +2,7 @@
 // change and its activity rows (and the outbox mail) are written in one transaction.
 import { randomInt } from 'node:crypto';
 import { nowIso } from '../../db/index.js';
-import type { AnswerCache } from '../../http/answer-cache.js';
+import { answerKey, type AnswerCache } from '../../http/answer-cache.js';
 import { ValidationError, businessRule, notFound, notFoundMessageOnly } from '../../http/errors.js';
 import { t, type Locale } from '../../http/i18n.js';
 import { pageMeta } from '../../http/pagination.js';
@@ -174,7 +174,7 @@ export function callerListJson(
   perPage: number,
   serialize: Serialize,
 ): Promise<Buffer> {
-  const key = JSON.stringify(['list', caller.id, filters.status, filters.priority, filters.category, filters.q, page, perPage]);
+  const key = answerKey('list', caller.id, { filters, page, perPage });
   return answers.answer(
     key,
     () => repo.ticketsVersion(deps.db, caller.id),
@@ -190,7 +190,7 @@ export function callerListJson(
 /** GET /api/tickets/stats for a caller. */
 export function callerStatsJson(deps: AppDeps, answers: AnswerCache<string>, caller: Caller, serialize: Serialize): Promise<Buffer> {
   return answers.answer(
-    JSON.stringify(['stats', caller.id]),
+    answerKey('stats', caller.id, {}),
     () => repo.ticketsVersion(deps.db, caller.id),
     async () => ({ body: Buffer.from(serialize({ success: true, data: await ticketStats(deps, caller) })) }),
   );

@@ -56,7 +56,7 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
   app.post(
     '/admin/tickets/:id/comments',
     {
-      schema: { summary: 'Staff reply (moves the ticket to in-progress)', tags: ['tickets-staff'], params: schemas.TicketIdParams, body: schemas.CommentBody, response: schemas.Responses.comment },
+      schema: { summary: 'Staff reply (moves the ticket to in-progress)', tags: ['tickets-staff'], consumes: schemas.UPLOAD_TYPES, params: schemas.TicketIdParams, body: schemas.CommentBody, response: schemas.Responses.comment },
       config: ADMIN,
       attachValidation: true,
       ...withUploads,

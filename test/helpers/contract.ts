@@ -1,0 +1,135 @@
+// The OpenAPI document as a contract for every test: each answer a test receives, from inject or
+// from a real server, must be one the document describes for its operation (the status is listed,
+// the content type is the documented one, the body matches the schema). buildTestApp wraps
+// app.inject with it, so every test is checked without doing anything; a new route with TypeBox
+// response schemas complies because src/http/openapi.ts documents the error answers of every route.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+
+type Json = Record<string, unknown>;
+interface MediaType { schema?: Json }
+interface Operation { responses: Record<string, { content?: Record<string, MediaType> }> }
+
+export interface Answer {
+  statusCode: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+}
+
+const BODILESS = new Set([204, 304]);
+
+export class Contract {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+  private readonly templates: Array<{ path: string; pattern: RegExp; statics: number }>;
+  private readonly compiled = new Map<string, ReturnType<Ajv2020['compile']>>();
+
+  /**
+   * resolveDotSegments: inject resolves /./ and /../ (and %2e) before routing, as a browser would;
+   * over a socket the router gets the path as sent, so a dot is a parameter value there.
+   */
+  constructor(
+    private readonly doc: { paths: Record<string, Record<string, Operation>>; components: Json },
+    private readonly resolveDotSegments = true,
+  ) {
+    addFormats.default(this.ajv);
+    this.ajv.addFormat('binary', true);
+    // Response schemas are compiled by JSON pointer into the document, so their $refs resolve.
+    const components = { ...doc.components, schemas: { ...(doc.components.schemas as Json), RouteError: { anyOf: [{ $ref: '#/components/schemas/ErrorMessage' }, { $ref: '#/components/schemas/Failure' }] } } };
+    this.ajv.addSchema({ $id: 'openapi.json', components, paths: doc.paths } as never);
+    this.templates = Object.keys(doc.paths)
+      .map((path) => ({
+        path,
+        pattern: new RegExp(`^${path.split('/').map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('/')}/?$`),
+        statics: path.split('/').filter((s) => s && !s.startsWith('{')).length,
+      }))
+      .sort((a, b) => b.statics - a.statics);
+  }
+
+  /** The documented path a concrete URL belongs to (static segments win, as in the router). */
+  pathOf(url: string): string | undefined {
+    let path = url.split('?')[0]!;
+    if (this.resolveDotSegments) {
+      try {
+        path = new URL(path, 'http://localhost').pathname;
+      } catch {
+        // left as sent
+      }
+    }
+    return this.templates.find((t) => t.pattern.test(path))?.path;
+  }
+
+  private validator(pointer: string) {
+    let validate = this.compiled.get(pointer);
+    if (!validate) {
+      const ref = pointer.replace(/^#/, 'openapi.json#');
+      validate = this.ajv.compile({ $ref: ref });
+      this.compiled.set(pointer, validate);
+    }
+    return validate;
+  }
+
+  /** What is wrong with this answer to `method url`, or undefined when the document describes it. */
+  problem(method: string, url: string, answer: Answer): string | undefined {
+    const status = answer.statusCode;
+    const path = this.pathOf(url);
+    const operations = path ? this.doc.paths[path]! : undefined;
+    const verb = method.toUpperCase() === 'HEAD' ? 'get' : method.toLowerCase();
+    const operation = operations?.[verb];
+    // Refused by Node's HTTP parser before any route (headers too large, too slow): no operation's answer.
+    if (status === 408 || status === 431) return String(answer.headers['content-type']).startsWith('application/json') ? undefined : `${status} not in JSON`;
+    let mediaTypes: Record<string, MediaType> | undefined;
+    if (!operation) {
+      // No operation: a path the service does not have (404), a method the path does not serve
+      // (405), or a request refused before routing (400, 413, 414, 415, 431). Bodies: {message} or
+      // {success:false, message}.
+      // The CORS preflight answers OPTIONS on every path.
+      if (method.toUpperCase() === 'OPTIONS' && (status === 204 || status === 200) && !answer.body) return undefined;
+      if (![400, 404, 405, 408, 413, 414, 415, 431].includes(status)) return `${method} ${url}: no operation in the document answers ${status}`;
+      if (status === 405 && !answer.headers.allow) return `${method} ${url}: 405 without Allow`;
+    } else {
+      const response = operation.responses[String(status)];
+      if (!response) return `${verb.toUpperCase()} ${path}: status ${status} is not documented (${Object.keys(operation.responses).join(', ')}); body ${answer.body.slice(0, 200)}`;
+      mediaTypes = response.content;
+      if (!mediaTypes || BODILESS.has(status) || method.toUpperCase() === 'HEAD') return undefined;
+    }
+    const contentType = String(answer.headers['content-type'] ?? '').split(';')[0]!.trim();
+    let pointer: string | undefined;
+    if (mediaTypes) {
+      const [documentedType, media] = Object.entries(mediaTypes).find(([type]) => type === contentType) ?? Object.entries(mediaTypes)[0]!;
+      // A file download: its own type; documented as binary.
+      if ((media.schema as Json | undefined)?.format === 'binary') return undefined;
+      if (documentedType !== contentType) return `${verb.toUpperCase()} ${path} ${status}: content type ${contentType || '(none)'}, documented ${Object.keys(mediaTypes).join(', ')}`;
+      const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+      pointer = `#/paths/${escape(path!)}/${verb}/responses/${status}/content/${escape(documentedType)}/schema`;
+    } else if (contentType !== 'application/json') {
+      return `${method} ${url} ${status}: content type ${contentType || '(none)'}, not application/json`;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(answer.body);
+    } catch {
+      return `${method} ${url} ${status}: the body is not JSON: ${answer.body.slice(0, 200)}`;
+    }
+    const validate = this.validator(pointer ?? '#/components/schemas/RouteError');
+    if (!validate(body)) return `${method} ${url} ${status}: body does not match the document: ${this.ajv.errorsText(validate.errors)}; body ${answer.body.slice(0, 300)}`;
+    return undefined;
+  }
+}
+
+/** Wraps app.inject so every answer is checked against the app's own document. */
+export async function enforceContract(app: FastifyInstance, exempt: string[] = []): Promise<void> {
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  const contract = new Contract(doc);
+  const exemptPaths = new Set(exempt.map((url) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')));
+  const inject = app.inject.bind(app) as (options: InjectOptions | string) => Promise<LightMyRequestResponse>;
+  const checked = async (options: InjectOptions | string): Promise<LightMyRequestResponse> => {
+    const res = await inject(options);
+    const { method = 'GET', url = '/' } = typeof options === 'string' ? { url: options } : (options as { method?: string; url?: string });
+    if (String(url).startsWith('/openapi.json') || String(url).startsWith('/docs') || exemptPaths.has(contract.pathOf(String(url)) ?? '')) return res;
+    const problem = contract.problem(String(method), String(url), { statusCode: res.statusCode, headers: res.headers, body: res.body });
+    if (problem) throw new Error(`answer not described by the OpenAPI document: ${problem}`);
+    return res;
+  };
+  (app as unknown as { inject: typeof checked }).inject = ((options?: InjectOptions | string) => (options === undefined ? inject(options as never) : checked(options))) as typeof checked;
+}
