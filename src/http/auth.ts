@@ -24,7 +24,7 @@ function bearerToken(req: FastifyRequest): string | undefined {
 export function registerAuth(app: FastifyInstance): void {
   const verifier = new TokenVerifier(app.deps.db);
   app.decorateRequest('user', null);
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     const mode = req.routeOptions.config.auth;
     if (!mode) return;
     const token = bearerToken(req);
@@ -35,6 +35,8 @@ export function registerAuth(app: FastifyInstance): void {
     }
     if (mode === 'admin' && !user.is_admin) throw forbidden(t(req, 'auth.admin_only'));
     req.user = user;
+    // The request's remaining log lines (the completion line included) name the caller.
+    req.log = reply.log = req.log.child({ userId: user.id });
   });
 }
 
