@@ -5,20 +5,23 @@ import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
-import { Type } from 'typebox';
 import type { Config } from './config.js';
-import { createDatabase, databaseIsUp, type DatabaseHandle } from './db/index.js';
+import { createDatabase, type DatabaseHandle } from './db/index.js';
 import { registerAuth } from './http/auth.js';
 import { answerClientError, handleError, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBody } from './http/json-body.js';
 import { registerLingeringClose } from './http/lingering-close.js';
 import { registerMethodNotAllowed } from './http/method-not-allowed.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerHealth } from './http/health.js';
+import { registerMetrics } from './http/metrics.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { hotPathLogController, registerHotPathRoutes } from './http/hot-path.js';
 import { securityHeadersHook } from './http/security-headers.js';
 import type { AppDeps } from './http/types.js';
 import { modules } from './modules/index.js';
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface AppOptions {
   config: Config;
@@ -62,7 +65,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A hop count is accepted by Fastify at run time though its type omits it.
     trustProxy: config.TRUST_PROXY as boolean | string[],
     bodyLimit: config.BODY_LIMIT_BYTES,
-    genReqId: () => randomUUID(),
+    // A caller's X-Request-Id is kept when sane (1-128 letters, digits, . _ : -), else a new one.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+    },
     logController: hotPathLogController(),
     requestIdHeader: false,
     // Routes match /api/x and /api/x/ alike; ids stay case-sensitive.
@@ -107,6 +114,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerMethodNotAllowed(app, config.CORS_ORIGINS.length > 0);
   registerLingeringClose(app, config.BODY_LIMIT_BYTES);
+  registerMetrics(app, database.pool);
   registerAuth(app);
   await registerRateLimit(app);
   app.addHook('onRequest', securityHeadersHook());
@@ -123,21 +131,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, async () => app.swagger());
 
-  app.get(
-    '/health',
-    {
-      schema: {
-        summary: 'Liveness and database check',
-        tags: ['health'],
-        response: { 200: Type.Object({ status: Type.String() }), 503: Type.Object({ status: Type.String() }) },
-      },
-      config: { rateLimit: false },
-    },
-    async (_req, reply) => {
-      const up = await databaseIsUp(deps.db);
-      return reply.code(up ? 200 : 503).send({ status: up ? 'ok' : 'unavailable' });
-    },
-  );
+  registerHealth(app);
 
   for (const module of modules) {
     if (module.routes) await app.register(module.routes, { prefix: '/api' });

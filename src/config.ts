@@ -122,6 +122,8 @@ const settings = {
   ASSISTANT_WELCOME_MESSAGE: optionalText,
   ASSISTANT_WELCOME_FILE: optionalText,
   SHUTDOWN_TIMEOUT_MS: integer(10_000, 100, 120_000),
+  /** Bearer token GET /metrics answers to; unset: /metrics answers 404. */
+  METRICS_TOKEN: optionalText,
 } satisfies Record<string, Parser<unknown>>;
 
 type Settings = typeof settings;

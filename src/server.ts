@@ -1,32 +1,68 @@
 // Reads the environment, migrates, serves; closes gracefully on SIGTERM/SIGINT.
+import fs from 'node:fs';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createDatabase } from './db/index.js';
+import { createDatabase, type DatabaseHandle } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
+import { ProviderConfigError } from './modules/assistant/providers/index.js';
+import { WelcomeConfigError } from './modules/assistant/welcome.js';
+
+/** The database for the log: the PostgreSQL URL without user and password, or the SQLite file. */
+function databaseName(config: Config, sqliteFile: string | undefined): string {
+  if (!config.DATABASE_URL) return sqliteFile ?? 'sqlite';
+  const url = new URL(config.DATABASE_URL);
+  return `${url.protocol}//${url.host}${url.pathname}`;
+}
+
+/** Ends start-up with one line on stderr naming what is wrong, exit status 1. */
+function fail(line: string): never {
+  process.stderr.write(`${line}\n`);
+  process.exit(1);
+}
+
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
 
 async function start(): Promise<void> {
   let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`configuration error: ${error.message}\n`);
-      process.exit(1);
-    }
+    if (error instanceof ConfigError) fail(`configuration error: ${error.message}`);
     throw error;
   }
+  const dataDirKind = fs.statSync(config.DATA_DIR, { throwIfNoEntry: false });
+  if (dataDirKind && !dataDirKind.isDirectory()) fail(`configuration error: DATA_DIR ${config.DATA_DIR} is not a directory`);
 
-  const database = createDatabase(config);
+  let database: DatabaseHandle;
+  let applied: string[];
   try {
-    await migrateToLatest(database.db);
+    database = createDatabase(config);
   } catch (error) {
-    process.stderr.write(`cannot prepare the database: ${(error as Error).message.split('\n')[0]}\n`);
+    fail(`cannot open the database: ${firstLine(error)}`);
+  }
+  try {
+    applied = await migrateToLatest(database.db);
+  } catch (error) {
     await database.close().catch(() => {});
-    process.exit(1);
+    fail(`cannot prepare the database: ${firstLine(error)}`);
   }
 
-  const app = await buildApp({ config, database });
-  app.addHook('onClose', () => database.close());
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({ config, database });
+  } catch (error) {
+    await database.close().catch(() => {});
+    fail(isConfigProblem(error) ? `configuration error: ${firstLine(error)}` : `cannot start: ${firstLine(error)}`);
+  }
+  // The database closes after the app: its background workers (mail outbox, geo watcher) stop first.
+  const closeAll = async () => {
+    try {
+      await app.close();
+    } finally {
+      await database.close();
+    }
+  };
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -38,7 +74,7 @@ async function start(): Promise<void> {
       process.exit(1);
     }, config.SHUTDOWN_TIMEOUT_MS);
     timer.unref();
-    app.close().then(
+    closeAll().then(
       () => process.exit(0),
       (error: unknown) => {
         app.log.error({ err: error }, 'error while shutting down');
@@ -54,18 +90,24 @@ async function start(): Promise<void> {
   try {
     await app.ready();
   } catch (error) {
-    app.log.error({ err: error }, 'start-up failed');
-    process.stderr.write(`cannot start: ${(error as Error).message.split('\n')[0]}\n`);
-    await app.close().catch(() => {});
-    process.exit(1);
+    await closeAll().catch(() => {});
+    fail(isConfigProblem(error) ? `configuration error: ${firstLine(error)}` : `cannot start: ${firstLine(error)}`);
   }
   try {
-    await app.listen({ port: config.PORT, host: config.HOST });
+    const address = await app.listen({ port: config.PORT, host: config.HOST });
+    const where = databaseName(config, database.sqliteFile);
+    app.log.info(
+      { dialect: database.dialect, database: where, dataDir: config.DATA_DIR, migrationsApplied: applied.length, address },
+      `serving ${address} on ${database.dialect} (${where}), data in ${config.DATA_DIR}, ${applied.length} migrations applied now`,
+    );
   } catch (error) {
-    process.stderr.write(`cannot listen on ${config.HOST}:${config.PORT}: ${(error as Error).message.split('\n')[0]}\n`);
-    await app.close();
-    process.exit(1);
+    await closeAll().catch(() => {});
+    fail(`cannot listen on ${config.HOST}:${config.PORT}: ${firstLine(error)}`);
   }
+}
+
+function isConfigProblem(error: unknown): boolean {
+  return error instanceof ProviderConfigError || error instanceof WelcomeConfigError;
 }
 
 await start();

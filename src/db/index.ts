@@ -13,6 +13,8 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** Where the SQLite file lives; undefined on PostgreSQL. */
   sqliteFile?: string;
+  /** The PostgreSQL pool (for its metrics); undefined on SQLite. */
+  pool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -64,7 +66,7 @@ export function createDatabase(config: Config, options: DatabaseOptions = {}): D
     // 'error' nobody listens to is thrown). The query itself fails with the error, and answers 503.
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', pool, close: () => db.destroy() };
   }
 
   const file = options.sqliteFile ?? path.join(config.DATA_DIR, 'platform.sqlite');

@@ -79,3 +79,9 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
     }
   });
 }
+
+/** Names of the migrations this build knows that the database has not applied (readiness check). */
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const migrations = await migrator(db, await currentSchema(db)).getMigrations();
+  return migrations.filter((m) => !m.executedAt).map((m) => m.name);
+}

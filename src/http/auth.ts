@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden, unauthenticated } from './errors.js';
 import { registerMessages, t } from './i18n.js';
 import { TokenVerifier } from '../modules/users/tokens.js';
@@ -25,7 +25,7 @@ function bearerToken(req: FastifyRequest): string | undefined {
 export function registerAuth(app: FastifyInstance): void {
   const verifier = new TokenVerifier(app.deps.db);
   app.decorateRequest('user', null);
-  const authenticate = async (req: FastifyRequest, mode: AuthMode) => {
+  const authenticate = async (req: FastifyRequest, reply: FastifyReply, mode: AuthMode) => {
     const token = bearerToken(req);
     const user: UserRecord | undefined = token ? await verifier.verify(token) : undefined;
     if (!user) {
@@ -34,12 +34,14 @@ export function registerAuth(app: FastifyInstance): void {
     }
     if (mode === 'admin' && !user.is_admin) throw forbidden(t(req, 'auth.admin_only'));
     req.user = user;
+    // The request's remaining log lines (the completion line included) name the caller.
+    req.log = reply.log = req.log.child({ userId: user.id });
   };
   // A callback hook: a public route (no config.auth) passes without a promise and a microtask.
-  app.addHook('onRequest', (req, _reply, done) => {
+  app.addHook('onRequest', (req, reply, done) => {
     const mode = req.routeOptions.config.auth;
     if (!mode) return done();
-    authenticate(req, mode).then(() => done(), done);
+    authenticate(req, reply, mode).then(() => done(), done);
   });
 }
 

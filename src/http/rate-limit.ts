@@ -5,6 +5,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { tooManyRequests } from './errors.js';
+import { rateLimitRejections } from './metrics.js';
 
 export function callerKey(req: FastifyRequest): string {
   return req.user ? `user:${req.user.id}` : `ip:${req.ip}`;
@@ -26,6 +27,9 @@ export async function registerRateLimit(app: FastifyInstance): Promise<void> {
     skipOnError: true,
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': false },
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': false, 'retry-after': true },
-    errorResponseBuilder: (_req, context) => tooManyRequests(context.ttl / 1000),
+    errorResponseBuilder: (_req, context) => {
+      rateLimitRejections.inc();
+      return tooManyRequests(context.ttl / 1000);
+    },
   });
 }

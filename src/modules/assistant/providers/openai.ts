@@ -5,6 +5,7 @@ import OpenAI, { APIConnectionTimeoutError, APIUserAbortError } from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Passage } from '../knowledge.js';
 import { ProviderError, type Answer, type AnswerProvider, type AnswerRequest } from './types.js';
+import { providerErrors, providerLatency } from '../../../http/metrics.js';
 
 /** Tokens estimated as characters / 4, the usual rule of thumb for English and close enough for Persian. */
 export function estimateTokens(text: string): number {
@@ -75,6 +76,7 @@ export class OpenAiProvider implements AnswerProvider {
     // hold the chat forever. This deadline covers the whole exchange, body included.
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
+    const stopClock = providerLatency.startTimer();
     try {
       completion = await this.client.chat.completions.create(
         {
@@ -84,10 +86,14 @@ export class OpenAiProvider implements AnswerProvider {
         },
         { signal: deadline.signal },
       );
+      stopClock({ outcome: 'ok' });
     } catch (error) {
+      stopClock({ outcome: 'error' });
       if (deadline.signal.aborted || error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError) {
+        providerErrors.inc({ code: 'llm_timeout' });
         throw new ProviderError('llm_timeout', `the model server did not answer within ${this.options.timeoutMs} ms`, { cause: error });
       }
+      providerErrors.inc({ code: 'llm_error' });
       throw new ProviderError('llm_error', `the model server failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     } finally {
       clearTimeout(timer);
