@@ -134,7 +134,7 @@ async function writeFullTicket(deps: AppDeps, trx: repo.Db, input: FullTicketInp
   // The mail is a row of this transaction: it is sent (later, by the worker) only if the ticket exists.
   if (input.owner) await enqueueMail(trx, confirmationMail(deps.config, { ...ticket, owner: input.owner }));
   const tags = await repo.tagsOf(trx, ticket.id);
-  return fullView(ticket, tags, attachments, new Map());
+  return fullView(ticket, tags, attachments, new Map(), clock);
 }
 
 /** The entry point other modules use (the assistant's escalation), optionally inside their transaction. */
@@ -228,7 +228,7 @@ export async function ticketDetail(deps: AppDeps, ticket: repo.TicketRow) {
   const assignee = ticket.assignee_id === null ? undefined : people.get(ticket.assignee_id);
   const ticketAttachments = attachments.filter((a) => a.comment_id === null);
   return {
-    ...fullView(ticket, tags, ticketAttachments, people),
+    ...fullView(ticket, tags, ticketAttachments, people, slaClockOf(deps.config)),
     assignee: personWithEmail(assignee),
     user: personWithEmail(owner, ticket.email),
     comments: comments.map((c) => commentView(c, attachments.filter((a) => a.comment_id === c.id), people)),
