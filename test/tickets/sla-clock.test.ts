@@ -3,8 +3,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, configWith, loadConfig } from '../../src/config.js';
 import { SlaClock } from '../../src/modules/tickets/calendar/clock.js';
-import { dayNumber, dayOfJalali, formatMoment, isoDate, jalaliOf, parseDateArgument } from '../../src/modules/tickets/calendar/dates.js';
-import { iranHolidaysOn } from '../../src/modules/tickets/calendar/holidays.js';
+import { dayNumber, dayOfJalali, formatMoment, isoDate, jalaliOf, lunarOf, parseDateArgument } from '../../src/modules/tickets/calendar/dates.js';
+import { LUNAR_HOLIDAYS, iranHolidaysOn } from '../../src/modules/tickets/calendar/holidays.js';
+import { OFFICIAL_LUNAR_DATES } from '../../src/modules/tickets/calendar/official.js';
 import { addWorkingTime, intervalsOn, localDayOf, workingTimeBetween } from '../../src/modules/tickets/calendar/working-time.js';
 
 const H = 3_600_000;
@@ -53,8 +54,34 @@ describe('built-in Iranian holidays', () => {
     expect(iranHolidaysOn(day('2024-04-10'))).toContain('Eid al-Fitr');
     expect(iranHolidaysOn(day('2024-04-11'))).toContain('Day after Eid al-Fitr');
     expect(iranHolidaysOn(day('2024-07-16'))).toContain('Ashura');
+    // No official date shipped for 17 Rabi al-Awwal 1446: computed.
+    expect(iranHolidaysOn(day('2024-09-20'))).toContain("Birthday of the Prophet and Imam Ja'far al-Sadiq");
     const endOfSafar = Array.from({ length: 400 }, (_, i) => day('2024-01-01') + i).filter((d) => iranHolidaysOn(d).some((n) => n.includes('Imam Reza')));
     expect(endOfSafar).toHaveLength(1);
+  });
+});
+
+describe('official lunar dates (official.ts)', () => {
+  it('put each shipped holiday on its official day and nowhere else in that lunar year', () => {
+    for (const entry of OFFICIAL_LUNAR_DATES) {
+      const official = dayOfJalali({ year: entry.jalali[0], month: entry.jalali[1], day: entry.jalali[2] })!;
+      const [month] = entry.holiday.split('-').map(Number);
+      const name = iranHolidaysOn(official).find((n) => LUNAR_HOLIDAYS.some((h) => h.name === n && `${h.month}-${h.day}` === entry.holiday) || (entry.holiday === '2-end' && n.includes('Imam Reza')));
+      expect(name, entry.jalali.join('-')).toBeDefined();
+      // Within ±3 days only the official day carries it (the computed day may differ by one).
+      const carrying = [-3, -2, -1, 1, 2, 3].filter((k) => iranHolidaysOn(official + k).includes(name!));
+      expect(carrying, entry.jalali.join('-')).toEqual([]);
+      // The Umm al-Qura date is the official one or the day before it.
+      const computed = lunarOf(official);
+      const lag = computed.month === month ? computed.day - Number(entry.holiday.split('-')[1]) : 1;
+      if (entry.holiday !== '2-end') expect([0, 1], entry.jalali.join('-')).toContain(lag);
+    }
+  });
+
+  it('moves Eid al-Fitr 1446 from the computed 30 March 2025 to the official 31 March (11 Farvardin 1404)', () => {
+    expect(iranHolidaysOn(day('2025-03-30'))).toEqual([]);
+    expect(iranHolidaysOn(day('2025-03-31'))).toEqual(['Eid al-Fitr']);
+    expect(iranHolidaysOn(day('2025-04-01'))).toEqual(['Islamic Republic Day', 'Day after Eid al-Fitr']);
   });
 });
 

@@ -3,7 +3,8 @@
 // the lunar calendar are in docs/decisions.md (Tickets: SLA clock). Official dates announced for a
 // year can differ from the computed lunar date by a day: operators correct those with
 // holiday:add / holiday:remove, stored in the database (they win over this table).
-import { jalaliOf, lunarOf } from './dates.js';
+import { isoDate, jalaliOf, lunarOf } from './dates.js';
+import { OFFICIAL_BY_DAY, OFFICIAL_BY_HOLIDAY } from './official.js';
 
 interface DatedHoliday {
   month: number;
@@ -46,13 +47,29 @@ export const LUNAR_HOLIDAYS: DatedHoliday[] = [
 /** The last day of Safar (29 or 30): martyrdom of Imam Reza. */
 const END_OF_SAFAR = 'Martyrdom of Imam Reza (end of Safar)';
 
-/** The names of the built-in holidays on a day (day number since 1970-01-01), empty on a working day. */
+const LUNAR_NAMES = new Map<string, string>([...LUNAR_HOLIDAYS.map((h) => [`${h.month}-${h.day}`, h.name] as [string, string]), ['2-end', END_OF_SAFAR]]);
+
+/** The lunar holidays (keys such as "1-10", "2-end") the computed calendar puts on a day. */
+function computedLunar(day: number): Array<{ year: number; key: string }> {
+  const lunar = lunarOf(day);
+  const keys: Array<{ year: number; key: string }> = [];
+  if (LUNAR_NAMES.has(`${lunar.month}-${lunar.day}`)) keys.push({ year: lunar.year, key: `${lunar.month}-${lunar.day}` });
+  if (lunar.month === 2 && lunar.day >= 29 && lunarOf(day + 1).month === 3) keys.push({ year: lunar.year, key: '2-end' });
+  return keys;
+}
+
+/**
+ * The names of the built-in holidays on a day (day number since 1970-01-01), empty on a working
+ * day. A lunar holiday with an official date (official.ts) is on that date, not the computed one.
+ */
 export function iranHolidaysOn(day: number): string[] {
   const names: string[] = [];
   const solar = jalaliOf(day);
   for (const h of SOLAR_HOLIDAYS) if (h.month === solar.month && h.day === solar.day) names.push(h.name);
-  const lunar = lunarOf(day);
-  for (const h of LUNAR_HOLIDAYS) if (h.month === lunar.month && h.day === lunar.day) names.push(h.name);
-  if (lunar.month === 2 && lunar.day >= 29 && lunarOf(day + 1).month === 3) names.push(END_OF_SAFAR);
+  const date = isoDate(day);
+  for (const { year, key } of computedLunar(day)) {
+    if (!OFFICIAL_BY_HOLIDAY.has(`${year}:${key}`)) names.push(LUNAR_NAMES.get(key)!);
+  }
+  for (const key of OFFICIAL_BY_DAY.get(date) ?? []) names.push(LUNAR_NAMES.get(key)!);
   return names;
 }
