@@ -126,7 +126,7 @@ describe('SLA_CLOCK=business', () => {
   });
 
   it('answers 422 for an unknown sla_status or sort', async () => {
-    for (const [name, value] of [['sla_status', 'late'], ['sort', 'priority']]) {
+    for (const [name, value] of [['sla_status', 'late'], ['sort', 'priority']] as const) {
       const res = await t.app.inject({ method: 'GET', url: `/api/admin/tickets?${name}=${value}`, headers: admin.auth });
       expect(res.statusCode).toBe(422);
       expect(res.json()).toEqual({ success: false, message: 'Validation error.', errors: { [name]: [`The selected ${name.replace('_', ' ')} is invalid.`] } });
