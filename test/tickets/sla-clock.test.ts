@@ -78,6 +78,30 @@ describe('official lunar dates (official.ts)', () => {
     }
   });
 
+  it("compares ICU's lunar calendars with the official dates: Umm al-Qura is right or one day early, never late", () => {
+    const results: Record<string, { match: number; early: number; late: number }> = {};
+    for (const calendar of ['islamic-umalqura', 'islamic-civil', 'islamic-tbla', 'islamic']) {
+      const format = new Intl.DateTimeFormat(`en-u-ca-${calendar}-nu-latn`, { timeZone: 'UTC', year: 'numeric', month: 'numeric', day: 'numeric' });
+      const r = { match: 0, early: 0, late: 0 };
+      for (const entry of OFFICIAL_LUNAR_DATES.filter((e) => e.holiday !== '2-end')) {
+        const official = dayOfJalali({ year: entry.jalali[0], month: entry.jalali[1], day: entry.jalali[2] })!;
+        const parts = Object.fromEntries(format.formatToParts(official * 86_400_000).map((p) => [p.type, p.value]));
+        const [month, dayOfMonth] = entry.holiday.split('-').map(Number);
+        // The computed date of the official day: ahead of the holiday means the computation is early.
+        const diff = Number(parts.month) === month ? Number(parts.day) - dayOfMonth! : Number(parts.month) > month! || (month === 12 && Number(parts.month) === 1) ? 1 : -1;
+        if (diff === 0) r.match++;
+        else if (diff > 0) r.early++;
+        else r.late++;
+      }
+      results[calendar] = r;
+    }
+    expect(results['islamic-umalqura']).toEqual({ match: 12, early: 16, late: 0 });
+    expect(results['islamic-civil']!.match).toBe(12);
+    expect(results['islamic-civil']!.late).toBeGreaterThan(0);
+    expect(results['islamic-tbla']!.match).toBe(9);
+    expect(results.islamic!.match).toBe(3);
+  });
+
   it('moves Eid al-Fitr 1446 from the computed 30 March 2025 to the official 31 March (11 Farvardin 1404)', () => {
     expect(iranHolidaysOn(day('2025-03-30'))).toEqual([]);
     expect(iranHolidaysOn(day('2025-03-31'))).toEqual(['Eid al-Fitr']);
