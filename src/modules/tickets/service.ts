@@ -86,7 +86,8 @@ export async function createFullTicket(deps: AppDeps, input: FullTicketInput, in
   const tagIds = input.tags ?? [];
   await checkTags(deps, tagIds, input.locale ?? 'en');
   const priority = input.priority ?? priorityFor(input.subject, input.message);
-  await slaClockOf(deps.config).refresh(deps.db);
+  // Inside the caller's transaction (SQLite has one connection: deps.db would wait for it forever).
+  await slaClockOf(deps.config).refresh(inTransaction ?? deps.db);
   if (inTransaction) return writeFullTicket(deps, inTransaction, input, tagIds, priority);
   for (let attempt = 1; ; attempt++) {
     try {
