@@ -2,6 +2,7 @@
 // both the type and the validation, and a bad value stops the process with one line naming the
 // variable and the form it expects.
 import path from 'node:path';
+import { DEFAULT_BUSINESS_HOURS, ScheduleError, parseSchedule } from './modules/tickets/calendar/schedule.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -91,6 +92,29 @@ const corsOrigins: Parser<'*' | string[]> = (raw, name) => {
   return list;
 };
 
+/** SLA_TIMEZONE: an IANA zone name that this Node's ICU knows. */
+const timeZone: Parser<string> = (raw, name) => {
+  if (raw === undefined || raw === '') return 'Asia/Tehran';
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: raw });
+  } catch {
+    fail(name, 'an IANA time zone name such as Asia/Tehran', raw);
+  }
+  return raw;
+};
+
+/** SLA_BUSINESS_HOURS: the working week (grammar in modules/tickets/calendar/schedule.ts). */
+const businessHours: Parser<string> = (raw, name) => {
+  const value = raw === undefined || raw.trim() === '' ? DEFAULT_BUSINESS_HOURS : raw;
+  try {
+    parseSchedule(value);
+  } catch (error) {
+    if (!(error instanceof ScheduleError)) throw error;
+    fail(name, `a working week such as "sat-tue 08:00-12:00,13:00-17:00; thu 08:00-13:00" (${error.message})`, value);
+  }
+  return value;
+};
+
 const settings = {
   PORT: integer(3000, 0, 65535),
   HOST: host,
@@ -124,6 +148,11 @@ const settings = {
   SHUTDOWN_TIMEOUT_MS: integer(10_000, 100, 120_000),
   /** Bearer token GET /metrics answers to; unset: /metrics answers 404. */
   METRICS_TOKEN: optionalText,
+  /** SLA deadlines in wall-clock hours (calendar) or working hours (business); see modules/tickets/calendar/. */
+  SLA_CLOCK: oneOf('calendar', ['calendar', 'business'] as const),
+  SLA_TIMEZONE: timeZone,
+  SLA_BUSINESS_HOURS: businessHours,
+  SLA_HOLIDAYS: oneOf('iran', ['iran', 'none'] as const),
 } satisfies Record<string, Parser<unknown>>;
 
 type Settings = typeof settings;

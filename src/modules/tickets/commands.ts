@@ -1,5 +1,6 @@
 import { CommandFailed, UsageError, requireString, type CliCommand } from '../../cli/command.js';
 import { nowIso } from '../../db/index.js';
+import { holidayCommands } from './holiday-commands.js';
 import { findTagByName, insertTag } from './repository.js';
 import { describeSwept, sweepStorage } from './storage/sweep.js';
 
@@ -40,4 +41,5 @@ export const commands: CliCommand[] = [
       );
     },
   },
+  ...holidayCommands,
 ];

@@ -2,6 +2,7 @@
 import type { Config } from '../../config.js';
 import { t, type Locale } from '../../http/i18n.js';
 import type { NewMail } from '../../mail/outbox.js';
+import { formatMoment } from './calendar/dates.js';
 import './messages.js';
 
 export interface ConfirmationFacts {
@@ -21,7 +22,8 @@ export function confirmationMail(config: Config, ticket: ConfirmationFacts): New
     // The body is plain text: a subject cannot inject markup, only line breaks, which are folded.
     subject: ticket.subject.replace(/[\r\n]+/g, ' '),
     priority: ticket.priority,
-    deadline: ticket.sla_deadline,
+    // Jalali with Persian digits in fa, Gregorian in en, in the SLA zone.
+    deadline: formatMoment(ticket.sla_deadline, locale, config.SLA_TIMEZONE),
     url: `${config.APP_URL}/tickets/${ticket.id}`,
   };
   return { to: ticket.owner.email, subject: t(locale, 'tickets.mail.subject', params), text: t(locale, 'tickets.mail.body', params) };

@@ -1,6 +1,33 @@
 // The shapes the clients see: list summaries, the full ticket, comments, activities.
 import type { ActivityValues, AttachmentRow, CommentRow, PersonRow, TagRow, TicketRow, TicketSummaryRow } from './repository.js';
-import { slaStatusOf } from './sla.js';
+import { slaStatusOf, type SlaStatus } from './sla.js';
+
+/** The clock the deadlines are counted with (calendar/clock.ts). */
+export interface ClockFacts {
+  kind: 'calendar' | 'business';
+  timeZone: string;
+}
+
+const SLA_OBJECT_STATUS: Record<SlaStatus, 'on_track' | 'at_risk' | 'breached' | 'met'> = {
+  on_time: 'on_track',
+  warning: 'at_risk',
+  overdue: 'breached',
+  missed: 'breached',
+  met: 'met',
+};
+
+/** The detail's `sla` object: both targets, the status of the resolution target, the clock. */
+export function slaView(ticket: TicketRow, clock: ClockFacts, now = Date.now()) {
+  return {
+    clock: clock.kind,
+    time_zone: clock.timeZone,
+    status: SLA_OBJECT_STATUS[slaStatusOf(ticket, now)],
+    first_response_due_at: ticket.first_response_due_at,
+    first_response_at: ticket.first_response_at,
+    resolution_due_at: ticket.sla_deadline,
+    resolved_at: ticket.resolved_at,
+  };
+}
 
 export interface Person {
   id: number;
@@ -54,7 +81,7 @@ export function staffSummaryView(ticket: TicketSummaryRow, tags: TagRow[], peopl
 }
 
 /** The full ticket, as POST /api/tickets returns it. */
-export function fullView(ticket: TicketRow, tags: TagRow[], attachments: AttachmentRow[], people: Map<number, PersonRow>, now = Date.now()) {
+export function fullView(ticket: TicketRow, tags: TagRow[], attachments: AttachmentRow[], people: Map<number, PersonRow>, clock: ClockFacts, now = Date.now()) {
   return {
     id: ticket.id,
     tracking_code: ticket.tracking_code,
@@ -73,6 +100,7 @@ export function fullView(ticket: TicketRow, tags: TagRow[], attachments: Attachm
     attachments: attachments.map(attachmentView),
     created_at: ticket.created_at,
     updated_at: ticket.updated_at,
+    sla: slaView(ticket, clock, now),
   };
 }
 

@@ -3,6 +3,7 @@ import { sql, type Expression, type Selectable, type ExpressionBuilder, type Kys
 import { compiledQuery, compiledQueryByShape } from '../../db/compiled.js';
 import type { Database } from '../../db/schema.js';
 import { isPostgres } from '../../db/schema-helpers.js';
+import { SLA_HOURS } from './sla.js';
 import type { TicketAttachmentsTable, TicketPriority, TicketStatus, TicketsTable } from './tables.js';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -65,7 +66,15 @@ export interface TicketFilters {
   category?: string;
   q?: string;
   assignee_id?: number;
+  /** Staff list: only rows whose SLA status (sla.ts, as `sla.status` names it) is this at `now`. */
+  sla_status?: SlaFilter;
+  /** Staff list: newest first (default) or soonest resolution deadline first. */
+  sort?: 'created_at' | 'sla_deadline';
+  /** Epoch ms the sla_status filter is evaluated at. */
+  now?: number;
 }
+
+export type SlaFilter = 'on_track' | 'at_risk' | 'breached' | 'met';
 
 /** Escapes LIKE wildcards so user input matches literally (with ESCAPE '\'). */
 export function likeContains(text: string): string {
@@ -81,6 +90,9 @@ interface ListValues {
   category?: string;
   pattern?: string;
   assigneeId?: number;
+  slaStatus?: SlaFilter;
+  nowMs?: number;
+  byDeadline?: boolean;
 }
 
 /** Which of them a query has: its SQL depends on this and nothing else. */
@@ -92,6 +104,8 @@ interface ListShape {
   category: boolean;
   q: boolean;
   assignee: boolean;
+  sla: SlaFilter | undefined;
+  byDeadline: boolean;
 }
 
 function listValues(owner: Owner | null, filters: TicketFilters): ListValues {
@@ -103,6 +117,9 @@ function listValues(owner: Owner | null, filters: TicketFilters): ListValues {
     category: filters.category,
     pattern: filters.q ? likeContains(filters.q) : undefined,
     assigneeId: filters.assignee_id,
+    slaStatus: filters.sla_status,
+    nowMs: filters.sla_status ? (filters.now ?? Date.now()) : undefined,
+    byDeadline: filters.sort === 'sla_deadline' || undefined,
   };
 }
 
@@ -113,8 +130,9 @@ function listShape(v: ListValues): ListShape {
   const category = v.category !== undefined;
   const q = v.pattern !== undefined;
   const assignee = v.assigneeId !== undefined;
-  const key = `${+owner}${+status}${+priority}${+category}${+q}${+assignee}`;
-  return { key, owner, status, priority, category, q, assignee };
+  const byDeadline = v.byDeadline === true;
+  const key = `${+owner}${+status}${+priority}${+category}${+q}${+assignee}:${v.slaStatus ?? ''}:${+byDeadline}`;
+  return { key, owner, status, priority, category, q, assignee, sla: v.slaStatus, byDeadline };
 }
 
 type Bound = { readonly [K in keyof ListValues]-?: NonNullable<ListValues[K]> };
@@ -126,6 +144,7 @@ function filteredBy(db: Kysely<Database>, shape: ListShape, v: Bound) {
   if (shape.priority) query = query.where('tickets.priority', '=', v.priority);
   if (shape.category) query = query.where('tickets.category', '=', v.category);
   if (shape.assignee) query = query.where('tickets.assignee_id', '=', v.assigneeId);
+  if (shape.sla) query = query.where(slaCondition(db, shape.sla, v.nowMs));
   if (shape.q) {
     // The pattern is lower-cased. PostgreSQL lower-cases the columns to match; SQLite's LIKE
     // already ignores ASCII case and its lower() changes nothing else, so there it is left out
@@ -146,6 +165,32 @@ function filteredBy(db: Kysely<Database>, shape: ListShape, v: Bound) {
     );
   }
   return query;
+}
+
+/** A timestamp column as epoch milliseconds, exactly (ISO text on SQLite, timestamptz on PostgreSQL). */
+function epochMs(db: Kysely<Database>, column: 'created_at' | 'sla_deadline') {
+  const ref = sql.ref(`tickets.${column}`);
+  return isPostgres(db)
+    ? sql<number>`(extract(epoch from ${ref}) * 1000)`
+    : sql<number>`(cast(strftime('%s', ${ref}) as integer) * 1000 + cast(substr(${ref}, 21, 3) as integer))`;
+}
+
+/** slaStatusOf (sla.ts) in SQL, with the same comparisons, at `nowMs`. */
+function slaCondition(db: Kysely<Database>, status: SlaFilter, nowMs: number) {
+  const done = sql<SqlBool>`(tickets.status = 'closed' and tickets.resolved_at is not null)`;
+  const deadline = epochMs(db, 'sla_deadline');
+  const left = sql`(${deadline} - ${nowMs})`;
+  const warnBelow = sql`((${deadline} - ${epochMs(db, 'created_at')}) * ${sql.lit(SLA_HOURS.warningShare)})`;
+  switch (status) {
+    case 'met':
+      return sql<SqlBool>`(${done} and tickets.resolved_at <= tickets.sla_deadline)`;
+    case 'breached':
+      return sql<SqlBool>`((${done} and tickets.resolved_at > tickets.sla_deadline) or (not ${done} and ${deadline} < ${nowMs}))`;
+    case 'at_risk':
+      return sql<SqlBool>`(not ${done} and ${deadline} >= ${nowMs} and ${left} < ${warnBelow})`;
+    case 'on_track':
+      return sql<SqlBool>`(not ${done} and ${deadline} >= ${nowMs} and ${left} >= ${warnBelow})`;
+  }
 }
 
 /**
@@ -173,7 +218,9 @@ type PageShape = ListShape & { limit: number; offset: number };
 /** One page of summary rows, newest first; for a caller, the newest rows of each half (at most offset + limit from each, read in index order) merged. */
 function pageOf(db: Kysely<Database>, shape: PageShape, v: Bound) {
   if (!shape.owner) {
-    return filteredBy(db, shape, v).select(SUMMARY_SELECTION).orderBy('tickets.created_at', 'desc').orderBy('tickets.id', 'desc').limit(sql.lit(shape.limit)).offset(sql.lit(shape.offset));
+    const rows = filteredBy(db, shape, v).select(SUMMARY_SELECTION);
+    const ordered = shape.byDeadline ? rows.orderBy('tickets.sla_deadline', 'asc').orderBy('tickets.id', 'asc') : rows.orderBy('tickets.created_at', 'desc').orderBy('tickets.id', 'desc');
+    return ordered.limit(sql.lit(shape.limit)).offset(sql.lit(shape.offset));
   }
   const [mine, byEmail] = ownershipHalves(v).map((half) =>
     db
@@ -242,12 +289,11 @@ const pageWithTotalQuery = compiledQueryByShape(
         .limit(sql.lit(shape.limit))
         .offset(sql.lit(shape.offset));
     }
-    return db
+    const page = db
       .selectFrom(pageOf(db, shape, v).as('page'))
       .selectAll('page')
-      .select((eb) => [countOf(db, shape, v).as('total'), tagsJsonOf(db, eb.ref('page.id')).as('tags_json')])
-      .orderBy('page.created_at', 'desc')
-      .orderBy('page.id', 'desc');
+      .select((eb) => [countOf(db, shape, v).as('total'), tagsJsonOf(db, eb.ref('page.id')).as('tags_json')]);
+    return shape.byDeadline ? page.orderBy('page.sla_deadline', 'asc').orderBy('page.id', 'asc') : page.orderBy('page.created_at', 'desc').orderBy('page.id', 'desc');
   },
 );
 

@@ -33,6 +33,8 @@ export const ListQuery = Type.Object({
 export const StaffListQuery = Type.Object({
   ...ListQuery.properties,
   assignee_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Only tickets assigned to this admin.' })),
+  sla_status: Type.Optional(Type.Enum(['on_track', 'at_risk', 'breached', 'met'], { description: 'Extension: only tickets whose sla.status is this now.' })),
+  sort: Type.Optional(Type.Enum(['created_at', 'sla_deadline'], { description: 'Extension: created_at (newest first, the default) or sla_deadline (soonest resolution deadline first).' })),
 });
 
 /** The upload routes take JSON or a multipart form (documented with attachments[] as files). */
@@ -100,6 +102,15 @@ const FullProperties = {
   resolved_at: Nullable(Type.String(), 'Set when closed; null while open.'),
   attachments: Type.Array(AttachmentSchema, { description: 'Files sent with the ticket itself.' }),
   updated_at: Timestamp,
+  sla: Type.Object({
+    clock: Type.Enum(['calendar', 'business'], { description: 'calendar: wall-clock hours; business: working hours of SLA_BUSINESS_HOURS in SLA_TIMEZONE, holidays excluded.' }),
+    time_zone: Type.String({ description: 'The IANA zone working hours are kept in (SLA_TIMEZONE).' }),
+    status: Type.Enum(['on_track', 'at_risk', 'breached', 'met'], { description: 'The resolution target: on_track, at_risk (under 25% of the window left), breached (past it, or closed after it), met (closed by it).' }),
+    first_response_due_at: Timestamp,
+    first_response_at: Nullable(Timestamp),
+    resolution_due_at: Timestamp,
+    resolved_at: Nullable(Timestamp),
+  }, { description: 'Extension: the service-level targets and the clock they were counted with.' }),
 };
 const FullTicket = Type.Object(FullProperties, { title: 'Ticket' });
 

@@ -14,7 +14,8 @@ import './messages.js';
 import { priorityFor } from './priority.js';
 import { activityView, commentView, fullView, personWithEmail, summaryView } from './presenter.js';
 import * as repo from './repository.js';
-import { firstResponseDeadlineFor, slaDeadlineFor, slaStatusChangesAt } from './sla.js';
+import { SLA_HOURS, firstResponseDeadlineFor, slaDeadlineFor, slaStatusChangesAt } from './sla.js';
+import { slaClockOf } from './calendar/clock.js';
 import type { AttachmentStorage } from './storage/index.js';
 import type { TicketPriority } from './tables.js';
 
@@ -85,6 +86,8 @@ export async function createFullTicket(deps: AppDeps, input: FullTicketInput, in
   const tagIds = input.tags ?? [];
   await checkTags(deps, tagIds, input.locale ?? 'en');
   const priority = input.priority ?? priorityFor(input.subject, input.message);
+  // Inside the caller's transaction (SQLite has one connection: deps.db would wait for it forever).
+  await slaClockOf(deps.config).refresh(inTransaction ?? deps.db);
   if (inTransaction) return writeFullTicket(deps, inTransaction, input, tagIds, priority);
   for (let attempt = 1; ; attempt++) {
     try {
@@ -98,6 +101,7 @@ export async function createFullTicket(deps: AppDeps, input: FullTicketInput, in
 
 async function writeFullTicket(deps: AppDeps, trx: repo.Db, input: FullTicketInput, tagIds: number[], priority: TicketPriority) {
   const now = nowIso();
+  const clock = slaClockOf(deps.config);
   let code = newTrackingCode();
   while (await repo.trackingCodeExists(trx, code)) code = newTrackingCode();
   const ticket = await repo.insertTicket(trx, {
@@ -111,8 +115,8 @@ async function writeFullTicket(deps: AppDeps, trx: repo.Db, input: FullTicketInp
     category: input.category ?? null,
     source: input.source ?? 'api',
     assignee_id: null,
-    sla_deadline: slaDeadlineFor(priority, now),
-    first_response_due_at: firstResponseDeadlineFor(priority, now),
+    sla_deadline: slaDeadlineFor(priority, now, SLA_HOURS, clock),
+    first_response_due_at: firstResponseDeadlineFor(priority, now, SLA_HOURS, clock),
     first_response_at: null,
     resolved_at: null,
     created_at: now,
@@ -131,7 +135,7 @@ async function writeFullTicket(deps: AppDeps, trx: repo.Db, input: FullTicketInp
   // The mail is a row of this transaction: it is sent (later, by the worker) only if the ticket exists.
   if (input.owner) await enqueueMail(trx, confirmationMail(deps.config, { ...ticket, owner: input.owner }));
   const tags = await repo.tagsOf(trx, ticket.id);
-  return fullView(ticket, tags, attachments, new Map());
+  return fullView(ticket, tags, attachments, new Map(), clock);
 }
 
 /** The entry point other modules use (the assistant's escalation), optionally inside their transaction. */
@@ -225,7 +229,7 @@ export async function ticketDetail(deps: AppDeps, ticket: repo.TicketRow) {
   const assignee = ticket.assignee_id === null ? undefined : people.get(ticket.assignee_id);
   const ticketAttachments = attachments.filter((a) => a.comment_id === null);
   return {
-    ...fullView(ticket, tags, ticketAttachments, people),
+    ...fullView(ticket, tags, ticketAttachments, people, slaClockOf(deps.config)),
     assignee: personWithEmail(assignee),
     user: personWithEmail(owner, ticket.email),
     comments: comments.map((c) => commentView(c, attachments.filter((a) => a.comment_id === c.id), people)),
@@ -240,6 +244,8 @@ export interface TicketChanges {
 
 export async function updateTicketFields(deps: AppDeps, caller: Caller, ticket: repo.TicketRow, changes: TicketChanges, locale: Locale) {
   if (ticket.status === 'closed') throw businessRule(t(locale, 'tickets.closed_not_editable'));
+  const clock = slaClockOf(deps.config);
+  await clock.refresh(deps.db);
   return deps.db.transaction().execute(async (trx) => {
     const now = nowIso();
     const set: Partial<repo.TicketRow> = {};
@@ -248,9 +254,9 @@ export async function updateTicketFields(deps: AppDeps, caller: Caller, ticket: 
       activities.push({ ticket_id: ticket.id, user_id: caller.id, type: 'field_updated', field, old_value: from, new_value: to, created_at: now });
     if (changes.priority !== undefined && changes.priority !== ticket.priority) {
       set.priority = changes.priority;
-      // Deadlines count from creation, not from the change.
-      set.sla_deadline = slaDeadlineFor(changes.priority, ticket.created_at);
-      set.first_response_due_at = firstResponseDeadlineFor(changes.priority, ticket.created_at);
+      // Deadlines count from creation (in working time with SLA_CLOCK=business), not from the change.
+      set.sla_deadline = slaDeadlineFor(changes.priority, ticket.created_at, SLA_HOURS, clock);
+      set.first_response_due_at = firstResponseDeadlineFor(changes.priority, ticket.created_at, SLA_HOURS, clock);
       change('priority', ticket.priority, changes.priority);
     }
     if (changes.category !== undefined && changes.category !== ticket.category) {

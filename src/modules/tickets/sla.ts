@@ -17,12 +17,19 @@ export const SLA_HOURS: SlaHours = {
 
 const HOUR_MS = 3_600_000;
 
-export function slaDeadlineFor(priority: TicketPriority, createdAt: string, hours: SlaHours = SLA_HOURS): string {
-  return new Date(Date.parse(createdAt) + hours.resolution[priority] * HOUR_MS).toISOString();
+/** How hours are counted: wall-clock by default; calendar/clock.ts's SlaClock counts working time. */
+export interface DeadlineClock {
+  deadline(createdAt: string, hours: number): string;
 }
 
-export function firstResponseDeadlineFor(priority: TicketPriority, createdAt: string, hours: SlaHours = SLA_HOURS): string {
-  return new Date(Date.parse(createdAt) + hours.firstResponse[priority] * HOUR_MS).toISOString();
+const WALL_CLOCK: DeadlineClock = { deadline: (createdAt, h) => new Date(Date.parse(createdAt) + h * HOUR_MS).toISOString() };
+
+export function slaDeadlineFor(priority: TicketPriority, createdAt: string, hours: SlaHours = SLA_HOURS, clock: DeadlineClock = WALL_CLOCK): string {
+  return clock.deadline(createdAt, hours.resolution[priority]);
+}
+
+export function firstResponseDeadlineFor(priority: TicketPriority, createdAt: string, hours: SlaHours = SLA_HOURS, clock: DeadlineClock = WALL_CLOCK): string {
+  return clock.deadline(createdAt, hours.firstResponse[priority]);
 }
 
 export type SlaStatus = 'on_time' | 'warning' | 'overdue' | 'met' | 'missed';

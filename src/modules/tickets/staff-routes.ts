@@ -26,8 +26,8 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
 
   app.get('/admin/tickets', { schema: { summary: 'All tickets (staff)', tags: ['tickets-staff'], querystring: schemas.StaffListQuery, response: schemas.Responses.staffList }, config: ADMIN }, async (req) => {
     const { page = 1, per_page: perPage = 15, ...filters } = req.query;
-    const { total, rows, tags, people } = await tickets.listTickets(deps, null, filters, page, perPage);
     const now = Date.now();
+    const { total, rows, tags, people } = await tickets.listTickets(deps, null, { ...filters, now }, page, perPage);
     return { success: true, data: rows.map((r) => staffSummaryView(r, tags.get(r.id) ?? [], people, now)), meta: pageMeta(total, page, perPage) };
   });
 

@@ -69,7 +69,18 @@ export interface TicketActivitiesTable {
 }
 
 // The mail outbox is generic (src/mail) and has no module of its own: it joins the schema here.
+/** Operators' corrections to the SLA holiday calendar (calendar/clock.ts). */
+export interface SlaHolidaysTable {
+  /** Gregorian YYYY-MM-DD of the local day. */
+  day: string;
+  name: string | null;
+  /** 0: a holiday; 1: a built-in holiday worked. */
+  working: number;
+  created_at: string;
+}
+
 export interface TicketTables extends MailTables {
+  sla_holidays: SlaHolidaysTable;
   tickets: TicketsTable;
   ticket_comments: TicketCommentsTable;
   ticket_attachments: TicketAttachmentsTable;
