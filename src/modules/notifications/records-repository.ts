@@ -14,71 +14,63 @@ export type RevisionRequestRecord = Selectable<ProjectRevisionRequestsTable>;
 const PROJECT_COLUMNS = ['id', 'owner_id', 'title', 'status', 'created_at', 'updated_at'] as const;
 const INVESTMENT_COLUMNS = ['id', 'project_id', 'investor_id', 'amount', 'status', 'notes', 'created_at', 'updated_at'] as const;
 
-export interface RecipientRow {
-  id: number;
-  first_name: string;
-  last_name: string;
-  locale: string;
+/**
+ * The statements of a "create or update, knowing the old status" on one kind of mirrored record;
+ * saveMirrored in integration.ts runs them in this order: insert unless present, lock, update.
+ */
+export interface MirroredStore<R extends { id: number; status: string; updated_at: string }> {
+  /** Inserts the record unless its id exists; true when it was inserted. */
+  insertIfAbsent(db: Kysely<Database>, record: R): Promise<boolean>;
+  /** The record as stored, which must exist; locked until the transaction ends on PostgreSQL. */
+  lockExisting(db: Kysely<Database>, id: number, dialect: Dialect): Promise<R>;
+  /** Writes every column but the id and created_at; returns the record as stored. */
+  update(db: Kysely<Database>, record: R): Promise<R>;
 }
 
-export async function findRecipient(db: Kysely<Database>, userId: number): Promise<RecipientRow | undefined> {
-  return db.selectFrom('users').select(['id', 'first_name', 'last_name', 'locale']).where('id', '=', userId).executeTakeFirst();
+export async function findProject(db: Kysely<Database>, id: number): Promise<ProjectRecord | undefined> {
+  return db.selectFrom('projects').select(PROJECT_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
-export async function findProject(db: Kysely<Database>, id: number, dialect: Dialect, lock = false): Promise<ProjectRecord | undefined> {
-  return db
-    .selectFrom('projects')
-    .select(PROJECT_COLUMNS)
-    .where('id', '=', id)
-    .$if(lock && dialect === 'postgres', (qb) => qb.forUpdate())
-    .executeTakeFirst();
-}
+export const projects: MirroredStore<ProjectRecord> = {
+  async insertIfAbsent(db, project) {
+    const inserted = await db.insertInto('projects').values(project).onConflict((oc) => oc.column('id').doNothing()).returning('id').executeTakeFirst();
+    return inserted !== undefined;
+  },
+  lockExisting(db, id, dialect) {
+    return db
+      .selectFrom('projects')
+      .select(PROJECT_COLUMNS)
+      .where('id', '=', id)
+      .$if(dialect === 'postgres', (qb) => qb.forUpdate())
+      .executeTakeFirstOrThrow();
+  },
+  update(db, { id, owner_id, title, status, updated_at }) {
+    return db.updateTable('projects').set({ owner_id, title, status, updated_at }).where('id', '=', id).returning(PROJECT_COLUMNS).executeTakeFirstOrThrow();
+  },
+};
 
-/** Inserts the project unless its id exists; true when it was inserted. */
-export async function insertProjectIfAbsent(db: Kysely<Database>, project: ProjectRecord): Promise<boolean> {
-  const inserted = await db
-    .insertInto('projects')
-    .values(project)
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return inserted !== undefined;
-}
-
-export async function updateProject(
-  db: Kysely<Database>,
-  id: number,
-  changes: Pick<ProjectRecord, 'owner_id' | 'title' | 'status' | 'updated_at'>,
-): Promise<ProjectRecord> {
-  return db.updateTable('projects').set(changes).where('id', '=', id).returning(PROJECT_COLUMNS).executeTakeFirstOrThrow();
-}
-
-export async function findInvestment(db: Kysely<Database>, id: number, dialect: Dialect, lock = false): Promise<InvestmentRecord | undefined> {
-  return db
-    .selectFrom('investments')
-    .select(INVESTMENT_COLUMNS)
-    .where('id', '=', id)
-    .$if(lock && dialect === 'postgres', (qb) => qb.forUpdate())
-    .executeTakeFirst();
-}
-
-export async function insertInvestmentIfAbsent(db: Kysely<Database>, investment: InvestmentRecord): Promise<boolean> {
-  const inserted = await db
-    .insertInto('investments')
-    .values(investment)
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return inserted !== undefined;
-}
-
-export async function updateInvestment(
-  db: Kysely<Database>,
-  id: number,
-  changes: Pick<InvestmentRecord, 'project_id' | 'investor_id' | 'amount' | 'status' | 'notes' | 'updated_at'>,
-): Promise<InvestmentRecord> {
-  return db.updateTable('investments').set(changes).where('id', '=', id).returning(INVESTMENT_COLUMNS).executeTakeFirstOrThrow();
-}
+export const investments: MirroredStore<InvestmentRecord> = {
+  async insertIfAbsent(db, investment) {
+    const inserted = await db.insertInto('investments').values(investment).onConflict((oc) => oc.column('id').doNothing()).returning('id').executeTakeFirst();
+    return inserted !== undefined;
+  },
+  lockExisting(db, id, dialect) {
+    return db
+      .selectFrom('investments')
+      .select(INVESTMENT_COLUMNS)
+      .where('id', '=', id)
+      .$if(dialect === 'postgres', (qb) => qb.forUpdate())
+      .executeTakeFirstOrThrow();
+  },
+  update(db, { id, project_id, investor_id, amount, status, notes, updated_at }) {
+    return db
+      .updateTable('investments')
+      .set({ project_id, investor_id, amount, status, notes, updated_at })
+      .where('id', '=', id)
+      .returning(INVESTMENT_COLUMNS)
+      .executeTakeFirstOrThrow();
+  },
+};
 
 export async function insertRevisionRequest(db: Kysely<Database>, request: Omit<RevisionRequestRecord, 'id'>): Promise<RevisionRequestRecord> {
   return db.insertInto('project_revision_requests').values(request).returning(['id', 'project_id', 'revision_notes', 'created_at']).executeTakeFirstOrThrow();

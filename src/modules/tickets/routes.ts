@@ -2,7 +2,6 @@
 // the response shape.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import type { Static } from 'typebox';
 import { AnswerCache } from '../../http/answer-cache.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale, t } from '../../http/i18n.js';
@@ -59,8 +58,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     async (req, reply) => {
       throwIfInvalid(req, uploadErrors(req));
       const user = currentUser(req);
-      const body = req.body as Static<typeof schemas.CreateBody>;
-      const ticket = await tickets.createFullTicket(deps, { owner: user, ...body, attachments: uploadsOf(req), locale: requestLocale(req) });
+      const ticket = await tickets.createFullTicket(deps, { owner: user, ...req.body, attachments: uploadsOf(req), locale: requestLocale(req) });
       commitUploads(req);
       return reply.code(201).send({ success: true, message: t(req, 'tickets.created'), data: ticket });
     },
@@ -97,8 +95,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
       const user = currentUser(req);
       const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));
       throwIfInvalid(req, uploadErrors(req));
-      const body = req.body as Static<typeof schemas.CommentBody>;
-      const comment = await tickets.addComment(deps, user, ticket, body.message, uploadsOf(req), false);
+      const comment = await tickets.addComment(deps, user, ticket, req.body.message, uploadsOf(req), false);
       commitUploads(req);
       return reply.code(201).send({ success: true, message: t(req, 'tickets.comment_added'), data: comment });
     },

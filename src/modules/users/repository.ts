@@ -29,6 +29,11 @@ export async function findUserById(db: Kysely<Database>, id: number): Promise<Us
   return row && toUser(row);
 }
 
+export async function findUsersByIds(db: Kysely<Database>, ids: readonly number[]): Promise<UserRecord[]> {
+  const rows = await db.selectFrom('users').select(USER_COLUMNS).where('id', 'in', ids).execute();
+  return rows.map(toUser);
+}
+
 export async function findUserByEmail(db: Kysely<Database>, email: string): Promise<UserRecord | undefined> {
   const row = await db.selectFrom('users').select(USER_COLUMNS).where('email', '=', normaliseEmail(email)).executeTakeFirst();
   return row && toUser(row);
