@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
+import { appWithUsers } from '../helpers/fixtures.js';
 import { newId, reporter, storedFor, type Reporter } from './helpers.js';
 
 const INVALID = 'The given data was invalid.';
 
 describe('admin integration API: access and validation', () => {
-  let t: TestApp;
-  let admin: TestUser;
-  let owner: TestUser;
-  let report: Reporter;
+  let t: TestApp, admin: TestUser, owner: TestUser, report: Reporter;
   let projectId: number;
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    admin = await t.makeUser({ admin: true });
-    owner = await t.makeUser();
+    ({ t, admin, owner } = await appWithUsers({ admin: { admin: true }, owner: {} }));
     report = reporter(t, admin);
     projectId = newId();
     await report.project(projectId, { title: 'Base', owner_id: owner.id, status: 'approved' });
