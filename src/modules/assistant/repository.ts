@@ -1,6 +1,7 @@
 // SQL of the assistant: conversations, their messages, and feedback.
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Dialect } from '../../db/index.js';
+import { lockedOnPostgres } from '../../db/row-writes.js';
 import type { Database } from '../../db/schema.js';
 import type { AssistantFeedbackTable } from './tables.js';
 
@@ -50,13 +51,12 @@ export async function setConversationStatus(db: Db, id: number, status: Conversa
   await db.updateTable('assistant_conversations').set({ status }).where('id', '=', id).execute();
 }
 
-/** Records the conversation's ticket unless one is recorded already; true when this one was stored. */
 /** The conversation with its row locked until the transaction ends (PostgreSQL; SQLite has one writer anyway). */
 export async function lockConversation(trx: Db, id: number, dialect: Dialect): Promise<ConversationRow | undefined> {
-  const query = trx.selectFrom('assistant_conversations').select(CONVERSATION_COLUMNS).where('id', '=', id);
-  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  return lockedOnPostgres(trx.selectFrom('assistant_conversations').select(CONVERSATION_COLUMNS).where('id', '=', id), dialect).executeTakeFirst();
 }
 
+/** Records the conversation's ticket unless one is recorded already; true when this one was stored. */
 export async function setEscalatedTicket(db: Db, id: number, ticketId: number): Promise<boolean> {
   const result = await db
     .updateTable('assistant_conversations')

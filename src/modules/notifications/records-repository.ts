@@ -1,8 +1,9 @@
-// SQL of the mirrored platform records: projects, investments and revision requests. Functions
-// that read a row in order to change it lock it on PostgreSQL (FOR UPDATE), so two concurrent
-// reports of the same change cannot both see the old status; SQLite runs one writer at a time.
+// SQL of the mirrored platform records: projects, investments and revision requests. A row read
+// in order to change it is locked on PostgreSQL (FOR UPDATE), so two concurrent reports of the
+// same change cannot both see the old status; SQLite runs one writer at a time.
 import type { Kysely, Selectable } from 'kysely';
 import type { Dialect } from '../../db/index.js';
+import { lockedOnPostgres, wasInserted } from '../../db/row-writes.js';
 import type { Database } from '../../db/schema.js';
 import type { InvestmentsTable, ProjectRevisionRequestsTable, ProjectsTable } from './tables.js';
 
@@ -32,44 +33,17 @@ export async function findProject(db: Kysely<Database>, id: number): Promise<Pro
 }
 
 export const projects: MirroredStore<ProjectRecord> = {
-  async insertIfAbsent(db, project) {
-    const inserted = await db.insertInto('projects').values(project).onConflict((oc) => oc.column('id').doNothing()).returning('id').executeTakeFirst();
-    return inserted !== undefined;
-  },
-  lockExisting(db, id, dialect) {
-    return db
-      .selectFrom('projects')
-      .select(PROJECT_COLUMNS)
-      .where('id', '=', id)
-      .$if(dialect === 'postgres', (qb) => qb.forUpdate())
-      .executeTakeFirstOrThrow();
-  },
-  update(db, { id, owner_id, title, status, updated_at }) {
-    return db.updateTable('projects').set({ owner_id, title, status, updated_at }).where('id', '=', id).returning(PROJECT_COLUMNS).executeTakeFirstOrThrow();
-  },
+  insertIfAbsent: (db, project) => wasInserted(db.insertInto('projects').values(project).onConflict((oc) => oc.column('id').doNothing()).returning('id')),
+  lockExisting: (db, id, dialect) => lockedOnPostgres(db.selectFrom('projects').select(PROJECT_COLUMNS).where('id', '=', id), dialect).executeTakeFirstOrThrow(),
+  update: (db, { id, owner_id, title, status, updated_at }) =>
+    db.updateTable('projects').set({ owner_id, title, status, updated_at }).where('id', '=', id).returning(PROJECT_COLUMNS).executeTakeFirstOrThrow(),
 };
 
 export const investments: MirroredStore<InvestmentRecord> = {
-  async insertIfAbsent(db, investment) {
-    const inserted = await db.insertInto('investments').values(investment).onConflict((oc) => oc.column('id').doNothing()).returning('id').executeTakeFirst();
-    return inserted !== undefined;
-  },
-  lockExisting(db, id, dialect) {
-    return db
-      .selectFrom('investments')
-      .select(INVESTMENT_COLUMNS)
-      .where('id', '=', id)
-      .$if(dialect === 'postgres', (qb) => qb.forUpdate())
-      .executeTakeFirstOrThrow();
-  },
-  update(db, { id, project_id, investor_id, amount, status, notes, updated_at }) {
-    return db
-      .updateTable('investments')
-      .set({ project_id, investor_id, amount, status, notes, updated_at })
-      .where('id', '=', id)
-      .returning(INVESTMENT_COLUMNS)
-      .executeTakeFirstOrThrow();
-  },
+  insertIfAbsent: (db, investment) => wasInserted(db.insertInto('investments').values(investment).onConflict((oc) => oc.column('id').doNothing()).returning('id')),
+  lockExisting: (db, id, dialect) => lockedOnPostgres(db.selectFrom('investments').select(INVESTMENT_COLUMNS).where('id', '=', id), dialect).executeTakeFirstOrThrow(),
+  update: (db, { id, project_id, investor_id, amount, status, notes, updated_at }) =>
+    db.updateTable('investments').set({ project_id, investor_id, amount, status, notes, updated_at }).where('id', '=', id).returning(INVESTMENT_COLUMNS).executeTakeFirstOrThrow(),
 };
 
 export async function insertRevisionRequest(db: Kysely<Database>, request: Omit<RevisionRequestRecord, 'id'>): Promise<RevisionRequestRecord> {

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { nowIso, type Dialect } from '../../db/index.js';
+import { wasInserted } from '../../db/row-writes.js';
 import type { Database } from '../../db/schema.js';
 
 export interface UserRecord {
@@ -106,13 +107,13 @@ export interface MirroredFields {
 
 /** Inserts the user under the given id unless that id is taken; true when inserted. */
 export async function insertMirroredUserIfAbsent(db: Kysely<Database>, id: number, fields: MirroredFields, now: string): Promise<boolean> {
-  const inserted = await db
-    .insertInto('users')
-    .values({ id, ...fields, is_admin: fields.is_admin ? 1 : 0, active: fields.active ? 1 : 0, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return inserted !== undefined;
+  return wasInserted(
+    db
+      .insertInto('users')
+      .values({ id, ...fields, is_admin: fields.is_admin ? 1 : 0, active: fields.active ? 1 : 0, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('id'),
+  );
 }
 
 /**
