@@ -100,24 +100,18 @@ export class TokenVerifier {
   }
 }
 
-export async function revokeToken(db: Kysely<Database>, tokenId: number): Promise<number> {
-  const result = await db
-    .updateTable('personal_access_tokens')
-    .set({ revoked_at: nowIso() })
-    .where('id', '=', tokenId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+/** Revokes the unrevoked tokens whose column has the value; returns how many. */
+async function revokeWhere(db: Kysely<Database>, column: 'id' | 'user_id', value: number): Promise<number> {
+  const result = await db.updateTable('personal_access_tokens').set({ revoked_at: nowIso() }).where(column, '=', value).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
-export async function revokeAllTokens(db: Kysely<Database>, userId: number): Promise<number> {
-  const result = await db
-    .updateTable('personal_access_tokens')
-    .set({ revoked_at: nowIso() })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+export function revokeToken(db: Kysely<Database>, tokenId: number): Promise<number> {
+  return revokeWhere(db, 'id', tokenId);
+}
+
+export function revokeAllTokens(db: Kysely<Database>, userId: number): Promise<number> {
+  return revokeWhere(db, 'user_id', userId);
 }
 
 export interface TokenSummary {
