@@ -36,6 +36,7 @@ function savedAnswer<T>(req: FastifyRequest, reply: FastifyReply, kind: 'project
     notification_ids: saved.notification_ids,
   };
 }
+
 const errors = errorResponses(400, 401, 403, 422, 503);
 
 const adminRoutes: FastifyPluginAsync = async (instance) => {

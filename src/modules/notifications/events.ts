@@ -19,11 +19,11 @@ export const NOTIFYING_INVESTMENT_STATUSES = ['paid', 'active', 'completed', 'ca
 export type NotifyingInvestmentStatus = (typeof NOTIFYING_INVESTMENT_STATUSES)[number];
 
 export function isNotifyingProjectStatus(status: ProjectStatus): status is NotifyingProjectStatus {
-  return (NOTIFYING_PROJECT_STATUSES as readonly ProjectStatus[]).includes(status);
+  return NOTIFYING_PROJECT_STATUSES.some((notifying) => notifying === status);
 }
 
 export function isNotifyingInvestmentStatus(status: InvestmentStatus): status is NotifyingInvestmentStatus {
-  return (NOTIFYING_INVESTMENT_STATUSES as readonly InvestmentStatus[]).includes(status);
+  return NOTIFYING_INVESTMENT_STATUSES.some((notifying) => notifying === status);
 }
 
 export const NOTIFICATION_TYPES = [
