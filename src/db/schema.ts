@@ -1,8 +1,10 @@
-// The database as Kysely sees it: each module declares its own tables in its tables.ts.
+// The database as Kysely sees it: each module declares its own tables in its tables.ts; the mail
+// outbox, shared infrastructure, in mail/tables.ts.
+import type { MailTables } from '../mail/tables.js';
 import type { AssistantTables } from '../modules/assistant/tables.js';
 import type { GeoTables } from '../modules/geo/tables.js';
 import type { NotificationTables } from '../modules/notifications/tables.js';
 import type { TicketTables } from '../modules/tickets/tables.js';
 import type { UserTables } from '../modules/users/tables.js';
 
-export interface Database extends UserTables, GeoTables, TicketTables, AssistantTables, NotificationTables {}
+export interface Database extends UserTables, GeoTables, TicketTables, AssistantTables, NotificationTables, MailTables {}

@@ -5,14 +5,11 @@ import type { FastifyPluginAsync } from 'fastify';
 import { AnswerCache } from '../../http/answer-cache.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale, t } from '../../http/i18n.js';
-import { MailWorker } from '../../mail/worker.js';
-import { transportFor } from '../../mail/transport.js';
 import staffRoutes from './staff-routes.js';
 import { attachmentIdFrom, contentDisposition, throwIfInvalid, ticketIdFrom } from './http-helpers.js';
 import * as schemas from './schemas.js';
 import * as tickets from './service.js';
 import { defaultStorage, type AttachmentStorage } from './storage/index.js';
-import { startupSweep } from './storage/sweep.js';
 import { bodyAsObject, commitUploads, registerUploads, uploadErrors, uploadHooks, uploadsOf } from './uploads.js';
 
 const USER = { auth: 'user', validationForm: 'tickets' } as const;
@@ -27,17 +24,6 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
   const storage = options.storage ?? defaultStorage(deps.config.DATA_DIR);
   await registerUploads(app);
   const withUploads = uploadHooks(storage);
-
-  // The confirmation mail leaves through the outbox; the worker runs in every instance that starts workers.
-  if (deps.startWorkers) {
-    const worker = new MailWorker(deps.db, transportFor(deps.config), deps.config.MAIL_FROM, app.log);
-    app.addHook('onReady', async () => worker.start());
-    app.addHook('onClose', async () => worker.stop());
-    // Attachment files a crash left without a row are removed once they are old enough (storage/sweep.ts).
-    let sweeping: Promise<void> | undefined;
-    app.addHook('onReady', async () => void (sweeping = startupSweep(deps.db, deps.config.DATA_DIR, app.log)));
-    app.addHook('onClose', async () => sweeping);
-  }
 
   // The list and stats answers, reused per caller (and query) until their tickets change (AnswerCache.answer).
   const answers = new AnswerCache<string>(deps.config.TICKETS_CACHE_MB * 1_048_576);
