@@ -82,8 +82,7 @@ export const commands: CliCommand[] = [
         return;
       }
       if (values.email === undefined || values.all !== true) throw new UsageError('give --id ID, or --email E --all');
-      const email = requireString(values, 'email');
-      const user = await userWithEmail(db, email);
+      const user = await userWithEmail(db, requireString(values, 'email'));
       const count = await revokeAllTokens(db, user.id);
       out(`revoked ${count} token${count === 1 ? '' : 's'} of ${user.email}`);
     },
