@@ -2,7 +2,7 @@
 // the response shape.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { AnswerCache } from '../../http/answer-cache.js';
+import { AnswerReuse } from '../../http/answer-reuse.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale, t } from '../../http/i18n.js';
 import staffRoutes from './staff-routes.js';
@@ -25,17 +25,17 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
   await registerUploads(app);
   const withUploads = uploadHooks(storage);
 
-  // The list and stats answers, reused per caller (and query) until their tickets change (AnswerCache.answer).
-  const answers = new AnswerCache<string>(deps.config.TICKETS_CACHE_MB * 1_048_576);
+  // The list and stats answers, reused per caller (and query) until their tickets change (http/answer-reuse.ts).
+  const answers = new AnswerReuse(deps.db, 'tickets', deps.config.TICKETS_CACHE_MB * 1_048_576);
   app.get('/tickets', { schema: { summary: "The caller's tickets", tags: ['tickets'], querystring: schemas.ListQuery, response: schemas.Responses.list }, config: USER }, async (req, reply) => {
     const { page = 1, per_page: perPage = 15, ...filters } = req.query;
-    const body = await tickets.callerListJson(deps, answers, currentUser(req), filters, page, perPage, (payload) => String(reply.serialize(payload)));
-    return reply.type('application/json; charset=utf-8').send(body as never);
+    const caller = currentUser(req);
+    return answers.send(reply, { kind: 'list', userId: caller.id, values: { filters, page, perPage } }, (now) => tickets.callerList(deps, caller, filters, page, perPage, now));
   });
 
   app.get('/tickets/stats', { schema: { summary: "Counts of the caller's tickets by status", tags: ['tickets'], response: schemas.Responses.stats }, config: USER }, async (req, reply) => {
-    const body = await tickets.callerStatsJson(deps, answers, currentUser(req), (payload) => String(reply.serialize(payload)));
-    return reply.type('application/json; charset=utf-8').send(body as never);
+    const caller = currentUser(req);
+    return answers.send(reply, { kind: 'stats', userId: caller.id, values: {} }, async () => ({ payload: { success: true, data: await tickets.ticketStats(deps, caller) } }));
   });
 
   app.post(
