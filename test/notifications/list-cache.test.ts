@@ -67,6 +67,18 @@ describe('GET /api/notifications across instances', () => {
     expect(await listOn(uncached, user.auth)).toEqual([]);
   });
 
+  it('answers the bytes the stored rows make: the data as stored, the fields in the schema\'s order', async () => {
+    const user = await owner();
+    await approve(first, user.id, 'Quarry «é» "quoted"');
+    await approve(first, user.id, 'پروژه');
+    const stored = await database.db.selectFrom('notifications').select(['id', 'type', 'data', 'created_at']).where('user_id', '=', user.id).orderBy('created_at', 'desc').orderBy('seq', 'desc').execute();
+    const expected = `[${stored.map((n) => `{"id":"${n.id}","type":"${n.type}","data":${n.data},"read_at":null,"created_at":"${n.created_at}"}`).join(',')}]`;
+    for (const app of [first, uncached]) {
+      const res = await app.inject({ method: 'GET', url: '/api/notifications', headers: user.auth });
+      expect(res.body).toBe(expected);
+    }
+  });
+
   it('sees a change made with SQL behind the service on the next request (the version is raised by a trigger)', async () => {
     const user = await owner();
     await approve(first, user.id, 'Granary');
