@@ -18,7 +18,7 @@ export interface AnswerVersionTables {
   answer_versions: AnswerVersionsTable;
 }
 
-const versionOf = compiledQuery((db, userId: number, scope: AnswerScope) =>
+const versionOf = compiledQuery('answerVersions.versionOf', (db, userId: number, scope: AnswerScope) =>
   db.selectFrom('answer_versions').select('version').where('user_id', '=', userId).where('scope', '=', scope),
 );
 

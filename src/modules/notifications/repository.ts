@@ -45,7 +45,7 @@ export async function insertNotifications(db: Kysely<Database>, pending: Pending
   return rows.map((r) => r.id);
 }
 
-const unreadPage = compiledQuery((db, userId: number) =>
+const unreadPage = compiledQuery('notifications.unreadPage', (db, userId: number) =>
   db
     .selectFrom('notifications')
     .select(COLUMNS)
@@ -62,7 +62,7 @@ export async function listUnread(db: Kysely<Database>, userId: number): Promise<
   return (await unreadPage(db, userId)).map(toRecord);
 }
 
-const unreadCount = compiledQuery((db, userId: number) =>
+const unreadCount = compiledQuery('notifications.unreadCount', (db, userId: number) =>
   db
     .selectFrom('notifications')
     .select((eb) => eb.fn.countAll<number>().as('count'))

@@ -36,8 +36,8 @@ export async function insertTicketIfCodeFree(db: Db, values: NewTicketRow): Prom
 
 // The queries of the detail view (one ticket, its tags, attachments, comments and activities) and
 // of the stats run on every such request; they are compiled once (db/compiled.ts).
-const ticketById = compiledQuery((db, id: number) => db.selectFrom('tickets').select(TICKET_COLUMNS).where('id', '=', id));
-const ownedTicketById = compiledQuery((db, id: number, ownerId: number, ownerEmail: string) =>
+const ticketById = compiledQuery('tickets.byId', (db, id: number) => db.selectFrom('tickets').select(TICKET_COLUMNS).where('id', '=', id));
+const ownedTicketById = compiledQuery('tickets.ownedById', (db, id: number, ownerId: number, ownerEmail: string) =>
   db.selectFrom('tickets').select(TICKET_COLUMNS).where('id', '=', id).where(ownedBy(ownerId, ownerEmail)),
 );
 
@@ -57,7 +57,7 @@ export async function updateOpenTicket(db: Db, id: number, values: Partial<Omit<
   return Number(result.numUpdatedRows) === 1;
 }
 
-const countsByStatus = compiledQuery((db, ownerId: number, ownerEmail: string) =>
+const countsByStatus = compiledQuery('tickets.countsByStatus', (db, ownerId: number, ownerEmail: string) =>
   db
     .selectFrom('tickets')
     .where(ownedBy(ownerId, ownerEmail))
@@ -89,7 +89,7 @@ export async function attachTags(db: Db, ticketId: number, tagIds: number[]): Pr
   await db.insertInto('ticket_tag').values(unique.map((tag_id) => ({ ticket_id: ticketId, tag_id }))).execute();
 }
 
-const tagsOfTicket = compiledQuery((db, ticketId: number) =>
+const tagsOfTicket = compiledQuery('tickets.tagsOf', (db, ticketId: number) =>
   db.selectFrom('ticket_tag').innerJoin('tags', 'tags.id', 'ticket_tag.tag_id').select(['tags.id', 'tags.name']).where('ticket_tag.ticket_id', '=', ticketId).orderBy('tags.id'),
 );
 
@@ -124,7 +124,7 @@ export async function insertActivities(db: Db, activities: ActivityValues[]): Pr
     .execute();
 }
 
-const activitiesOfTicket = compiledQuery((db, ticketId: number) =>
+const activitiesOfTicket = compiledQuery('tickets.activitiesOf', (db, ticketId: number) =>
   db.selectFrom('ticket_activities').select(['id', 'user_id', 'type', 'field', 'old_value', 'new_value', 'created_at']).where('ticket_id', '=', ticketId).orderBy('id'),
 );
 
@@ -145,7 +145,7 @@ export async function insertComment(db: Db, values: Omit<CommentRow, 'id'>): Pro
   return db.insertInto('ticket_comments').values(values).returning(['id', 'ticket_id', 'user_id', 'message', 'is_staff', 'created_at']).executeTakeFirstOrThrow();
 }
 
-const commentsOfTicket = compiledQuery((db, ticketId: number) =>
+const commentsOfTicket = compiledQuery('tickets.commentsOf', (db, ticketId: number) =>
   db.selectFrom('ticket_comments').select(['id', 'ticket_id', 'user_id', 'message', 'is_staff', 'created_at']).where('ticket_id', '=', ticketId).orderBy('id'),
 );
 
@@ -165,7 +165,7 @@ export async function insertAttachments(db: Db, rows: Array<Omit<AttachmentRow, 
   return inserted;
 }
 
-const attachmentsOfTicket = compiledQuery((db, ticketId: number) => db.selectFrom('ticket_attachments').select(ATTACHMENT_COLUMNS).where('ticket_id', '=', ticketId).orderBy('id'));
+const attachmentsOfTicket = compiledQuery('tickets.attachmentsOf', (db, ticketId: number) => db.selectFrom('ticket_attachments').select(ATTACHMENT_COLUMNS).where('ticket_id', '=', ticketId).orderBy('id'));
 
 export function attachmentsOf(db: Db, ticketId: number): Promise<AttachmentRow[]> {
   return attachmentsOfTicket(db, ticketId);

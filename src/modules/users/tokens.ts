@@ -51,7 +51,7 @@ export async function createToken(
 }
 
 /** The token and its user in one query: this runs on every authenticated request. */
-const tokenWithUser = compiledQuery((db, id: number) =>
+const tokenWithUser = compiledQuery('users.tokenWithUser', (db, id: number) =>
   db
     .selectFrom('personal_access_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
