@@ -7,7 +7,7 @@ import { answerVersion } from '../../src/db/answer-versions.js';
 import { memberScope, owns, STAFF, type Owner } from '../../src/modules/tickets/access.js';
 import * as repo from '../../src/modules/tickets/repository.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import { makeUser } from '../helpers/factories.js';
+import { makeUser, ticketRow } from '../helpers/factories.js';
 
 let database: TestDatabase;
 let people: Owner[];
@@ -22,24 +22,7 @@ afterAll(() => database.destroy());
 type Holder = { user_id: number | null; email: string | null };
 
 function row(holder: Holder): repo.NewTicketRow {
-  const now = new Date().toISOString();
-  return {
-    ...holder,
-    tracking_code: `TK-POL${String(++code).padStart(4, '0')}`,
-    subject: 'Policy',
-    message: 'A ticket for the policy matrix.',
-    status: 'open',
-    priority: 'normal',
-    category: null,
-    source: 'api',
-    assignee_id: null,
-    sla_deadline: now,
-    first_response_due_at: now,
-    first_response_at: null,
-    resolved_at: null,
-    created_at: now,
-    updated_at: now,
-  };
+  return ticketRow({ ...holder, tracking_code: `TK-POL${String(++code).padStart(4, '0')}`, subject: 'Policy', priority: 'normal' });
 }
 
 /** The ways a ticket can name its holder: a person's id and a person's email by index (null: none). */

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { SLA_HOURS, slaStatusChangesAt, slaStatusOf, type SlaFacts } from '../../src/modules/tickets/sla.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import { makeToken, makeUser } from '../helpers/factories.js';
+import { makeToken, makeUser, ticketRow } from '../helpers/factories.js';
 import { answerVersion } from '../../src/db/answer-versions.js';
 
 describe('slaStatusChangesAt', () => {
@@ -184,27 +184,9 @@ describe('GET /api/tickets across instances and behind the service', () => {
     const user = await person();
     await open(first, user.auth, 'Mine');
     await listOn(first, user.auth);
-    const now = new Date().toISOString();
     await database.db
       .insertInto('tickets')
-      .values({
-        tracking_code: `TK-${String(user.id).padStart(8, 'Q')}`.slice(0, 11),
-        user_id: null,
-        email: user.email,
-        subject: 'Opened by email',
-        message: 'Before the account existed.',
-        status: 'open',
-        priority: 'low',
-        category: null,
-        source: 'api',
-        assignee_id: null,
-        sla_deadline: now,
-        first_response_due_at: now,
-        first_response_at: null,
-        resolved_at: null,
-        created_at: now,
-        updated_at: now,
-      })
+      .values(ticketRow({ tracking_code: `TK-${String(user.id).padStart(8, 'Q')}`.slice(0, 11), email: user.email, subject: 'Opened by email', message: 'Before the account existed.' }))
       .execute();
     expect((await listOn(first, user.auth)).map((t) => t.subject).sort()).toEqual(['Mine', 'Opened by email']);
   });
