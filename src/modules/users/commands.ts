@@ -3,6 +3,7 @@ import { CommandFailed, UsageError, optionalPositiveInteger, requireString, type
 import { migrateToLatest } from '../../db/migrate.js';
 import type { Database } from '../../db/schema.js';
 import { advanceUserIdSequence, findMirroredUser, findUserByEmail, insertUser, setAdmin, type UserRecord } from './repository.js';
+import { listCommands } from './list-commands.js';
 import { createToken, revokeAllTokens, revokeToken } from './tokens.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -115,4 +116,5 @@ export const commands: CliCommand[] = [
       out(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date');
     },
   },
+  ...listCommands,
 ];

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import { nowIso, type Dialect } from '../../db/index.js';
 import { wasInserted } from '../../db/row-writes.js';
 import type { Database } from '../../db/schema.js';
@@ -33,6 +33,17 @@ export async function findUserById(db: Kysely<Database>, id: number): Promise<Us
 export async function findUsersByIds(db: Kysely<Database>, ids: readonly number[]): Promise<UserRecord[]> {
   const rows = await db.selectFrom('users').select(USER_COLUMNS).where('id', 'in', ids).execute();
   return rows.map(toUser);
+}
+
+/** Users by id, for user:list: only admins, and only addresses containing a text (case-insensitive), when asked. */
+export async function listUsers(db: Kysely<Database>, filter: { admin: boolean; emailLike?: string }) {
+  let query = db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name', 'is_admin', 'active', 'created_at']).orderBy('id');
+  if (filter.admin) query = query.where('is_admin', '=', 1);
+  if (filter.emailLike) {
+    const pattern = `%${filter.emailLike.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where(sql<SqlBool>`email like ${pattern} escape '\\'`);
+  }
+  return query.execute();
 }
 
 export async function findUserByEmail(db: Kysely<Database>, email: string): Promise<UserRecord | undefined> {

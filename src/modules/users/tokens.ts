@@ -122,6 +122,11 @@ export interface TokenSummary {
   created_at: string;
 }
 
+/** Every token of the user, live or not, oldest first (token:list); never the hash. */
+export function tokensOf(db: Kysely<Database>, userId: number) {
+  return db.selectFrom('personal_access_tokens').select(['id', 'name', 'created_at', 'last_used_at', 'expires_at', 'revoked_at']).where('user_id', '=', userId).orderBy('id').execute();
+}
+
 /** The user's tokens that still sign in (neither revoked nor expired), newest first; never the hash. */
 export async function liveTokens(db: Kysely<Database>, userId: number, now = nowIso()): Promise<TokenSummary[]> {
   return db
