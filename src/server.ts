@@ -26,6 +26,13 @@ async function start(): Promise<void> {
     if (error instanceof ConfigError) fail(`configuration error: ${error.message}`);
     throw error;
   }
+  if (config.LOG_FORMAT === 'pretty') {
+    try {
+      import.meta.resolve('pino-pretty');
+    } catch {
+      fail('configuration error: LOG_FORMAT=pretty needs pino-pretty, a dev dependency (npm install); use LOG_FORMAT=json in production');
+    }
+  }
   const dataDirKind = fs.statSync(config.DATA_DIR, { throwIfNoEntry: false });
   if (dataDirKind && !dataDirKind.isDirectory()) fail(`configuration error: DATA_DIR ${config.DATA_DIR} is not a directory`);
 
