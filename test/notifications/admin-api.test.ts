@@ -68,7 +68,7 @@ describe('admin integration API: access and validation', () => {
     });
 
     it('answers 422 for an owner that is not a user, writing nothing', async () => {
-      await expectRefusedNew('project', { ...valid(), owner_id: 987_654 }, { owner_id: ['The selected owner id is invalid.'] });
+      await expectRefusedNew('project', { ...valid(), owner_id: 987_654 }, { owner_id: ['There is no user with id 987654.'] });
     });
 
     it.each(['0', '-1', 'abc', '2147483648'])('answers 422 for the project id %s', async (id) => {
@@ -117,7 +117,7 @@ describe('admin integration API: access and validation', () => {
     it('answers 422 naming each unknown reference (project and investor), writing nothing', async () => {
       await expectRefusedNew('investment', { ...valid(), project_id: 555_555, investor_id: 444_444 }, {
         project_id: ['The selected project id is invalid.'],
-        investor_id: ['The selected investor id is invalid.'],
+        investor_id: ['There is no user with id 444444.'],
       });
     });
 

@@ -90,12 +90,12 @@ describe('operator CLI: notification events', () => {
 
   it('fails in one line naming an unknown owner, project or investor, writing nothing', async () => {
     await expect(run('event:project-status', { project: '900', title: 'T', 'owner-id': '999999', status: 'approved' })).rejects.toThrow(
-      new CommandFailed('The selected owner id is invalid.'),
+      new CommandFailed('There is no user with id 999999.'),
     );
     await expect(run('event:revision-request', { project: '900', notes: 'n' })).rejects.toThrow(new CommandFailed('The selected project id is invalid.'));
     await expect(
       run('event:investment-status', { investment: '900', project: '900', 'investor-id': '999999', amount: '1', status: 'paid' }),
-    ).rejects.toThrow(new CommandFailed('The selected project id is invalid. The selected investor id is invalid.'));
+    ).rejects.toThrow(new CommandFailed('The selected project id is invalid. There is no user with id 999999.'));
     expect(await t.db.selectFrom('projects').select('id').where('id', '=', 900).executeTakeFirst()).toBeUndefined();
     expect(await t.db.selectFrom('investments').select('id').where('id', '=', 900).executeTakeFirst()).toBeUndefined();
   });

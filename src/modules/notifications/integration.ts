@@ -7,7 +7,7 @@ import type { Config } from '../../config.js';
 import { nowIso, type Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { ValidationError, type FieldErrors } from '../../http/errors.js';
-import type { Locale } from '../../http/i18n.js';
+import { registerMessages, t, type Locale } from '../../http/i18n.js';
 import { fieldMessage } from '../../http/validation.js';
 import { findUser, referencedUser, type UserRecord } from '../users/service.js';
 import {
@@ -64,10 +64,14 @@ function recipient(user: UserRecord): Recipient {
   return { id: user.id, locale: user.locale };
 }
 
-/** 422 naming each reference field whose id points at nothing. */
-function unknownReferences(fields: string[], locale: Locale): ValidationError {
+registerMessages({
+  'notifications.no_such_user': { en: 'There is no user with id :id.', fa: 'کاربری با شناسهٔ :id وجود ندارد.' },
+});
+
+/** 422 naming each reference field whose id points at nothing; for a user, that no such user exists. */
+function unknownReferences(missing: ReadonlyArray<readonly [field: 'project_id' | 'owner_id' | 'investor_id', id: number]>, locale: Locale): ValidationError {
   const errors: FieldErrors = {};
-  for (const field of fields) errors[field] = [fieldMessage(locale, 'in', field)];
+  for (const [field, id] of missing) errors[field] = [field === 'project_id' ? fieldMessage(locale, 'in', field) : t(locale, 'notifications.no_such_user', { id })];
   return new ValidationError(errors);
 }
 
@@ -103,7 +107,7 @@ export class IntegrationService {
     const { db, dialect } = this.deps;
     return db.transaction().execute(async (trx) => {
       const owner = await findUser(trx, report.owner_id);
-      if (!owner) throw unknownReferences(['owner_id'], locale);
+      if (!owner) throw unknownReferences([['owner_id', report.owner_id]], locale);
       const now = nowIso();
       const fresh: ProjectRecord = { id, owner_id: report.owner_id, title: report.title, status: report.status, created_at: now, updated_at: now };
       const { status } = report;
@@ -118,7 +122,7 @@ export class IntegrationService {
     const { db } = this.deps;
     return db.transaction().execute(async (trx) => {
       const project = await findProject(trx, projectId);
-      if (!project) throw unknownReferences(['project_id'], locale);
+      if (!project) throw unknownReferences([['project_id', projectId]], locale);
       const owner = await referencedUser(trx, project.owner_id);
       const now = nowIso();
       const request = await insertRevisionRequest(trx, { project_id: projectId, revision_notes: revisionNotes, created_at: now });
@@ -136,7 +140,9 @@ export class IntegrationService {
     return db.transaction().execute(async (trx) => {
       const project = await findProject(trx, report.project_id);
       const investor = await findUser(trx, report.investor_id);
-      if (!project || !investor) throw unknownReferences([...(project ? [] : ['project_id']), ...(investor ? [] : ['investor_id'])], locale);
+      if (!project || !investor) {
+        throw unknownReferences([...(project ? [] : [['project_id', report.project_id] as const]), ...(investor ? [] : [['investor_id', report.investor_id] as const])], locale);
+      }
       const now = nowIso();
       const values = { project_id: report.project_id, investor_id: report.investor_id, amount: report.amount, status: report.status, notes: report.notes ?? null };
       const { status } = report;
