@@ -1,5 +1,7 @@
 // Compiles src/ to dist/. With --if-stale it does nothing when dist/ is newer than every source
-// file, so `npm start` does not compile on every start. --quiet prints nothing when up to date.
+// file, so `npm start` does not compile on every start. In a production install (npm ci
+// --omit=dev: no TypeScript) it runs the dist/ shipped with the code, or says in one line that
+// there is none. --quiet prints nothing when up to date.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,12 +28,27 @@ function upToDate() {
 }
 
 if (args.has('--if-stale') && upToDate()) process.exit(0);
-if (!args.has('--quiet')) process.stderr.write('building dist/ from src/ ...\n');
-fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+if (!fs.existsSync(tsc)) {
+  // A production install (npm ci --omit=dev) has no compiler: it runs the dist/ it was given.
+  if (fs.existsSync(path.join(root, 'dist', 'server.js'))) {
+    if (!args.has('--quiet')) process.stderr.write('TypeScript is not installed (a production install): running the existing dist/, which may be older than src/\n');
+    process.exit(0);
+  }
+  process.stderr.write('dist/ is missing and TypeScript is not installed (npm ci --omit=dev): run npm run build where the dev dependencies are installed and ship dist/ with the code\n');
+  process.exit(1);
+}
+if (!args.has('--quiet')) process.stderr.write('building dist/ from src/ ...\n');
+// Compiled beside dist/ and swapped in only when the compiler succeeded: a failed build leaves the
+// previous dist/ in place.
+const next = path.join(root, 'dist.next');
+fs.rmSync(next, { recursive: true, force: true });
+const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', next], { stdio: 'inherit' });
 if (result.status !== 0) {
-  process.stderr.write('build failed: see the TypeScript errors above\n');
+  fs.rmSync(next, { recursive: true, force: true });
+  process.stderr.write('build failed: see the TypeScript errors above (dist/ left as it was)\n');
   process.exit(result.status ?? 1);
 }
-fs.writeFileSync(stamp, new Date().toISOString());
+fs.writeFileSync(path.join(next, '.build-stamp'), new Date().toISOString());
+fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+fs.renameSync(next, path.join(root, 'dist'));

@@ -1,9 +1,11 @@
 // Operator commands: npm run --silent cli -- <command> [options]. Same environment as the server;
 // safe to run while it serves (SQLite in WAL mode, PostgreSQL as usual).
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CommandFailed, UsageError, type CliCommand } from './cli/command.js';
 import { ConfigError, loadConfig } from './config.js';
-import { createDatabase } from './db/index.js';
+import { createDatabase, describeDatabase } from './db/index.js';
+import { loadEnvFile } from './env-file.js';
 import { migrateToLatest } from './db/migrate.js';
 import { modules } from './modules/index.js';
 
@@ -17,7 +19,7 @@ function help(): string {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run a command with --help for its options.',
+    'Run a command with --help for its options; --verbose (any command) names the database it opened.',
   ];
   return lines.join('\n');
 }
@@ -30,6 +32,25 @@ function commandHelp(command: CliCommand): string {
     lines.push('', 'Options:', ...names.map((n) => `  --${n.padEnd(width)} ${command.options[n]!.description}`));
   }
   return lines.join('\n');
+}
+
+/**
+ * `--expires-in-days -1`: parseArgs would take -1 for an option of its own and answer with its own
+ * wording; joined as --expires-in-days=-1 the value reaches the command, which says what it takes
+ * (the same message as for 0).
+ */
+function joinNegativeValues(args: string[], command: CliCommand): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const next = args[i + 1];
+    const name = arg.startsWith('--') ? arg.slice(2) : '';
+    if (command.options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      i++;
+    } else joined.push(arg);
+  }
+  return joined;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -45,15 +66,24 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
 
+  // --verbose is every command's: it says which database the command opened.
+  const verbose = rest.includes('--verbose');
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args: joinNegativeValues(rest.filter((a) => a !== '--verbose'), command), options: command.options, strict: true, allowPositionals: false }));
   } catch (error) {
     throw new UsageError(`${(error as Error).message.split('\n')[0]} (see ${name} --help)`);
   }
 
+  loadEnvFile();
   const config = loadConfig();
+  // Without DATA_DIR (and on SQLite) the database goes to ./data of the working directory: say so
+  // when that folder is about to be created, as it is easy to run the CLI from the wrong place.
+  if (!process.env.DATA_DIR && !config.DATABASE_URL && !fs.existsSync(config.DATA_DIR)) {
+    process.stderr.write(`warning: DATA_DIR is not set: creating ${config.DATA_DIR} for the database (set DATA_DIR to the server's)\n`);
+  }
   const database = createDatabase(config);
+  if (verbose) process.stderr.write(`database: ${database.dialect} ${describeDatabase(config, database.sqliteFile)}\n`);
   try {
     if (!command.ownsMigrations) await migrateToLatest(database.db);
     await command.run(values, {

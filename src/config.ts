@@ -128,6 +128,8 @@ const settings = {
   REDIS_KEY_PREFIX: text('platform-api:'),
   APP_URL: httpUrlWithDefault('http://localhost:5173'),
   LOG_LEVEL: oneOf('info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+  /** json (production) or pretty: readable lines through pino-pretty, a dev dependency (npm run dev). */
+  LOG_FORMAT: oneOf('json', ['json', 'pretty'] as const),
   TRUST_PROXY: trustProxy,
   CORS_ORIGINS: corsOrigins,
   RATE_LIMIT_PER_MINUTE: integer(600, 0, 1_000_000),

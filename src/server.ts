@@ -3,17 +3,11 @@ import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createDatabase, type DatabaseHandle } from './db/index.js';
+import { createDatabase, describeDatabase, type DatabaseHandle } from './db/index.js';
+import { loadEnvFile } from './env-file.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ProviderConfigError } from './modules/assistant/providers/index.js';
 import { WelcomeConfigError } from './modules/assistant/welcome.js';
-
-/** The database for the log: the PostgreSQL URL without user and password, or the SQLite file. */
-function databaseName(config: Config, sqliteFile: string | undefined): string {
-  if (!config.DATABASE_URL) return sqliteFile ?? 'sqlite';
-  const url = new URL(config.DATABASE_URL);
-  return `${url.protocol}//${url.host}${url.pathname}`;
-}
 
 /** Ends start-up with one line on stderr naming what is wrong, exit status 1. */
 function fail(line: string): never {
@@ -26,10 +20,18 @@ const firstLine = (error: unknown) => (error instanceof Error ? error.message : 
 async function start(): Promise<void> {
   let config: Config;
   try {
+    loadEnvFile();
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) fail(`configuration error: ${error.message}`);
     throw error;
+  }
+  if (config.LOG_FORMAT === 'pretty') {
+    try {
+      import.meta.resolve('pino-pretty');
+    } catch {
+      fail('configuration error: LOG_FORMAT=pretty needs pino-pretty, a dev dependency (npm install); use LOG_FORMAT=json in production');
+    }
   }
   const dataDirKind = fs.statSync(config.DATA_DIR, { throwIfNoEntry: false });
   if (dataDirKind && !dataDirKind.isDirectory()) fail(`configuration error: DATA_DIR ${config.DATA_DIR} is not a directory`);
@@ -95,7 +97,7 @@ async function start(): Promise<void> {
   }
   try {
     const address = await app.listen({ port: config.PORT, host: config.HOST });
-    const where = databaseName(config, database.sqliteFile);
+    const where = describeDatabase(config, database.sqliteFile);
     app.log.info(
       { dialect: database.dialect, database: where, dataDir: config.DATA_DIR, migrationsApplied: applied.length, address },
       `serving ${address} on ${database.dialect} (${where}), data in ${config.DATA_DIR}, ${applied.length} migrations applied now`,

@@ -1,9 +1,30 @@
 // Queries built and compiled once, then run with each call's parameter values. Kysely builds and
 // compiles a query on every call: about 16 µs for the token lookup that every authenticated
 // request makes, more than SQLite takes to run it. The few queries on the hottest paths use this;
-// the rest keep the plain builder.
+// the rest keep the plain builder. Each is registered under a name, and its SQL for both dialects is
+// checked in under src/db/sql/ (npm run sql writes it; a test fails when it is stale), so a
+// reviewer reads the statements these builders make.
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Database } from './schema.js';
+
+/** A registered statement: how to build it with stand-ins, for printing its SQL. */
+export interface RegisteredStatement {
+  name: string;
+  /** Builds the statement once per example, with stand-ins for the values; a label says which example. */
+  build(db: Kysely<Database>): Array<{ label: string; query: CompiledQuery<unknown> }>;
+}
+
+const registry = new Map<string, RegisteredStatement>();
+
+function register(statement: RegisteredStatement): void {
+  if (registry.has(statement.name)) throw new Error(`compiled statement ${statement.name} is registered twice`);
+  registry.set(statement.name, statement);
+}
+
+/** Every compiled statement of the modules imported so far, by name. */
+export function registeredStatements(): RegisteredStatement[] {
+  return [...registry.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
 
 /** Stands in for an argument while the query is built; its position in the compiled parameters says where the value goes. */
 class Placeholder {
@@ -31,7 +52,11 @@ async function run<R>(db: Kysely<Database>, { query, sources }: Prepared<R>, val
  * must reach the query as a single bound value (a comparison, a limit), never as a list or an
  * identifier. Compiled once per database handle, so each dialect gets its own SQL.
  */
-export function compiledQuery<A extends unknown[], R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>): (db: Kysely<Database>, ...args: A) => Promise<R[]> {
+export function compiledQuery<A extends unknown[], R>(name: string, build: (db: Kysely<Database>, ...args: A) => Compilable<R>): (db: Kysely<Database>, ...args: A) => Promise<R[]> {
+  register({
+    name,
+    build: (db) => [{ label: '', query: build(db, ...(Array.from({ length: build.length - 1 }, (_, i) => new Placeholder(i)) as unknown as A)).compile() as CompiledQuery<unknown> }],
+  });
   const byDb = new WeakMap<Kysely<Database>, Prepared<R>>();
   const prepare = (db: Kysely<Database>, arity: number): Prepared<R> => {
     const placeholders = Array.from({ length: arity }, (_, i) => new Placeholder(i)) as unknown as A;
@@ -52,10 +77,21 @@ export function compiledQuery<A extends unknown[], R>(build: (db: Kysely<Databas
  * dropped first).
  */
 export function compiledQueryByShape<V extends object, S extends { key: string }, R>(
+  name: string,
   shapeOf: (values: V) => S,
   build: (db: Kysely<Database>, shape: S, values: { readonly [K in keyof V]-?: NonNullable<V[K]> }) => Compilable<R>,
+  /** Values whose shapes the checked-in SQL shows (one statement per distinct shape). */
+  examples: V[],
   maxShapes = 256,
 ): (db: Kysely<Database>, values: V) => Promise<R[]> {
+  const standIns = () => new Proxy({}, { get: (_, key) => new Placeholder(String(key)) }) as { readonly [K in keyof V]-?: NonNullable<V[K]> };
+  register({
+    name,
+    build: (db) => {
+      const shapes = new Map(examples.map((v) => [shapeOf(v).key, shapeOf(v)]));
+      return [...shapes.values()].map((shape) => ({ label: shape.key, query: build(db, shape, standIns()).compile() as CompiledQuery<unknown> }));
+    },
+  });
   const byDb = new WeakMap<Kysely<Database>, Map<string, Prepared<R>>>();
   return async (db, values) => {
     const shape = shapeOf(values);
@@ -63,8 +99,7 @@ export function compiledQueryByShape<V extends object, S extends { key: string }
     if (!shapes) byDb.set(db, (shapes = new Map()));
     let entry = shapes.get(shape.key);
     if (!entry) {
-      const standIns = new Proxy({}, { get: (_, name) => new Placeholder(String(name)) }) as { readonly [K in keyof V]-?: NonNullable<V[K]> };
-      entry = prepared(build(db, shape, standIns).compile());
+      entry = prepared(build(db, shape, standIns()).compile());
       if (shapes.size >= maxShapes) shapes.delete(shapes.keys().next().value!);
       shapes.set(shape.key, entry);
     }

@@ -169,6 +169,13 @@ export async function databaseIsUp(db: Kysely<Database>): Promise<boolean> {
 }
 
 /** The current time as the ISO 8601 UTC string every timestamp column holds. */
+/** The database for logs and the CLI: the PostgreSQL URL without user and password, or the SQLite file. */
+export function describeDatabase(config: Config, sqliteFile: string | undefined): string {
+  if (!config.DATABASE_URL) return sqliteFile ?? 'sqlite';
+  const url = new URL(config.DATABASE_URL);
+  return `${url.protocol}//${url.host}${url.pathname}`;
+}
+
 export function nowIso(): string {
   return new Date().toISOString();
 }

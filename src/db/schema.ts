@@ -1,8 +1,11 @@
-// The database as Kysely sees it: each module declares its own tables in its tables.ts.
+// The database as Kysely sees it: each module declares its own tables in its tables.ts; the mail
+// outbox and the answer versions, shared infrastructure, in mail/tables.ts and answer-versions.ts.
+import type { MailTables } from '../mail/tables.js';
+import type { AnswerVersionTables } from './answer-versions.js';
 import type { AssistantTables } from '../modules/assistant/tables.js';
 import type { GeoTables } from '../modules/geo/tables.js';
 import type { NotificationTables } from '../modules/notifications/tables.js';
 import type { TicketTables } from '../modules/tickets/tables.js';
 import type { UserTables } from '../modules/users/tables.js';
 
-export interface Database extends UserTables, GeoTables, TicketTables, AssistantTables, NotificationTables {}
+export interface Database extends UserTables, GeoTables, TicketTables, AssistantTables, NotificationTables, MailTables, AnswerVersionTables {}

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden, unauthenticated } from './errors.js';
 import { registerMessages, t } from './i18n.js';
-import { TokenVerifier } from '../modules/users/tokens.js';
-import type { UserRecord } from '../modules/users/repository.js';
+import { TokenVerifier, type UserRecord } from '../modules/users/service.js';
 import type { AuthMode } from './types.js';
 
 registerMessages({

@@ -9,6 +9,10 @@ registerMessages({
   'http.bad_request': { en: 'The request is malformed.', fa: 'درخواست نادرست است.' },
   'http.too_large': { en: 'The request body is too large.', fa: 'بدنهٔ درخواست بیش از حد بزرگ است.' },
   'http.unsupported_media_type': { en: 'Unsupported content type: send application/json.', fa: 'نوع محتوا پشتیبانی نمی‌شود: application/json بفرستید.' },
+  'http.unsupported_media_type_upload': {
+    en: 'Unsupported content type: send application/json or multipart/form-data.',
+    fa: 'نوع محتوا پشتیبانی نمی‌شود: application/json یا multipart/form-data بفرستید.',
+  },
   'http.not_found': { en: 'The route :route could not be found.', fa: 'مسیر :route یافت نشد.' },
   'http.server_error': { en: 'Server Error', fa: 'خطای سرور' },
 });
@@ -32,6 +36,11 @@ export function isUnavailable(error: unknown): boolean {
 function send(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}) {
   reply.headers(headers).code(status).type('application/json; charset=utf-8');
   return reply.send(body);
+}
+
+function takesUploads(req: FastifyRequest): boolean {
+  const consumes = (req.routeOptions?.schema as { consumes?: unknown } | undefined)?.consumes;
+  return Array.isArray(consumes) && consumes.includes('multipart/form-data');
 }
 
 export function handleError(error: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) {
@@ -58,7 +67,9 @@ export function handleError(error: FastifyError | Error, req: FastifyRequest, re
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return send(reply, fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' ? 400 : 415, { message: t(req, 'http.unsupported_media_type') });
+      if (fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return send(reply, 400, { message: t(req, 'http.unsupported_media_type') });
+      // An upload route takes either type, and says so.
+      return send(reply, 415, { message: t(req, takesUploads(req) ? 'http.unsupported_media_type_upload' : 'http.unsupported_media_type') });
   }
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return send(reply, 400, { success: false, message: t(req, 'http.malformed_json') });

@@ -14,6 +14,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { Config } from '../config.js';
 import { projectRoot } from '../paths.js';
+import { addDocumentedRules } from './openapi-rules.js';
 import { ErrorSchemas, ValidationErrorSchemas } from './schemas.js';
 
 /** Readable names of the operations; a route not listed gets verb + path words (getAdminUsersById). */
@@ -164,6 +165,7 @@ function completeDocument(doc: Json, config: Config, corsOn: boolean): Json {
       void route;
     }
   }
+  addDocumentedRules(paths);
   const hoisted = hoistNamed(doc.paths, named) as Json;
   const components = doc.components as Json;
   return { ...doc, paths: hoisted, components: { ...components, schemas: { ...(components.schemas as Json), ...(hoistNamed(named, {}) as Json), ...named } } };

@@ -12,8 +12,10 @@ import helmet from 'helmet';
 
 export const HELMET_OPTIONS = { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'same-site' } } as const;
 
-/** The headers helmet sets with HELMET_OPTIONS, read off a response nobody receives. */
-export function securityHeaders(): Record<string, string> {
+const HSTS = 'strict-transport-security';
+
+/** The headers helmet sets with HELMET_OPTIONS, read off a response nobody receives; HSTS apart (see below). */
+function helmetHeaders(): Record<string, string> {
   const req = new IncomingMessage(new Socket());
   const res = new ServerResponse(req);
   let failure: unknown;
@@ -22,10 +24,23 @@ export function securityHeaders(): Record<string, string> {
   return Object.fromEntries(Object.entries(res.getHeaders()).map(([name, value]) => [name, String(value)]));
 }
 
+/** The headers every response gets: helmet's, without Strict-Transport-Security. */
+export function securityHeaders(): Record<string, string> {
+  const { [HSTS]: _hsts, ...headers } = helmetHeaders();
+  return headers;
+}
+
+/**
+ * Strict-Transport-Security only on a response to a request that came over HTTPS: on the socket,
+ * or by X-Forwarded-Proto from a proxy TRUST_PROXY believes (Fastify's request.protocol). Sent over
+ * plain HTTP it means nothing to a browser, and it would pin a host that serves HTTP only.
+ */
 export function securityHeadersHook() {
   const headers = securityHeaders();
-  return (_req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+  const hsts = helmetHeaders()[HSTS]!;
+  return (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
     reply.headers(headers);
+    if (req.protocol === 'https') reply.header(HSTS, hsts);
     done();
   };
 }

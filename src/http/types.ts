@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Dialect } from '../db/index.js';
 import type { Database } from '../db/schema.js';
-import type { UserRecord } from '../modules/users/repository.js';
+import type { UserRecord } from '../modules/users/service.js';
 import type { ValidationForm } from './errors.js';
 
 /** What every module gets from the app: app.deps. */

@@ -2,19 +2,13 @@
 // conversation_id null), its context-aware script (a nested page context with nulls), and the
 // bounds that replaced the ban on non-scalar context values.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
+import { appWithUsers } from '../helpers/fixtures.js';
 
 describe('POST /api/assistant/chat with the front-end\'s requests', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let admin: TestUser;
-
-  beforeAll(async () => {
-    t = await buildTestApp();
-    user = await t.makeUser();
-    admin = await t.makeUser({ admin: true });
-  });
+  let t: TestApp, user: TestUser, admin: TestUser;
+  beforeAll(async () => ({ t, user, admin } = await appWithUsers({ user: {}, admin: { admin: true } })));
   afterAll(() => t.close());
 
   /** Sends the body as the exact JSON text given, as a browser would. */

@@ -1,19 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
+import { appWithUsers, MEMBERS_AND_ADMIN } from '../helpers/fixtures.js';
 
 describe('POST /api/assistant/chat', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let other: TestUser;
-  let admin: TestUser;
-
-  beforeAll(async () => {
-    t = await buildTestApp();
-    user = await t.makeUser();
-    other = await t.makeUser();
-    admin = await t.makeUser({ admin: true });
-  });
+  let t: TestApp, user: TestUser, other: TestUser, admin: TestUser;
+  beforeAll(async () => ({ t, user, other, admin } = await appWithUsers(MEMBERS_AND_ADMIN)));
   afterAll(() => t.close());
 
   const chat = (who: TestUser | null, payload: unknown, headers: Record<string, string> = {}) =>

@@ -4,19 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { buildTestApp, createTestDatabase, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
+import { appWithUsers, MEMBERS_AND_ADMIN } from '../helpers/fixtures.js';
 
 describe('assistant conversations, welcome and feedback', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let other: TestUser;
-  let admin: TestUser;
-
-  beforeAll(async () => {
-    t = await buildTestApp();
-    user = await t.makeUser();
-    other = await t.makeUser();
-    admin = await t.makeUser({ admin: true });
-  });
+  let t: TestApp, user: TestUser, other: TestUser, admin: TestUser;
+  beforeAll(async () => ({ t, user, other, admin } = await appWithUsers(MEMBERS_AND_ADMIN)));
   afterAll(() => t.close());
 
   async function startConversation(who: TestUser, message: string, agent?: string): Promise<number> {

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { redisUrl, requireRedis } from '../helpers/redis.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
+import { appWithUsers } from '../helpers/fixtures.js';
 
 const redisAvailable = await requireRedis('the Redis escalate throttle tests');
 
@@ -12,15 +13,8 @@ let nextIp = 1;
 const freshIp = () => `10.77.${Math.floor(nextIp / 250)}.${(nextIp++ % 250) + 1}`;
 
 describe('POST /api/assistant/escalate', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let other: TestUser;
-
-  beforeAll(async () => {
-    t = await buildTestApp();
-    user = await t.makeUser({ firstName: 'Sara', lastName: 'Ahmadi' });
-    other = await t.makeUser();
-  });
+  let t: TestApp, user: TestUser, other: TestUser;
+  beforeAll(async () => ({ t, user, other } = await appWithUsers({ user: { firstName: 'Sara', lastName: 'Ahmadi' }, other: {} })));
   afterAll(() => t.close());
 
   const escalate = (who: TestUser | null, payload?: unknown, headers: Record<string, string> = {}) =>

@@ -4,8 +4,9 @@ import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LoopbackModelServer } from '../helpers/model-server.js';
 import { buildApp } from '../../src/app.js';
-import { buildTestApp, createTestDatabase, type TestApp } from '../helpers/app.js';
+import { createTestDatabase, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
+import { appWithUsers } from '../helpers/fixtures.js';
 
 interface Received {
   url: string;
@@ -46,15 +47,11 @@ class FakeModelServer extends LoopbackModelServer {
 
 describe('OpenAI-compatible provider', () => {
   const model = new FakeModelServer();
-  let t: TestApp;
-  let user: TestUser;
-  let admin: TestUser;
+  let t: TestApp, user: TestUser, admin: TestUser;
 
   beforeAll(async () => {
-    const baseUrl = await model.start();
-    t = await buildTestApp({ config: { LLM_BASE_URL: baseUrl, LLM_MODEL: 'test-model', LLM_API_KEY: 'sk-test', LLM_TIMEOUT_MS: 500, LLM_MAX_TOKENS: 321 } });
-    user = await t.makeUser();
-    admin = await t.makeUser({ admin: true });
+    const config = { LLM_BASE_URL: await model.start(), LLM_MODEL: 'test-model', LLM_API_KEY: 'sk-test', LLM_TIMEOUT_MS: 500, LLM_MAX_TOKENS: 321 };
+    ({ t, user, admin } = await appWithUsers({ user: {}, admin: { admin: true } }, { config }));
   });
   afterAll(async () => {
     await t.close();

@@ -15,7 +15,7 @@ describe('compiledQuery: a query compiled once, run with new values', () => {
   });
   afterAll(() => t.destroy());
 
-  const byId = compiledQuery((db, id: number) => db.selectFrom('users').select(['id', 'first_name']).where('id', '=', id));
+  const byId = compiledQuery('test.byId', (db, id: number) => db.selectFrom('users').select(['id', 'first_name']).where('id', '=', id));
 
   it('binds each call\'s arguments in place of the ones it was built with', async () => {
     expect(await byId(t.db, ids[0]!)).toEqual([{ id: ids[0], first_name: 'Ada' }]);
@@ -24,7 +24,7 @@ describe('compiledQuery: a query compiled once, run with new values', () => {
   });
 
   it('keeps the values the builder wrote itself and reuses an argument bound twice', async () => {
-    const adminsNamed = compiledQuery((db, name: string) =>
+    const adminsNamed = compiledQuery('test.adminsNamed', (db, name: string) =>
       db
         .selectFrom('users')
         .select('first_name')
@@ -36,9 +36,9 @@ describe('compiledQuery: a query compiled once, run with new values', () => {
   });
 
   it('refuses an argument that does not reach the query as a bound value', async () => {
-    const unused = compiledQuery((db, _id: number) => db.selectFrom('users').select('id').where('id', '=', 1));
+    const unused = compiledQuery('test.unused', (db, _id: number) => db.selectFrom('users').select('id').where('id', '=', 1));
     await expect(unused(t.db, 1)).rejects.toThrow('argument 0 does not reach the query as a bound value');
-    const literal = compiledQuery((db, limit: number) => db.selectFrom('users').select('id').limit(sql.lit(limit)));
+    const literal = compiledQuery('test.literal', (db, limit: number) => db.selectFrom('users').select('id').limit(sql.lit(limit)));
     await expect(literal(t.db, 1)).rejects.toThrow();
   });
 });

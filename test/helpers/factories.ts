@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema.js';
+import type { NewTicketRow } from '../../src/modules/tickets/repository.js';
 import { insertUser, type UserRecord } from '../../src/modules/users/repository.js';
 import { createToken, revokeToken } from '../../src/modules/users/tokens.js';
 
@@ -35,4 +36,27 @@ export async function makeToken(
   }
   if (options.revoked) await revokeToken(db, token.id);
   return token.plaintext;
+}
+
+/** A tickets row to insert directly (behind the service), open and due now; override what the test is about. */
+export function ticketRow(overrides: Partial<NewTicketRow> & Pick<NewTicketRow, 'tracking_code'>): NewTicketRow {
+  const now = new Date().toISOString();
+  return {
+    user_id: null,
+    email: null,
+    subject: 'A ticket',
+    message: 'A ticket written by the test.',
+    status: 'open',
+    priority: 'low',
+    category: null,
+    source: 'api',
+    assignee_id: null,
+    sla_deadline: now,
+    first_response_due_at: now,
+    first_response_at: null,
+    resolved_at: null,
+    created_at: now,
+    updated_at: now,
+    ...overrides,
+  };
 }

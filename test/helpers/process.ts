@@ -20,9 +20,9 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env };
 }
 
-export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string>, cwd = projectRoot): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(tsx, [path.join(projectRoot, 'src', 'cli.ts'), ...args], { cwd: projectRoot, env: childEnv(env) });
+    const child = spawn(tsx, [path.join(projectRoot, 'src', 'cli.ts'), ...args], { cwd, env: childEnv(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -275,6 +275,21 @@ describe('foundation', () => {
       expect(ui.headers['content-type']).toContain('text/html');
     });
 
+    it('sends Strict-Transport-Security only to a request that came over HTTPS (as TRUST_PROXY believes it)', async () => {
+      const https = { 'x-forwarded-proto': 'https' };
+      expect((await t.app.inject('/health')).headers['strict-transport-security']).toBeUndefined();
+      // This app believes no proxy: a forwarded https is not taken.
+      expect((await t.app.inject({ url: '/health', headers: https })).headers['strict-transport-security']).toBeUndefined();
+      const proxied = await buildTestApp({ config: { TRUST_PROXY: true } });
+      try {
+        expect((await proxied.app.inject({ url: '/health', headers: https })).headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+        expect((await proxied.app.inject({ url: '/api/provinces', headers: https })).headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+        expect((await proxied.app.inject({ url: '/health', headers: { 'x-forwarded-proto': 'http' } })).headers['strict-transport-security']).toBeUndefined();
+      } finally {
+        await proxied.close();
+      }
+    });
+
     it('sends security headers', async () => {
       const res = await t.app.inject({ method: 'GET', url: '/health' });
       expect(res.headers['x-content-type-options']).toBe('nosniff');
@@ -287,8 +302,9 @@ describe('foundation', () => {
       plain.get('/', async () => ({ ok: true }));
       const expected = (await plain.inject('/')).headers;
       await plain.close();
-      const names = Object.keys(expected).filter((h) => /^(x-|cross-origin|origin-agent|referrer|strict-transport)/.test(h));
-      expect(names.length).toBeGreaterThanOrEqual(8);
+      // Strict-Transport-Security only over HTTPS (the next test).
+      const names = Object.keys(expected).filter((h) => /^(x-|cross-origin|origin-agent|referrer)/.test(h));
+      expect(names.length).toBeGreaterThanOrEqual(7);
       const responses = [
         await t.app.inject('/health'),
         await t.app.inject('/health'),

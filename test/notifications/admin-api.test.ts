@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
+import { appWithUsers } from '../helpers/fixtures.js';
 import { newId, reporter, storedFor, type Reporter } from './helpers.js';
 
 const INVALID = 'The given data was invalid.';
 
 describe('admin integration API: access and validation', () => {
-  let t: TestApp;
-  let admin: TestUser;
-  let owner: TestUser;
-  let report: Reporter;
+  let t: TestApp, admin: TestUser, owner: TestUser, report: Reporter;
   let projectId: number;
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    admin = await t.makeUser({ admin: true });
-    owner = await t.makeUser();
+    ({ t, admin, owner } = await appWithUsers({ admin: { admin: true }, owner: {} }));
     report = reporter(t, admin);
     projectId = newId();
     await report.project(projectId, { title: 'Base', owner_id: owner.id, status: 'approved' });
@@ -45,6 +41,15 @@ describe('admin integration API: access and validation', () => {
     expect(await storedFor(t, owner.id)).toHaveLength(before);
   });
 
+  /** Reports a new record, expects the general 422 with these errors, and checks that no row was written. */
+  async function expectRefusedNew(kind: 'project' | 'investment', body: Record<string, unknown>, errors: Record<string, string[]>) {
+    const id = newId();
+    const res = await report[kind](id, body);
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ success: false, message: INVALID, errors });
+    expect(await t.db.selectFrom(kind === 'project' ? 'projects' : 'investments').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+  }
+
   describe('PUT /api/admin/projects/{id}', () => {
     const valid = () => ({ title: 'Valid', owner_id: owner.id, status: 'approved' });
     it.each([
@@ -59,19 +64,11 @@ describe('admin integration API: access and validation', () => {
       ['a comment with a NUL character', { comment: 'a\u0000b' }, { comment: ['The comment format is invalid.'] }],
       ['a comment over 2000 characters', { comment: 'c'.repeat(2001) }, { comment: ['The comment must not be greater than 2000 characters.'] }],
     ])('answers 422 in the general form for %s', async (_name, change, errors) => {
-      const id = newId();
-      const res = await report.project(id, { ...valid(), ...change });
-      expect(res.status).toBe(422);
-      expect(res.body).toEqual({ success: false, message: INVALID, errors });
-      expect(await t.db.selectFrom('projects').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+      await expectRefusedNew('project', { ...valid(), ...change }, errors);
     });
 
     it('answers 422 for an owner that is not a user, writing nothing', async () => {
-      const id = newId();
-      const res = await report.project(id, { ...valid(), owner_id: 987_654 });
-      expect(res.status).toBe(422);
-      expect(res.body).toEqual({ success: false, message: INVALID, errors: { owner_id: ['The selected owner id is invalid.'] } });
-      expect(await t.db.selectFrom('projects').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+      await expectRefusedNew('project', { ...valid(), owner_id: 987_654 }, { owner_id: ['The selected owner id is invalid.'] });
     });
 
     it.each(['0', '-1', 'abc', '2147483648'])('answers 422 for the project id %s', async (id) => {
@@ -114,23 +111,14 @@ describe('admin integration API: access and validation', () => {
       ['notes with a NUL character', { notes: '\u0000' }, { notes: ['The notes format is invalid.'] }],
       ['notes over 2000 characters', { notes: 'n'.repeat(2001) }, { notes: ['The notes must not be greater than 2000 characters.'] }],
     ])('answers 422 in the general form for %s', async (_name, change, errors) => {
-      const id = newId();
-      const res = await report.investment(id, { ...valid(), ...change });
-      expect(res.status).toBe(422);
-      expect(res.body).toEqual({ success: false, message: INVALID, errors });
-      expect(await t.db.selectFrom('investments').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+      await expectRefusedNew('investment', { ...valid(), ...change }, errors);
     });
 
     it('answers 422 naming each unknown reference (project and investor), writing nothing', async () => {
-      const id = newId();
-      const res = await report.investment(id, { ...valid(), project_id: 555_555, investor_id: 444_444 });
-      expect(res.status).toBe(422);
-      expect(res.body).toEqual({
-        success: false,
-        message: INVALID,
-        errors: { project_id: ['The selected project id is invalid.'], investor_id: ['The selected investor id is invalid.'] },
+      await expectRefusedNew('investment', { ...valid(), project_id: 555_555, investor_id: 444_444 }, {
+        project_id: ['The selected project id is invalid.'],
+        investor_id: ['The selected investor id is invalid.'],
       });
-      expect(await t.db.selectFrom('investments').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
     });
 
     it('keeps the stored investment when an update names an unknown investor', async () => {

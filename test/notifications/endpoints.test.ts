@@ -5,22 +5,16 @@ import { insertNotifications } from '../../src/modules/notifications/repository.
 import { NotificationList } from '../../src/modules/notifications/schemas.js';
 import { NotificationService, UNREAD_LIST_LIMIT } from '../../src/modules/notifications/service.js';
 import { Value } from 'typebox/value';
-import { buildTestApp, testDialect, type TestApp } from '../helpers/app.js';
+import { testDialect, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
+import { appWithUsers } from '../helpers/fixtures.js';
 import { newId, storedFor, unreadOf } from './helpers.js';
 
 const builder = new NotificationBuilder('https://app.example.com');
 
 describe('notification endpoints', () => {
-  let t: TestApp;
-  let alice: TestUser;
-  let bob: TestUser;
-
-  beforeAll(async () => {
-    t = await buildTestApp();
-    alice = await t.makeUser();
-    bob = await t.makeUser();
-  });
+  let t: TestApp, alice: TestUser, bob: TestUser;
+  beforeAll(async () => ({ t, alice, bob } = await appWithUsers({ alice: {}, bob: {} })));
   afterAll(() => t.close());
 
   /** Writes a notification for the user at the given time; returns its id. */

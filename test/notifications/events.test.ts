@@ -1,25 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
-import { newId, reporter, storedFor, unreadOf, type Reporter } from './helpers.js';
+import { appWithParties, newId, reporter, storedFor, unreadOf, type Reporter } from './helpers.js';
 
 const APP_URL = 'https://app.example.com';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('notification events from the integration API', () => {
-  let t: TestApp;
-  let admin: TestUser;
-  let owner: TestUser;
-  let investor: TestUser;
-  let report: Reporter;
-
-  beforeAll(async () => {
-    t = await buildTestApp({ config: { APP_URL } });
-    admin = await t.makeUser({ admin: true });
-    owner = await t.makeUser({ firstName: 'Olivia', lastName: 'Owner' });
-    investor = await t.makeUser({ firstName: 'Ivan', lastName: 'Investor' });
-    report = reporter(t, admin);
-  });
+  let t: TestApp, admin: TestUser, owner: TestUser, investor: TestUser, report: Reporter;
+  beforeAll(async () => ({ t, admin, owner, investor, report } = await appWithParties({ config: { APP_URL } })));
   afterAll(() => t.close());
 
   async function project(status = 'draft', title = 'Solar farm') {

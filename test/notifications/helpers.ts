@@ -1,7 +1,8 @@
 // Shortcuts for the notification tests: report changes through the admin integration API and
 // read a user's notifications back.
-import type { TestApp } from '../helpers/app.js';
+import type { TestApp, TestAppOptions } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
+import { appWithUsers } from '../helpers/fixtures.js';
 
 export interface Reporter {
   project(id: number, body: Record<string, unknown>): Promise<{ status: number; body: any }>;
@@ -19,6 +20,15 @@ export function reporter(t: TestApp, admin: TestUser, headers: Record<string, st
     revision: (id, body) => send('POST', `/api/admin/projects/${id}/revision-requests`, body),
     investment: (id, body) => send('PUT', `/api/admin/investments/${id}`, body),
   };
+}
+
+/** A fresh app with an administrator who reports changes, a project owner and an investor. */
+export async function appWithParties(options: TestAppOptions = {}): Promise<{ t: TestApp; admin: TestUser; owner: TestUser; investor: TestUser; report: Reporter }> {
+  const parties = await appWithUsers(
+    { admin: { admin: true }, owner: { firstName: 'Olivia', lastName: 'Owner' }, investor: { firstName: 'Ivan', lastName: 'Investor' } },
+    options,
+  );
+  return { ...parties, report: reporter(parties.t, parties.admin) };
 }
 
 export async function unreadOf(t: TestApp, user: TestUser): Promise<any[]> {

@@ -1,5 +1,5 @@
 // GET /api/notifications reuses the answer it built for a user until their notifications change
-// (users.notifications_version). These tests hold it to both halves: a change made anywhere (this
+// (its notifications version in answer_versions). These tests hold it to both halves: a change made anywhere (this
 // instance, another instance, the CLI in another process) shows on the next request, and an
 // unchanged list is really answered from memory.
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +8,7 @@ import { buildApp } from '../../src/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
 import { makeToken, makeUser } from '../helpers/factories.js';
 import { runCli } from '../helpers/process.js';
+import { answerVersion } from '../../src/db/answer-versions.js';
 
 describe('GET /api/notifications across instances', () => {
   let database: TestDatabase;
@@ -53,15 +54,37 @@ describe('GET /api/notifications across instances', () => {
     expect(res.statusCode).toBeLessThan(300);
   }
 
-  it('answers an unchanged list from memory (a row edited behind the service\'s back is not seen)', async () => {
+  it('answers an unchanged list from memory (an edit whose version raise is undone is not seen)', async () => {
     const user = await owner();
     await approve(first, user.id, 'Orchard');
     expect((await listOn(first, user.auth)).map((n) => n.data.project_title)).toEqual(['Orchard']);
-    // An edit that bypasses the service does not raise the version, so the held answer stays...
+    // An edit whose version raise (by trigger) is put back is not seen: the held answer stays...
+    const version = await answerVersion(database.db, user.id, 'notifications');
     await database.db.updateTable('notifications').set({ read_at: new Date().toISOString() }).where('user_id', '=', user.id).execute();
+    await database.db.updateTable('answer_versions').set({ version }).where('user_id', '=', user.id).where('scope', '=', 'notifications').execute();
     expect((await listOn(first, user.auth)).map((n) => n.data.project_title)).toEqual(['Orchard']);
     // ...while an instance with the cache off reads the table every time.
     expect(await listOn(uncached, user.auth)).toEqual([]);
+  });
+
+  it('answers the bytes the stored rows make: the data as stored, the fields in the schema\'s order', async () => {
+    const user = await owner();
+    await approve(first, user.id, 'Quarry «é» "quoted"');
+    await approve(first, user.id, 'پروژه');
+    const stored = await database.db.selectFrom('notifications').select(['id', 'type', 'data', 'created_at']).where('user_id', '=', user.id).orderBy('created_at', 'desc').orderBy('seq', 'desc').execute();
+    const expected = `[${stored.map((n) => `{"id":"${n.id}","type":"${n.type}","data":${n.data},"read_at":null,"created_at":"${n.created_at}"}`).join(',')}]`;
+    for (const app of [first, uncached]) {
+      const res = await app.inject({ method: 'GET', url: '/api/notifications', headers: user.auth });
+      expect(res.body).toBe(expected);
+    }
+  });
+
+  it('sees a change made with SQL behind the service on the next request (the version is raised by a trigger)', async () => {
+    const user = await owner();
+    await approve(first, user.id, 'Granary');
+    expect((await listOn(first, user.auth)).map((n) => n.data.project_title)).toEqual(['Granary']);
+    await database.db.updateTable('notifications').set({ read_at: new Date().toISOString() }).where('user_id', '=', user.id).execute();
+    expect(await listOn(first, user.auth)).toEqual([]);
   });
 
   it('shows a notification created through another instance on the next request', async () => {
@@ -89,7 +112,7 @@ describe('GET /api/notifications across instances', () => {
     await approve(first, user.id, 'Mill');
     const [mill] = await listOn(first, user.auth);
     await first.inject({ method: 'POST', url: `/api/notifications/${mill!.id}`, headers: user.auth });
-    const versionOf = async () => (await database.db.selectFrom('users').select('notifications_version').where('id', '=', user.id).executeTakeFirstOrThrow()).notifications_version;
+    const versionOf = () => answerVersion(database.db, user.id, 'notifications');
     const before = await versionOf();
     expect((await first.inject({ method: 'POST', url: `/api/notifications/${mill!.id}`, headers: user.auth })).statusCode).toBe(200);
     expect((await first.inject({ method: 'POST', url: '/api/notifications/read-all', headers: user.auth })).statusCode).toBe(200);

@@ -3,9 +3,9 @@
 // connection): the real service code runs unchanged, and the test checks that neither survives.
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, testDialect, type TestApp } from '../helpers/app.js';
+import { testDialect, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
-import { newId, reporter, storedFor, type Reporter } from './helpers.js';
+import { appWithParties, newId, storedFor, type Reporter } from './helpers.js';
 
 async function refuseNotifications(t: TestApp, type: string): Promise<void> {
   if (testDialect === 'postgres') {
@@ -26,19 +26,8 @@ async function allowNotifications(t: TestApp): Promise<void> {
 }
 
 describe('a change and its notifications are one transaction', () => {
-  let t: TestApp;
-  let admin: TestUser;
-  let owner: TestUser;
-  let investor: TestUser;
-  let report: Reporter;
-
-  beforeAll(async () => {
-    t = await buildTestApp();
-    admin = await t.makeUser({ admin: true });
-    owner = await t.makeUser();
-    investor = await t.makeUser();
-    report = reporter(t, admin);
-  });
+  let t: TestApp, owner: TestUser, investor: TestUser, report: Reporter;
+  beforeAll(async () => ({ t, owner, investor, report } = await appWithParties()));
   afterEach(() => allowNotifications(t));
   afterAll(() => t.close());
 

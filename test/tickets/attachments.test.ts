@@ -32,6 +32,16 @@ describe('attachments', () => {
   const download = (ticketId: number, attachmentId: number, who: TestUser = user) =>
     t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}/attachments/${attachmentId}/download`, headers: who.auth });
 
+  it('answers another content type on an upload route with 415 naming both types it takes', async () => {
+    for (const url of ['/api/tickets', '/api/tickets/1/comments']) {
+      const res = await t.app.inject({ method: 'POST', url, headers: { ...user.auth, 'content-type': 'application/xml' }, payload: '<a/>' });
+      expect(res.statusCode, url).toBe(415);
+      expect(res.json()).toEqual({ message: 'Unsupported content type: send application/json or multipart/form-data.' });
+    }
+    const fa = await t.app.inject({ method: 'POST', url: '/api/tickets', headers: { ...user.auth, 'content-type': 'application/xml', 'accept-language': 'fa' }, payload: '<a/>' });
+    expect(fa.json()).toEqual({ message: 'نوع محتوا پشتیبانی نمی‌شود: application/json یا multipart/form-data بفرستید.' });
+  });
+
   it('accepts every allowed type under attachments[], attachments[N] and attachments', async () => {
     const files: FilePart[] = [
       { name: 'a.png', content: PNG },

@@ -1,5 +1,5 @@
 // GET /api/tickets (and /stats) reuses the answer it built for a caller and query until a ticket in the caller's
-// list changes (users.tickets_version, raised by triggers) or a row's SLA status is due to move.
+// list changes (its tickets version in answer_versions, raised by triggers) or a row's SLA status is due to move.
 // These tests hold it to both halves: every kind of change, made through another instance or with
 // SQL behind the service, shows on the next request; an unchanged list is answered from memory.
 import fc from 'fast-check';
@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { SLA_HOURS, slaStatusChangesAt, slaStatusOf, type SlaFacts } from '../../src/modules/tickets/sla.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import { makeToken, makeUser } from '../helpers/factories.js';
+import { makeToken, makeUser, ticketRow } from '../helpers/factories.js';
+import { answerVersion } from '../../src/db/answer-versions.js';
 
 describe('slaStatusChangesAt', () => {
   const HOUR = 3_600_000;
@@ -111,7 +112,8 @@ describe('GET /api/tickets across instances and behind the service', () => {
     return res.json().data.id;
   }
 
-  const versionOf = async (userId: number) => Number((await database.db.selectFrom('users').select('tickets_version').where('id', '=', userId).executeTakeFirstOrThrow()).tickets_version);
+  const versionOf = (userId: number) => answerVersion(database.db, userId, 'tickets');
+  const setVersion = (userId: number, version: number) => database.db.updateTable('answer_versions').set({ version }).where('user_id', '=', userId).where('scope', '=', 'tickets').execute();
 
   it('answers an unchanged list from memory, byte for byte what it built', async () => {
     const user = await person();
@@ -125,7 +127,7 @@ describe('GET /api/tickets across instances and behind the service', () => {
     // An edit whose version raise is undone is not seen: the answer really comes from memory...
     const version = await versionOf(user.id);
     await database.db.updateTable('tickets').set({ subject: 'Changed' }).where('user_id', '=', user.id).execute();
-    await database.db.updateTable('users').set({ tickets_version: version }).where('id', '=', user.id).execute();
+    await setVersion(user.id, version);
     expect((await listOn(first, user.auth)).map((t) => t.subject)).toEqual(['Orchard']);
     // ...while an instance with the cache off reads the tickets every time.
     expect((await listOn(uncached, user.auth)).map((t) => t.subject)).toEqual(['Changed']);
@@ -182,27 +184,9 @@ describe('GET /api/tickets across instances and behind the service', () => {
     const user = await person();
     await open(first, user.auth, 'Mine');
     await listOn(first, user.auth);
-    const now = new Date().toISOString();
     await database.db
       .insertInto('tickets')
-      .values({
-        tracking_code: `TK-${String(user.id).padStart(8, 'Q')}`.slice(0, 11),
-        user_id: null,
-        email: user.email,
-        subject: 'Opened by email',
-        message: 'Before the account existed.',
-        status: 'open',
-        priority: 'low',
-        category: null,
-        source: 'api',
-        assignee_id: null,
-        sla_deadline: now,
-        first_response_due_at: now,
-        first_response_at: null,
-        resolved_at: null,
-        created_at: now,
-        updated_at: now,
-      })
+      .values(ticketRow({ tracking_code: `TK-${String(user.id).padStart(8, 'Q')}`.slice(0, 11), email: user.email, subject: 'Opened by email', message: 'Before the account existed.' }))
       .execute();
     expect((await listOn(first, user.auth)).map((t) => t.subject).sort()).toEqual(['Mine', 'Opened by email']);
   });
@@ -261,7 +245,7 @@ describe('GET /api/tickets across instances and behind the service', () => {
     expect((await statsOn(first)).data).toEqual({ total: 2, open: 0, in_progress: 1, closed: 1 });
     const version = await versionOf(user.id);
     await database.db.updateTable('tickets').set({ status: 'closed' }).where('user_id', '=', user.id).execute();
-    await database.db.updateTable('users').set({ tickets_version: version }).where('id', '=', user.id).execute();
+    await setVersion(user.id, version);
     expect((await statsOn(first)).data).toEqual({ total: 2, open: 0, in_progress: 1, closed: 1 });
     expect((await statsOn(uncached)).data).toEqual({ total: 2, open: 0, in_progress: 0, closed: 2 });
   });

@@ -1,8 +1,9 @@
 // The users part of the admin integration API: the platform mirrors a user by its id and hands out
 // and revokes tokens; on the real database of the run (SQLite or PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
+import { appWithUsers } from '../helpers/fixtures.js';
 
 const INVALID = 'The given data was invalid.';
 const TOKEN = /^(\d+)\|[A-Za-z0-9]{40}$/;
@@ -13,15 +14,8 @@ const platformId = () => ++nextId;
 const person = (id: number, extra: Record<string, unknown> = {}) => ({ email: `person-${id}@platform.test`, first_name: 'Ada', last_name: `Person ${id}`, ...extra });
 
 describe('admin integration API: users and tokens', () => {
-  let t: TestApp;
-  let admin: TestUser;
-  let member: TestUser;
-
-  beforeAll(async () => {
-    t = await buildTestApp();
-    admin = await t.makeUser({ admin: true });
-    member = await t.makeUser();
-  });
+  let t: TestApp, admin: TestUser, member: TestUser;
+  beforeAll(async () => ({ t, admin, member } = await appWithUsers({ admin: { admin: true }, member: {} })));
   afterAll(() => t.close());
 
   const send = async (method: 'PUT' | 'POST' | 'GET' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = admin.auth) => {

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
+import { answerVersion } from '../../src/db/answer-versions.js';
 
 let nextId = 800_000;
 const platformId = () => ++nextId;
@@ -108,7 +109,7 @@ describe('a mirrored user\'s email changes', () => {
 
   it('raises the tickets version only when the email really changes', async () => {
     const user = await mirrored('steady@platform.test');
-    const version = async () => Number((await t.db.selectFrom('users').select('tickets_version').where('id', '=', user.id).executeTakeFirstOrThrow()).tickets_version);
+    const version = () => answerVersion(t.db, user.id, 'tickets');
     const start = await version();
     await call('PUT', `/api/admin/users/${user.id}`, admin.auth, user.body);
     await call('PUT', `/api/admin/users/${user.id}`, admin.auth, { ...user.body, locale: 'fa' });

@@ -5,7 +5,7 @@ import { forbidden, ValidationError } from '../../http/errors.js';
 import { t, type Locale } from '../../http/i18n.js';
 import type { AppDeps } from '../../http/types.js';
 import { createTicket } from '../tickets/service.js';
-import { findUserById, type UserRecord } from '../users/repository.js';
+import { findUser, type UserRecord } from '../users/service.js';
 import { agentById, AGENT_IDS, type AgentId } from './agents.js';
 import * as repo from './repository.js';
 import { conversationTitle } from './text.js';
@@ -56,7 +56,7 @@ export class EscalationService {
   }
 
   private async escalateConversation(caller: UserRecord | null, conversation: repo.ConversationRow, reason: string | undefined): Promise<EscalationResult> {
-    const owner = caller ?? (await findUserById(this.deps.db, conversation.user_id)) ?? null;
+    const owner = caller ?? (await findUser(this.deps.db, conversation.user_id)) ?? null;
     const messages = await repo.recentMessages(this.deps.db, conversation.id, TRANSCRIPT_MESSAGES);
     const message = [
       `Escalated from assistant conversation #${conversation.id}.`,

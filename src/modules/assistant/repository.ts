@@ -1,7 +1,9 @@
 // SQL of the assistant: conversations, their messages, and feedback.
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Dialect } from '../../db/index.js';
+import { lockedOnPostgres } from '../../db/row-writes.js';
 import type { Database } from '../../db/schema.js';
+import type { AssistantFeedbackTable } from './tables.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -49,13 +51,12 @@ export async function setConversationStatus(db: Db, id: number, status: Conversa
   await db.updateTable('assistant_conversations').set({ status }).where('id', '=', id).execute();
 }
 
-/** Records the conversation's ticket unless one is recorded already; true when this one was stored. */
 /** The conversation with its row locked until the transaction ends (PostgreSQL; SQLite has one writer anyway). */
 export async function lockConversation(trx: Db, id: number, dialect: Dialect): Promise<ConversationRow | undefined> {
-  const query = trx.selectFrom('assistant_conversations').select(CONVERSATION_COLUMNS).where('id', '=', id);
-  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  return lockedOnPostgres(trx.selectFrom('assistant_conversations').select(CONVERSATION_COLUMNS).where('id', '=', id), dialect).executeTakeFirst();
 }
 
+/** Records the conversation's ticket unless one is recorded already; true when this one was stored. */
 export async function setEscalatedTicket(db: Db, id: number, ticketId: number): Promise<boolean> {
   const result = await db
     .updateTable('assistant_conversations')
@@ -147,18 +148,7 @@ export async function recentMessages(db: Db, conversationId: number, limit: numb
   return rows.reverse();
 }
 
-export interface FeedbackRow {
-  id: number;
-  user_id: number;
-  type: string;
-  subject: string;
-  content: string;
-  rating: number | null;
-  created_at: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-}
+export type FeedbackRow = Selectable<AssistantFeedbackTable>;
 
 export async function insertFeedback(
   db: Db,
@@ -173,12 +163,14 @@ export async function insertFeedback(
 }
 
 export async function listFeedback(db: Db, filter: { type?: string; limit: number; offset: number }): Promise<{ rows: FeedbackRow[]; total: number }> {
-  let query = db.selectFrom('assistant_feedback as f').innerJoin('users as u', 'u.id', 'f.user_id');
-  if (filter.type) query = query.where('f.type', '=', filter.type);
+  // Every row has its user (user_id is a foreign key that cascades), so the authors are looked up
+  // afterwards through the users service instead of joining their table here.
+  let query = db.selectFrom('assistant_feedback');
+  if (filter.type) query = query.where('type', '=', filter.type);
   const [rows, count] = await Promise.all([
     query
-      .select(['f.id', 'f.user_id', 'f.type', 'f.subject', 'f.content', 'f.rating', 'f.created_at', 'u.first_name', 'u.last_name', 'u.email'])
-      .orderBy('f.id', 'desc')
+      .select(['id', 'user_id', 'type', 'subject', 'content', 'rating', 'created_at'])
+      .orderBy('id', 'desc')
       .limit(filter.limit)
       .offset(filter.offset)
       .execute(),

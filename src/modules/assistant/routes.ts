@@ -139,7 +139,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
         subject: f.subject,
         content: f.content,
         rating: f.rating,
-        user: { id: f.user_id, first_name: f.first_name, last_name: f.last_name, email: f.email },
+        user: f.author,
         created_at: f.created_at,
       }));
       return { success: true, data, meta };

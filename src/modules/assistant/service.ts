@@ -6,7 +6,7 @@ import { t, type Locale } from '../../http/i18n.js';
 import { pageMeta, pageOffset, type PageMeta } from '../../http/pagination.js';
 import type { AppDeps } from '../../http/types.js';
 import { fieldMessage } from '../../http/validation.js';
-import type { UserRecord } from '../users/repository.js';
+import { usersByIds, type UserRecord } from '../users/service.js';
 import { AGENT_CHOICES, agentById, chooseAgent, type AgentChoice, type AgentId } from './agents.js';
 import { contextErrors, contextFacts } from './context.js';
 import type { Hit, KnowledgeBase, Passage } from './knowledge.js';
@@ -166,10 +166,18 @@ export class AssistantService {
 
   async listFeedback(query: { type?: string; page: number; perPage: number }) {
     const { rows, total } = await repo.listFeedback(this.deps.db, { type: query.type, limit: query.perPage, offset: pageOffset(query.page, query.perPage) });
-    return { rows, meta: pageMeta(total, query.page, query.perPage) };
+    const authors = await usersByIds(this.deps.db, rows.map((row) => row.user_id));
+    return { rows: rows.map((row) => ({ ...row, author: authorOf(row.user_id, authors) })), meta: pageMeta(total, query.page, query.perPage) };
   }
 
   async totalConversations(): Promise<number> {
     return repo.countConversations(this.deps.db);
   }
+}
+
+/** The author of a feedback row; user_id is a foreign key, so a missing user is a broken database. */
+function authorOf(userId: number, authors: Map<number, UserRecord>): Pick<UserRecord, 'id' | 'first_name' | 'last_name' | 'email'> {
+  const author = authors.get(userId);
+  if (!author) throw new Error(`feedback refers to user ${userId}, who does not exist`);
+  return { id: author.id, first_name: author.first_name, last_name: author.last_name, email: author.email };
 }

@@ -1,5 +1,6 @@
 // How a children request (level + parentId as the client sent them) maps to a catalogue key.
-const CHILD_LEVELS = new Set(['continent', 'country', 'province', 'county', 'section', 'city', 'region', 'neighborhood', 'street']);
+export const CHILD_LEVEL_NAMES = ['continent', 'country', 'province', 'county', 'section', 'city', 'region', 'neighborhood', 'street'] as const;
+const CHILD_LEVELS: ReadonlySet<string> = new Set(CHILD_LEVEL_NAMES);
 
 export function isChildLevel(level: string): boolean {
   return CHILD_LEVELS.has(level);

@@ -2,10 +2,10 @@
 // service writes the notifications they call for. Admin token only; exempt from the platform rate
 // limit because the platform's own sync is the trusted caller and may send bursts.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { registerMessages, requestLocale, t } from '../../http/i18n.js';
 import { errorResponses } from '../../http/schemas.js';
-import { IntegrationService } from './integration.js';
+import { IntegrationService, type Saved } from './integration.js';
 import {
   InvestmentBody,
   InvestmentResult,
@@ -25,6 +25,18 @@ registerMessages({
 });
 
 const tags = ['admin integration'];
+
+/** The answer to a PUT of a mirrored record: 201 and "… created." when it was new, else 200 and "… updated.". */
+function savedAnswer<T>(req: FastifyRequest, reply: FastifyReply, kind: 'project' | 'investment', saved: Saved<T>) {
+  reply.code(saved.created ? 201 : 200);
+  return {
+    success: true,
+    message: t(req, `integration.${kind}_${saved.created ? 'created' : 'updated'}`),
+    data: saved.record,
+    notification_ids: saved.notification_ids,
+  };
+}
+
 const errors = errorResponses(400, 401, 403, 422, 503);
 
 const adminRoutes: FastifyPluginAsync = async (instance) => {
@@ -45,16 +57,7 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
       },
       config,
     },
-    async (req, reply) => {
-      const saved = await integration.saveProject(req.params.id, req.body, requestLocale(req));
-      reply.code(saved.created ? 201 : 200);
-      return {
-        success: true,
-        message: t(req, saved.created ? 'integration.project_created' : 'integration.project_updated'),
-        data: saved.record,
-        notification_ids: saved.notification_ids,
-      };
-    },
+    async (req, reply) => savedAnswer(req, reply, 'project', await integration.saveProject(req.params.id, req.body, requestLocale(req))),
   );
 
   app.post(
@@ -90,16 +93,7 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
       },
       config,
     },
-    async (req, reply) => {
-      const saved = await integration.saveInvestment(req.params.id, req.body, requestLocale(req));
-      reply.code(saved.created ? 201 : 200);
-      return {
-        success: true,
-        message: t(req, saved.created ? 'integration.investment_created' : 'integration.investment_updated'),
-        data: saved.record,
-        notification_ids: saved.notification_ids,
-      };
-    },
+    async (req, reply) => savedAnswer(req, reply, 'investment', await integration.saveInvestment(req.params.id, req.body, requestLocale(req))),
   );
 };
 

@@ -1,17 +1,30 @@
 // The four notification events: which changes produce them, and the exact data object of each
 // (field order as in the spec's table). Messages are written in the recipient's language when the
 // notification is created, so a later change of locale does not rewrite old notifications.
+import type { Static } from 'typebox';
 import { t, registerMessages, type Locale } from '../../http/i18n.js';
+// Types only: schemas.ts reads the status lists below at run time, so no cycle is loaded.
+import type { InvestmentStatusChangedData, NewInvestmentReceivedData, ProjectRevisionRequestedData, ProjectStatusChangedData } from './schemas.js';
 
 export const PROJECT_STATUSES = ['draft', 'under_review', 'approved', 'rejected', 'archived'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 /** A change into one of these notifies the owner (the spec's list); draft is silent. */
-export const NOTIFYING_PROJECT_STATUSES: readonly ProjectStatus[] = ['approved', 'rejected', 'under_review', 'archived'];
+export const NOTIFYING_PROJECT_STATUSES = ['approved', 'rejected', 'under_review', 'archived'] as const satisfies readonly ProjectStatus[];
+export type NotifyingProjectStatus = (typeof NOTIFYING_PROJECT_STATUSES)[number];
 
 export const INVESTMENT_STATUSES = ['pending', 'paid', 'active', 'completed', 'cancelled', 'refunded'] as const;
 export type InvestmentStatus = (typeof INVESTMENT_STATUSES)[number];
 /** A change into one of these notifies the investor (the spec's list); pending is silent. */
-export const NOTIFYING_INVESTMENT_STATUSES: readonly InvestmentStatus[] = ['paid', 'active', 'completed', 'cancelled', 'refunded'];
+export const NOTIFYING_INVESTMENT_STATUSES = ['paid', 'active', 'completed', 'cancelled', 'refunded'] as const satisfies readonly InvestmentStatus[];
+export type NotifyingInvestmentStatus = (typeof NOTIFYING_INVESTMENT_STATUSES)[number];
+
+export function isNotifyingProjectStatus(status: ProjectStatus): status is NotifyingProjectStatus {
+  return NOTIFYING_PROJECT_STATUSES.some((notifying) => notifying === status);
+}
+
+export function isNotifyingInvestmentStatus(status: InvestmentStatus): status is NotifyingInvestmentStatus {
+  return NOTIFYING_INVESTMENT_STATUSES.some((notifying) => notifying === status);
+}
 
 export const NOTIFICATION_TYPES = [
   'project_status_changed',
@@ -71,12 +84,18 @@ export interface InvestmentFacts {
   notes: string | null;
 }
 
-/** A notification about to be written: who gets it, its type and its data object. */
-export interface PendingNotification {
-  user_id: number;
-  type: NotificationType;
-  data: Record<string, unknown>;
+/** The data object of each notification type, as its schema in schemas.ts declares it. */
+export interface NotificationDataOf {
+  project_status_changed: Static<typeof ProjectStatusChangedData>;
+  project_revision_requested: Static<typeof ProjectRevisionRequestedData>;
+  new_investment_received: Static<typeof NewInvestmentReceivedData>;
+  investment_status_changed: Static<typeof InvestmentStatusChangedData>;
 }
+
+/** A notification about to be written: who gets it, its type and the data object of that type. */
+export type PendingNotification = {
+  [K in NotificationType]: { user_id: number; type: K; data: NotificationDataOf[K] };
+}[NotificationType];
 
 export class NotificationBuilder {
   constructor(private readonly appUrl: string) {}
@@ -85,7 +104,7 @@ export class NotificationBuilder {
     return `${this.appUrl}${path}`;
   }
 
-  projectStatusChanged(owner: Recipient, project: ProjectFacts, status: ProjectStatus, comment: string | null): PendingNotification {
+  projectStatusChanged(owner: Recipient, project: ProjectFacts, status: NotifyingProjectStatus, comment: string | null): PendingNotification {
     return {
       user_id: owner.id,
       type: 'project_status_changed',
@@ -137,7 +156,7 @@ export class NotificationBuilder {
     };
   }
 
-  investmentStatusChanged(investor: Recipient, project: ProjectFacts, investment: InvestmentFacts, status: InvestmentStatus): PendingNotification {
+  investmentStatusChanged(investor: Recipient, project: ProjectFacts, investment: InvestmentFacts, status: NotifyingInvestmentStatus): PendingNotification {
     return {
       user_id: investor.id,
       type: 'investment_status_changed',

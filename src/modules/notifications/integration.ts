@@ -9,28 +9,25 @@ import type { Database } from '../../db/schema.js';
 import { ValidationError, type FieldErrors } from '../../http/errors.js';
 import type { Locale } from '../../http/i18n.js';
 import { fieldMessage } from '../../http/validation.js';
+import { findUser, referencedUser, type UserRecord } from '../users/service.js';
 import {
-  NOTIFYING_INVESTMENT_STATUSES,
-  NOTIFYING_PROJECT_STATUSES,
   NotificationBuilder,
   displayName,
+  isNotifyingInvestmentStatus,
+  isNotifyingProjectStatus,
   type InvestmentStatus,
   type PendingNotification,
   type ProjectStatus,
   type Recipient,
 } from './events.js';
 import {
-  findInvestment,
   findProject,
-  findRecipient,
-  insertInvestmentIfAbsent,
-  insertProjectIfAbsent,
   insertRevisionRequest,
-  updateInvestment,
-  updateProject,
+  investments,
+  projects,
   type InvestmentRecord,
+  type MirroredStore,
   type ProjectRecord,
-  type RecipientRow,
   type RevisionRequestRecord,
 } from './records-repository.js';
 import { insertNotifications } from './repository.js';
@@ -63,12 +60,35 @@ export interface Saved<T> {
   notification_ids: string[];
 }
 
-function recipient(row: RecipientRow): Recipient {
-  return { id: row.id, locale: row.locale === 'fa' ? 'fa' : 'en' };
+function recipient(user: UserRecord): Recipient {
+  return { id: user.id, locale: user.locale };
 }
 
-function unknownReference(errors: FieldErrors, field: string, locale: Locale): void {
-  errors[field] = [fieldMessage(locale, 'in', field)];
+/** 422 naming each reference field whose id points at nothing. */
+function unknownReferences(fields: string[], locale: Locale): ValidationError {
+  const errors: FieldErrors = {};
+  for (const field of fields) errors[field] = [fieldMessage(locale, 'in', field)];
+  return new ValidationError(errors);
+}
+
+/**
+ * Creates the record or updates it, then writes the notifications its change calls for, all in
+ * the caller's transaction. The insert settles which of two concurrent creators made the row; the
+ * loser locks it and updates, so it compares with the status the winner wrote. `notify` runs only
+ * when the status changed (or the record is new): the same report again writes no notification.
+ */
+async function saveMirrored<R extends { id: number; status: string; updated_at: string }>(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  store: MirroredStore<R>,
+  fresh: R,
+  notify: (record: R) => Promise<PendingNotification[]>,
+): Promise<Saved<R>> {
+  const created = await store.insertIfAbsent(trx, fresh);
+  const previousStatus = created ? null : (await store.lockExisting(trx, fresh.id, dialect)).status;
+  const record = created ? fresh : await store.update(trx, fresh);
+  const pending = record.status === previousStatus ? [] : await notify(record);
+  return { created, record, notification_ids: await insertNotifications(trx, pending, fresh.updated_at) };
 }
 
 export class IntegrationService {
@@ -82,42 +102,24 @@ export class IntegrationService {
   async saveProject(id: number, report: ProjectReport, locale: Locale): Promise<Saved<ProjectRecord>> {
     const { db, dialect } = this.deps;
     return db.transaction().execute(async (trx) => {
-      const owner = await findRecipient(trx, report.owner_id);
-      if (!owner) {
-        const errors: FieldErrors = {};
-        unknownReference(errors, 'owner_id', locale);
-        throw new ValidationError(errors);
-      }
+      const owner = await findUser(trx, report.owner_id);
+      if (!owner) throw unknownReferences(['owner_id'], locale);
       const now = nowIso();
       const fresh: ProjectRecord = { id, owner_id: report.owner_id, title: report.title, status: report.status, created_at: now, updated_at: now };
-      const created = await insertProjectIfAbsent(trx, fresh);
-      let record = fresh;
-      let previousStatus: string | null = null;
-      if (!created) {
-        const existing = (await findProject(trx, id, dialect, true))!;
-        previousStatus = existing.status;
-        record = await updateProject(trx, id, { owner_id: report.owner_id, title: report.title, status: report.status, updated_at: now });
-      }
-      const pending: PendingNotification[] = [];
-      if (report.status !== previousStatus && NOTIFYING_PROJECT_STATUSES.includes(report.status)) {
-        pending.push(this.builder.projectStatusChanged(recipient(owner), record, report.status, report.comment ?? null));
-      }
-      const notificationIds = await insertNotifications(trx, pending, now);
-      return { created, record, notification_ids: notificationIds };
+      const { status } = report;
+      return saveMirrored(trx, dialect, projects, fresh, async (record) =>
+        isNotifyingProjectStatus(status) ? [this.builder.projectStatusChanged(recipient(owner), record, status, report.comment ?? null)] : [],
+      );
     });
   }
 
   /** An administrator asks the owner for changes before approval: a request record and its notification. */
   async requestRevision(projectId: number, revisionNotes: string, locale: Locale): Promise<Saved<RevisionRequestRecord>> {
-    const { db, dialect } = this.deps;
+    const { db } = this.deps;
     return db.transaction().execute(async (trx) => {
-      const project = await findProject(trx, projectId, dialect);
-      if (!project) {
-        const errors: FieldErrors = {};
-        unknownReference(errors, 'project_id', locale);
-        throw new ValidationError(errors);
-      }
-      const owner = (await findRecipient(trx, project.owner_id))!;
+      const project = await findProject(trx, projectId);
+      if (!project) throw unknownReferences(['project_id'], locale);
+      const owner = await referencedUser(trx, project.owner_id);
       const now = nowIso();
       const request = await insertRevisionRequest(trx, { project_id: projectId, revision_notes: revisionNotes, created_at: now });
       const notificationIds = await insertNotifications(trx, [this.builder.projectRevisionRequested(recipient(owner), project, revisionNotes)], now);
@@ -132,35 +134,21 @@ export class IntegrationService {
   async saveInvestment(id: number, report: InvestmentReport, locale: Locale): Promise<Saved<InvestmentRecord>> {
     const { db, dialect } = this.deps;
     return db.transaction().execute(async (trx) => {
-      const project = await findProject(trx, report.project_id, dialect);
-      const investor = await findRecipient(trx, report.investor_id);
-      if (!project || !investor) {
-        const errors: FieldErrors = {};
-        if (!project) unknownReference(errors, 'project_id', locale);
-        if (!investor) unknownReference(errors, 'investor_id', locale);
-        throw new ValidationError(errors);
-      }
+      const project = await findProject(trx, report.project_id);
+      const investor = await findUser(trx, report.investor_id);
+      if (!project || !investor) throw unknownReferences([...(project ? [] : ['project_id']), ...(investor ? [] : ['investor_id'])], locale);
       const now = nowIso();
       const values = { project_id: report.project_id, investor_id: report.investor_id, amount: report.amount, status: report.status, notes: report.notes ?? null };
-      const fresh: InvestmentRecord = { id, ...values, created_at: now, updated_at: now };
-      const created = await insertInvestmentIfAbsent(trx, fresh);
-      let record = fresh;
-      let previousStatus: string | null = null;
-      if (!created) {
-        const existing = (await findInvestment(trx, id, dialect, true))!;
-        previousStatus = existing.status;
-        record = await updateInvestment(trx, id, { ...values, updated_at: now });
-      }
-      const pending: PendingNotification[] = [];
-      if (report.status !== previousStatus && NOTIFYING_INVESTMENT_STATUSES.includes(report.status)) {
-        pending.push(this.builder.investmentStatusChanged(recipient(investor), project, record, report.status));
-        if (report.status === 'paid') {
-          const owner = (await findRecipient(trx, project.owner_id))!;
+      const { status } = report;
+      return saveMirrored(trx, dialect, investments, { id, ...values, created_at: now, updated_at: now }, async (record) => {
+        if (!isNotifyingInvestmentStatus(status)) return [];
+        const pending = [this.builder.investmentStatusChanged(recipient(investor), project, record, status)];
+        if (status === 'paid') {
+          const owner = await referencedUser(trx, project.owner_id);
           pending.push(this.builder.newInvestmentReceived(recipient(owner), project, record, displayName(investor)));
         }
-      }
-      const notificationIds = await insertNotifications(trx, pending, now);
-      return { created, record, notification_ids: notificationIds };
+        return pending;
+      });
     });
   }
 }

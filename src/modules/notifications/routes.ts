@@ -2,6 +2,7 @@
 // the original platform (unread count, read all); the admin integration API lives in admin-routes.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
+import { AnswerReuse } from '../../http/answer-reuse.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale, t } from '../../http/i18n.js';
 import { SuccessMessage, errorResponses } from '../../http/schemas.js';
@@ -13,7 +14,9 @@ const tags = ['notifications'];
 
 const routes: FastifyPluginAsync = async (instance) => {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const notifications = new NotificationService(app.deps.db, app.deps.config.NOTIFICATIONS_CACHE_MB * 1_048_576);
+  const notifications = new NotificationService(app.deps.db);
+  // The list answer, reused per caller until their notifications change (http/answer-reuse.ts).
+  const answers = new AnswerReuse(app.deps.db, 'notifications', app.deps.config.NOTIFICATIONS_CACHE_MB * 1_048_576);
   const config = { auth: 'user', validationForm: 'general' } as const;
 
   app.get(
@@ -26,11 +29,9 @@ const routes: FastifyPluginAsync = async (instance) => {
       },
       config,
     },
-    // The stored data column is already the JSON the client gets: the array text is assembled
-    // from it rather than parsed and serialised again. A Buffer payload skips the serializer.
     async (req, reply) => {
-      const body = await notifications.unreadJson(currentUser(req).id);
-      return reply.type('application/json; charset=utf-8').send(body as never);
+      const userId = currentUser(req).id;
+      return answers.send(reply, { kind: 'list', userId, values: {} }, async () => ({ payload: await notifications.unread(userId) }));
     },
   );
 

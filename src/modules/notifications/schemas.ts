@@ -1,7 +1,7 @@
 // TypeBox schemas of the notification endpoints and of the admin integration API.
 import { Type } from 'typebox';
 import { IntegerId, Timestamp } from '../../http/schemas.js';
-import { INVESTMENT_STATUSES, NOTIFICATION_TYPES, PROJECT_STATUSES } from './events.js';
+import { INVESTMENT_STATUSES, NOTIFICATION_TYPES, NOTIFYING_INVESTMENT_STATUSES, NOTIFYING_PROJECT_STATUSES, PROJECT_STATUSES } from './events.js';
 
 const MAX_SAFE_AMOUNT = Number.MAX_SAFE_INTEGER;
 /** Text without NUL characters, which PostgreSQL cannot store. */
@@ -16,7 +16,7 @@ export const ProjectStatusChangedData = Type.Object(
     type: Type.Literal('project_status_changed'),
     project_id: Type.Integer(),
     project_title: Type.String(),
-    status: Type.Enum(['approved', 'rejected', 'under_review', 'archived']),
+    status: Type.Enum([...NOTIFYING_PROJECT_STATUSES]),
     message: Message,
     comment: NullableText('The administrator\'s comment on the change, or null.'),
     url: Type.String({ description: 'Project page: APP_URL/projects/{project_id}.' }),
@@ -56,7 +56,7 @@ export const InvestmentStatusChangedData = Type.Object(
     investment_id: Type.Integer(),
     project_title: Type.String(),
     amount: Type.Integer({ description: 'Whole platform currency units.' }),
-    status: Type.Enum(['paid', 'active', 'completed', 'cancelled', 'refunded']),
+    status: Type.Enum([...NOTIFYING_INVESTMENT_STATUSES]),
     message: Message,
     notes: NullableText('Notes of the platform on the investment (a refund amount, for example), or null.'),
     url: Type.String({ description: 'Investment detail page: APP_URL/investments/{investment_id}.' }),

@@ -5,8 +5,7 @@ import { nowIso } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { notFoundMessageOnly } from '../../http/errors.js';
 import { registerMessages, t, type Locale } from '../../http/i18n.js';
-import { AnswerCache } from '../../http/answer-cache.js';
-import { countUnread, deleteOwned, findOwned, listUnread, listUnreadJson, markAllRead, markRead, notificationsVersion, type NotificationRecord } from './repository.js';
+import { countUnread, deleteOwned, findOwned, listUnread, markAllRead, markRead, type NotificationRecord } from './repository.js';
 
 export { UNREAD_LIST_LIMIT } from './repository.js';
 
@@ -20,30 +19,11 @@ registerMessages({
 });
 
 export class NotificationService {
-  private readonly listCache: AnswerCache<number>;
+  constructor(private readonly db: Kysely<Database>) {}
 
-  /** cacheBytes: memory for reusing list answers (0: build every answer from the database). */
-  constructor(
-    private readonly db: Kysely<Database>,
-    cacheBytes = 0,
-  ) {
-    this.listCache = new AnswerCache<number>(cacheBytes);
-  }
-
+  /** The unread list, newest first, at most UNREAD_LIST_LIMIT. */
   unread(userId: number): Promise<NotificationRecord[]> {
     return listUnread(this.db, userId);
-  }
-
-  /**
-   * The unread list as the JSON bytes of the answer (the hot path of GET /api/notifications):
-   * the answer held for the user when their notifications version has not moved, else built anew.
-   */
-  async unreadJson(userId: number): Promise<Buffer> {
-    return this.listCache.answer(
-      userId,
-      () => notificationsVersion(this.db, userId),
-      async () => ({ body: Buffer.from(await listUnreadJson(this.db, userId)) }),
-    );
   }
 
   unreadCount(userId: number): Promise<number> {

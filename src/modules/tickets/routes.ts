@@ -2,18 +2,14 @@
 // the response shape.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import type { Static } from 'typebox';
-import { AnswerCache } from '../../http/answer-cache.js';
+import { AnswerReuse } from '../../http/answer-reuse.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale, t } from '../../http/i18n.js';
-import { MailWorker } from '../../mail/worker.js';
-import { transportFor } from '../../mail/transport.js';
 import staffRoutes from './staff-routes.js';
 import { attachmentIdFrom, contentDisposition, throwIfInvalid, ticketIdFrom } from './http-helpers.js';
 import * as schemas from './schemas.js';
 import * as tickets from './service.js';
 import { defaultStorage, type AttachmentStorage } from './storage/index.js';
-import { startupSweep } from './storage/sweep.js';
 import { bodyAsObject, commitUploads, registerUploads, uploadErrors, uploadHooks, uploadsOf } from './uploads.js';
 
 const USER = { auth: 'user', validationForm: 'tickets' } as const;
@@ -29,28 +25,17 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
   await registerUploads(app);
   const withUploads = uploadHooks(storage);
 
-  // The confirmation mail leaves through the outbox; the worker runs in every instance that starts workers.
-  if (deps.startWorkers) {
-    const worker = new MailWorker(deps.db, transportFor(deps.config), deps.config.MAIL_FROM, app.log);
-    app.addHook('onReady', async () => worker.start());
-    app.addHook('onClose', async () => worker.stop());
-    // Attachment files a crash left without a row are removed once they are old enough (storage/sweep.ts).
-    let sweeping: Promise<void> | undefined;
-    app.addHook('onReady', async () => void (sweeping = startupSweep(deps.db, deps.config.DATA_DIR, app.log)));
-    app.addHook('onClose', async () => sweeping);
-  }
-
-  // The list and stats answers, reused per caller (and query) until their tickets change (AnswerCache.answer).
-  const answers = new AnswerCache<string>(deps.config.TICKETS_CACHE_MB * 1_048_576);
+  // The list and stats answers, reused per caller (and query) until their tickets change (http/answer-reuse.ts).
+  const answers = new AnswerReuse(deps.db, 'tickets', deps.config.TICKETS_CACHE_MB * 1_048_576);
   app.get('/tickets', { schema: { summary: "The caller's tickets", tags: ['tickets'], querystring: schemas.ListQuery, response: schemas.Responses.list }, config: USER }, async (req, reply) => {
     const { page = 1, per_page: perPage = 15, ...filters } = req.query;
-    const body = await tickets.callerListJson(deps, answers, currentUser(req), filters, page, perPage, (payload) => String(reply.serialize(payload)));
-    return reply.type('application/json; charset=utf-8').send(body as never);
+    const caller = currentUser(req);
+    return answers.send(reply, { kind: 'list', userId: caller.id, values: { filters, page, perPage } }, (now) => tickets.callerList(deps, caller, filters, page, perPage, now));
   });
 
   app.get('/tickets/stats', { schema: { summary: "Counts of the caller's tickets by status", tags: ['tickets'], response: schemas.Responses.stats }, config: USER }, async (req, reply) => {
-    const body = await tickets.callerStatsJson(deps, answers, currentUser(req), (payload) => String(reply.serialize(payload)));
-    return reply.type('application/json; charset=utf-8').send(body as never);
+    const caller = currentUser(req);
+    return answers.send(reply, { kind: 'stats', userId: caller.id, values: {} }, async () => ({ payload: { success: true, data: await tickets.ticketStats(deps, caller) } }));
   });
 
   app.post(
@@ -59,8 +44,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     async (req, reply) => {
       throwIfInvalid(req, uploadErrors(req));
       const user = currentUser(req);
-      const body = req.body as Static<typeof schemas.CreateBody>;
-      const ticket = await tickets.createFullTicket(deps, { owner: user, ...body, attachments: uploadsOf(req), locale: requestLocale(req) });
+      const ticket = await tickets.createFullTicket(deps, { owner: user, ...req.body, attachments: uploadsOf(req), locale: requestLocale(req) });
       commitUploads(req);
       return reply.code(201).send({ success: true, message: t(req, 'tickets.created'), data: ticket });
     },
@@ -97,8 +81,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
       const user = currentUser(req);
       const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));
       throwIfInvalid(req, uploadErrors(req));
-      const body = req.body as Static<typeof schemas.CommentBody>;
-      const comment = await tickets.addComment(deps, user, ticket, body.message, uploadsOf(req), false);
+      const comment = await tickets.addComment(deps, user, ticket, req.body.message, uploadsOf(req), false);
       commitUploads(req);
       return reply.code(201).send({ success: true, message: t(req, 'tickets.comment_added'), data: comment });
     },

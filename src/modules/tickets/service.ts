@@ -2,7 +2,6 @@
 // change and its activity rows (and the outbox mail) are written in one transaction.
 import { randomInt } from 'node:crypto';
 import { nowIso } from '../../db/index.js';
-import { answerKey, type AnswerCache } from '../../http/answer-cache.js';
 import { ValidationError, businessRule, notFound, notFoundMessageOnly } from '../../http/errors.js';
 import { t, type Locale } from '../../http/i18n.js';
 import { pageMeta } from '../../http/pagination.js';
@@ -10,9 +9,11 @@ import type { AppDeps } from '../../http/types.js';
 import { fieldMessage } from '../../http/validation.js';
 import { enqueueMail } from '../../mail/outbox.js';
 import { confirmationMail } from './confirmation-mail.js';
+import type { TicketScope } from './access.js';
 import './messages.js';
 import { priorityFor } from './priority.js';
 import { activityView, commentView, fullView, personWithEmail, summaryView } from './presenter.js';
+import { usersByIds } from '../users/service.js';
 import * as repo from './repository.js';
 import { SLA_HOURS, firstResponseDeadlineFor, slaDeadlineFor, slaStatusChangesAt } from './sla.js';
 import { slaClockOf } from './calendar/clock.js';
@@ -52,18 +53,11 @@ export function ticketNotFound(id: number | string) {
 }
 
 const TRACKING_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-const CREATE_ATTEMPTS = 5;
 
 export function newTrackingCode(): string {
   let code = 'TK-';
   for (let i = 0; i < 8; i++) code += TRACKING_ALPHABET[randomInt(TRACKING_ALPHABET.length)];
   return code;
-}
-
-function isTrackingCodeCollision(error: unknown): boolean {
-  const e = error as { code?: string; message?: string; constraint?: string };
-  const unique = e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE';
-  return unique && `${e.constraint ?? ''} ${e.message ?? ''}`.includes('tracking_code');
 }
 
 /** Unknown tag ids give 422 on tags.N, N being the position in the request. */
@@ -89,23 +83,14 @@ export async function createFullTicket(deps: AppDeps, input: FullTicketInput, in
   // Inside the caller's transaction (SQLite has one connection: deps.db would wait for it forever).
   await slaClockOf(deps.config).refresh(inTransaction ?? deps.db);
   if (inTransaction) return writeFullTicket(deps, inTransaction, input, tagIds, priority);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await deps.db.transaction().execute((trx) => writeFullTicket(deps, trx, input, tagIds, priority));
-    } catch (error) {
-      if (attempt < CREATE_ATTEMPTS && isTrackingCodeCollision(error)) continue;
-      throw error;
-    }
-  }
+  return deps.db.transaction().execute((trx) => writeFullTicket(deps, trx, input, tagIds, priority));
 }
 
 async function writeFullTicket(deps: AppDeps, trx: repo.Db, input: FullTicketInput, tagIds: number[], priority: TicketPriority) {
   const now = nowIso();
   const clock = slaClockOf(deps.config);
-  let code = newTrackingCode();
-  while (await repo.trackingCodeExists(trx, code)) code = newTrackingCode();
-  const ticket = await repo.insertTicket(trx, {
-    tracking_code: code,
+  const row: repo.NewTicketRow = {
+    tracking_code: newTrackingCode(),
     user_id: input.owner?.id ?? null,
     email: input.owner ? input.owner.email.trim().toLowerCase() : null,
     subject: input.subject,
@@ -121,7 +106,10 @@ async function writeFullTicket(deps: AppDeps, trx: repo.Db, input: FullTicketInp
     resolved_at: null,
     created_at: now,
     updated_at: now,
-  });
+  };
+  // A drawn code already taken (36^8 codes: rare) is drawn again: the insert skips a taken code.
+  let ticket = await repo.insertTicketIfCodeFree(trx, row);
+  while (!ticket) ticket = await repo.insertTicketIfCodeFree(trx, { ...row, tracking_code: newTrackingCode() });
   await repo.attachTags(trx, ticket.id, tagIds);
   const attachments = await repo.insertAttachments(
     trx,
@@ -151,53 +139,23 @@ export interface Caller {
   is_admin: boolean;
 }
 
-export async function listTickets(deps: AppDeps, caller: Caller | null, filters: repo.TicketFilters, page: number, perPage: number) {
+export async function listTickets(deps: AppDeps, caller: TicketScope, filters: repo.TicketFilters, page: number, perPage: number) {
   const { total, rows, tags } = await repo.listTickets(deps.db, caller, filters, perPage, (page - 1) * perPage);
   const personIds: number[] = [];
   for (const r of rows) {
     if (r.assignee_id !== null) personIds.push(r.assignee_id);
     if (!caller && r.user_id !== null) personIds.push(r.user_id);
   }
-  const people = await repo.findPeople(deps.db, personIds);
+  const people = await usersByIds(deps.db, personIds);
   return { total, rows, tags, people };
 }
 
-type Serialize = (payload: unknown) => string;
-
-// The list and stats answers are about the caller's own tickets: reused while the caller's tickets
-// version is unchanged (http/answer-cache.ts). `serialize` is the route's own response serializer,
-// so a held answer and a fresh one are the same bytes.
-
-/** GET /api/tickets for a caller; a held answer also expires when one of its rows' SLA status is due to move. */
-export function callerListJson(
-  deps: AppDeps,
-  answers: AnswerCache<string>,
-  caller: Caller,
-  filters: repo.TicketFilters,
-  page: number,
-  perPage: number,
-  serialize: Serialize,
-): Promise<Buffer> {
-  const key = answerKey('list', caller.id, { filters, page, perPage });
-  return answers.answer(
-    key,
-    () => repo.ticketsVersion(deps.db, caller.id),
-    async (now) => {
-      const { total, rows, tags, people } = await listTickets(deps, caller, filters, page, perPage);
-      const data = rows.map((r) => summaryView(r, tags.get(r.id) ?? [], people, now));
-      const validUntil = rows.reduce((soonest, r) => Math.min(soonest, slaStatusChangesAt(r, now)), Number.POSITIVE_INFINITY);
-      return { body: Buffer.from(serialize({ success: true, data, meta: pageMeta(total, page, perPage) })), validUntil };
-    },
-  );
-}
-
-/** GET /api/tickets/stats for a caller. */
-export function callerStatsJson(deps: AppDeps, answers: AnswerCache<string>, caller: Caller, serialize: Serialize): Promise<Buffer> {
-  return answers.answer(
-    answerKey('stats', caller.id, {}),
-    () => repo.ticketsVersion(deps.db, caller.id),
-    async () => ({ body: Buffer.from(serialize({ success: true, data: await ticketStats(deps, caller) })) }),
-  );
+/** GET /api/tickets for a member: the page as the route answers it, and when its SLA statuses next move. */
+export async function callerList(deps: AppDeps, caller: Caller, filters: repo.TicketFilters, page: number, perPage: number, now: number) {
+  const { total, rows, tags, people } = await listTickets(deps, caller, filters, page, perPage);
+  const data = rows.map((r) => summaryView(r, tags.get(r.id) ?? [], people, now));
+  const validUntil = rows.reduce((soonest, r) => Math.min(soonest, slaStatusChangesAt(r, now)), Number.POSITIVE_INFINITY);
+  return { payload: { success: true, data, meta: pageMeta(total, page, perPage) }, validUntil };
 }
 
 export async function ticketStats(deps: AppDeps, caller: Caller) {
@@ -208,8 +166,8 @@ export async function ticketStats(deps: AppDeps, caller: Caller) {
   return { total: open + inProgress + closed, open, in_progress: inProgress, closed };
 }
 
-/** The ticket of the caller (any ticket for staff: caller null) or the spec's 404. */
-export async function ticketOf(deps: AppDeps, caller: Caller | null, id: number, db: repo.Db = deps.db): Promise<repo.TicketRow> {
+/** The ticket if the scope holds it (a member's own, any for STAFF), or the spec's 404. */
+export async function ticketOf(deps: AppDeps, caller: TicketScope, id: number, db: repo.Db = deps.db): Promise<repo.TicketRow> {
   const ticket = await repo.findTicket(db, id, caller);
   if (!ticket) throw ticketNotFound(id);
   return ticket;
@@ -224,7 +182,7 @@ export async function ticketDetail(deps: AppDeps, ticket: repo.TicketRow) {
     repo.activitiesOf(deps.db, ticket.id),
   ]);
   const personIds = [ticket.user_id, ticket.assignee_id, ...comments.map((c) => c.user_id), ...activities.map((a) => a.user_id)];
-  const people = await repo.findPeople(deps.db, personIds.filter((id): id is number => id !== null));
+  const people = await usersByIds(deps.db, personIds.filter((id): id is number => id !== null));
   const owner = ticket.user_id === null ? undefined : people.get(ticket.user_id);
   const assignee = ticket.assignee_id === null ? undefined : people.get(ticket.assignee_id);
   const ticketAttachments = attachments.filter((a) => a.comment_id === null);
@@ -265,8 +223,7 @@ export async function updateTicketFields(deps: AppDeps, caller: Caller, ticket: 
     }
     if (activities.length) {
       // Guarded by status so a close racing this edit wins cleanly: a closed ticket is never edited.
-      const result = await trx.updateTable('tickets').set({ ...set, updated_at: now }).where('id', '=', ticket.id).where('status', '!=', 'closed').executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) throw businessRule(t(locale, 'tickets.closed_not_editable'));
+      if (!(await repo.updateOpenTicket(trx, ticket.id, { ...set, updated_at: now }))) throw businessRule(t(locale, 'tickets.closed_not_editable'));
       await repo.insertActivities(trx, activities);
     }
     const updated = { ...ticket, ...set };
@@ -278,13 +235,7 @@ export async function closeTicket(deps: AppDeps, caller: Caller, ticket: repo.Ti
   if (ticket.status === 'closed') throw businessRule(t(locale, 'tickets.already_closed'));
   return deps.db.transaction().execute(async (trx) => {
     const now = nowIso();
-    const result = await trx
-      .updateTable('tickets')
-      .set({ status: 'closed', resolved_at: now, updated_at: now })
-      .where('id', '=', ticket.id)
-      .where('status', '!=', 'closed')
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) throw businessRule(t(locale, 'tickets.already_closed'));
+    if (!(await repo.updateOpenTicket(trx, ticket.id, { status: 'closed', resolved_at: now, updated_at: now }))) throw businessRule(t(locale, 'tickets.already_closed'));
     await repo.insertActivities(trx, [
       { ticket_id: ticket.id, user_id: caller.id, type: 'status_changed', field: 'status', old_value: ticket.status, new_value: 'closed', created_at: now },
     ]);
@@ -316,7 +267,7 @@ export async function addComment(deps: AppDeps, author: Caller & { first_name: s
       ...(set.status ? [{ ticket_id: ticket.id, user_id: author.id, type: 'status_changed', field: 'status', old_value: ticket.status, new_value: set.status, created_at: now }] : []),
       ...attachments.map((a) => ({ ticket_id: ticket.id, user_id: author.id, type: 'attachment_added', field: 'attachments', new_value: a.file_name, created_at: now })),
     ]);
-    const people = new Map([[author.id, { ...author, is_admin: author.is_admin ? 1 : 0 }]]);
+    const people = new Map([[author.id, author]]);
     return commentView(comment, attachments, people);
   });
 }

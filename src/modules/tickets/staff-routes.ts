@@ -1,7 +1,6 @@
 // Staff side (admins only): every ticket, the same filters, status/assignee changes and replies.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import type { Static } from 'typebox';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale, t } from '../../http/i18n.js';
 import { pageMeta } from '../../http/pagination.js';
@@ -64,8 +63,7 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
     async (req, reply) => {
       const ticket = await tickets.ticketOf(deps, null, ticketIdFrom(req.params.id));
       throwIfInvalid(req, uploadErrors(req));
-      const body = req.body as Static<typeof schemas.CommentBody>;
-      const comment = await tickets.addComment(deps, currentUser(req), ticket, body.message, uploadsOf(req), true);
+      const comment = await tickets.addComment(deps, currentUser(req), ticket, req.body.message, uploadsOf(req), true);
       commitUploads(req);
       return reply.code(201).send({ success: true, message: t(req, 'tickets.comment_added'), data: comment });
     },

@@ -6,6 +6,7 @@ import { ValidationError, businessRule } from '../../http/errors.js';
 import { t, type Locale } from '../../http/i18n.js';
 import type { AppDeps } from '../../http/types.js';
 import { fieldMessage } from '../../http/validation.js';
+import { usersByIds } from '../users/service.js';
 import * as repo from './repository.js';
 import type { Caller } from './service.js';
 import type { TicketStatus } from './tables.js';
@@ -17,9 +18,9 @@ export interface StaffChanges {
 
 export async function staffUpdate(deps: AppDeps, actor: Caller, ticket: repo.TicketRow, changes: StaffChanges, locale: Locale): Promise<void> {
   if (changes.assignee_id !== undefined && changes.assignee_id !== null) {
-    const assignee = (await repo.findPeople(deps.db, [changes.assignee_id])).get(changes.assignee_id);
+    const assignee = (await usersByIds(deps.db, [changes.assignee_id])).get(changes.assignee_id);
     // Only administrators work tickets: anyone else is "invalid", like an id that does not exist.
-    if (!assignee || assignee.is_admin !== 1) {
+    if (!assignee || !assignee.is_admin) {
       throw new ValidationError({ assignee_id: [fieldMessage(locale, 'in', 'assignee_id')] }, 'tickets');
     }
   }

@@ -1,5 +1,4 @@
 import type { Generated } from 'kysely';
-import type { MailTables } from '../../mail/tables.js';
 
 export type TicketStatus = 'open' | 'in-progress' | 'closed';
 export type TicketPriority = 'low' | 'normal' | 'high';
@@ -79,7 +78,7 @@ export interface SlaHolidaysTable {
   created_at: string;
 }
 
-export interface TicketTables extends MailTables {
+export interface TicketTables {
   sla_holidays: SlaHolidaysTable;
   tickets: TicketsTable;
   ticket_comments: TicketCommentsTable;

@@ -1,9 +1,19 @@
+import type { Kysely } from 'kysely';
 import { CommandFailed, UsageError, optionalPositiveInteger, requireString, type CliCommand } from '../../cli/command.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { advanceUserIdSequence, findMirroredUser, findUserByEmail, insertUser, setAdmin } from './repository.js';
+import type { Database } from '../../db/schema.js';
+import { advanceUserIdSequence, findMirroredUser, findUserByEmail, insertUser, setAdmin, type UserRecord } from './repository.js';
+import { listCommands } from './list-commands.js';
 import { createToken, revokeAllTokens, revokeToken } from './tokens.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The user the command names by --email; a command fails when there is none. */
+async function userWithEmail(db: Kysely<Database>, email: string): Promise<UserRecord> {
+  const user = await findUserByEmail(db, email);
+  if (!user) throw new CommandFailed(`no user with email ${email.toLowerCase()}`);
+  return user;
+}
 
 export const commands: CliCommand[] = [
   {
@@ -48,8 +58,7 @@ export const commands: CliCommand[] = [
       const email = requireString(values, 'email');
       const name = typeof values.name === 'string' ? values.name.trim().slice(0, 100) || 'default' : 'default';
       const days = optionalPositiveInteger(values, 'expires-in-days');
-      const user = await findUserByEmail(db, email);
-      if (!user) throw new CommandFailed(`no user with email ${email.toLowerCase()}`);
+      const user = await userWithEmail(db, email);
       if (!(await findMirroredUser(db, user.id, dialect))?.active) throw new CommandFailed(`${user.email} is inactive: its tokens would not sign in`);
       const token = await createToken(db, user.id, { name, expiresInDays: days });
       progress(`token ${token.id} for ${user.email}${token.expires_at ? `, expires ${token.expires_at}` : ', no expiry'}; it is shown only now:`);
@@ -66,17 +75,15 @@ export const commands: CliCommand[] = [
       all: { type: 'boolean', description: 'revoke every token of --email' },
     },
     async run(values, { db, out }) {
-      if (values.id !== undefined) {
-        const id = optionalPositiveInteger(values, 'id')!;
+      const id = optionalPositiveInteger(values, 'id');
+      if (id !== undefined) {
         const count = await revokeToken(db, id);
         if (count === 0) throw new CommandFailed(`no active token with id ${id}`);
         out(`revoked token ${id}`);
         return;
       }
       if (values.email === undefined || values.all !== true) throw new UsageError('give --id ID, or --email E --all');
-      const email = requireString(values, 'email');
-      const user = await findUserByEmail(db, email);
-      if (!user) throw new CommandFailed(`no user with email ${email.toLowerCase()}`);
+      const user = await userWithEmail(db, requireString(values, 'email'));
       const count = await revokeAllTokens(db, user.id);
       out(`revoked ${count} token${count === 1 ? '' : 's'} of ${user.email}`);
     },
@@ -93,8 +100,7 @@ export const commands: CliCommand[] = [
     async run(values, { db, out }) {
       const email = requireString(values, 'email');
       if ((values.on === true) === (values.off === true)) throw new UsageError('give exactly one of --on or --off');
-      const user = await findUserByEmail(db, email);
-      if (!user) throw new CommandFailed(`no user with email ${email.toLowerCase()}`);
+      const user = await userWithEmail(db, email);
       await setAdmin(db, user.id, values.on === true);
       out(JSON.stringify({ id: user.id, email: user.email, is_admin: values.on === true }));
     },
@@ -110,4 +116,5 @@ export const commands: CliCommand[] = [
       out(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date');
     },
   },
+  ...listCommands,
 ];

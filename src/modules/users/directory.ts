@@ -62,44 +62,56 @@ export class UserDirectory {
   async save(id: number, report: UserReport, locale: Locale): Promise<SavedUser> {
     const errors = this.reportErrors(report, locale);
     if (errors) throw new ValidationError(errors);
-    const { db, dialect } = this.deps;
     try {
-      return await db.transaction().execute(async (trx) => {
-        const email = normaliseEmail(report.email);
-        if (await emailTakenByOther(trx, email, id)) throw new ValidationError({ email: [t(locale, 'users.email_taken')] });
-        const now = nowIso();
-        const fresh: MirroredFields = {
-          email,
-          first_name: report.first_name.trim(),
-          last_name: report.last_name.trim(),
-          is_admin: report.is_admin ?? false,
-          locale: report.locale ?? 'en',
-          active: report.active ?? true,
-        };
-        let existing = await findMirroredUser(trx, id, dialect, true);
-        // Absent: inserted, unless a concurrent request got there first (then updated like a retry).
-        const created = !existing && (await insertMirroredUserIfAbsent(trx, id, fresh, now));
-        if (created) await advanceUserIdSequence(trx, dialect);
-        existing ??= (await findMirroredUser(trx, id, dialect, true))!;
-        let user = existing;
-        if (!created) {
-          const wanted: MirroredFields = {
-            ...fresh,
-            is_admin: report.is_admin ?? existing.is_admin,
-            locale: report.locale ?? existing.locale,
-            active: report.active ?? existing.active,
-          };
-          const changes = changedFields(existing, wanted);
-          if (Object.keys(changes).length > 0) user = await updateMirroredUser(trx, id, changes, now);
-        }
-        const tokensRevoked = user.active ? 0 : await revokeAllTokens(trx, id);
-        return { created, user, tokens_revoked: tokensRevoked };
-      });
+      return await this.saveOnce(id, report, locale);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+    // A unique violation: on PostgreSQL a concurrent insert of the same id can fail on the email
+    // index rather than being absorbed by ON CONFLICT (id), which covers only its own index. Once
+    // more, now that the row is there: an update, or a real clash of addresses (422).
+    try {
+      return await this.saveOnce(id, report, locale);
     } catch (error) {
       // Another request took the address between the check and the write.
       if (isUniqueViolation(error)) throw new ValidationError({ email: [t(locale, 'users.email_taken')] });
       throw error;
     }
+  }
+
+  private async saveOnce(id: number, report: UserReport, locale: Locale): Promise<SavedUser> {
+    const { db, dialect } = this.deps;
+    return db.transaction().execute(async (trx) => {
+      const email = normaliseEmail(report.email);
+      if (await emailTakenByOther(trx, email, id)) throw new ValidationError({ email: [t(locale, 'users.email_taken')] });
+      const now = nowIso();
+      const fresh: MirroredFields = {
+        email,
+        first_name: report.first_name.trim(),
+        last_name: report.last_name.trim(),
+        is_admin: report.is_admin ?? false,
+        locale: report.locale ?? 'en',
+        active: report.active ?? true,
+      };
+      let existing = await findMirroredUser(trx, id, dialect, true);
+      // Absent: inserted, unless a concurrent request got there first (then updated like a retry).
+      const created = !existing && (await insertMirroredUserIfAbsent(trx, id, fresh, now));
+      if (created) await advanceUserIdSequence(trx, dialect);
+      existing ??= (await findMirroredUser(trx, id, dialect, true))!;
+      let user = existing;
+      if (!created) {
+        const wanted: MirroredFields = {
+          ...fresh,
+          is_admin: report.is_admin ?? existing.is_admin,
+          locale: report.locale ?? existing.locale,
+          active: report.active ?? existing.active,
+        };
+        const changes = changedFields(existing, wanted);
+        if (Object.keys(changes).length > 0) user = await updateMirroredUser(trx, id, changes, now);
+      }
+      const tokensRevoked = user.active ? 0 : await revokeAllTokens(trx, id);
+      return { created, user, tokens_revoked: tokensRevoked };
+    });
   }
 
   /** A new token for the user; the plaintext is in the answer only. */

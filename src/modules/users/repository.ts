@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import { nowIso, type Dialect } from '../../db/index.js';
+import { wasInserted } from '../../db/row-writes.js';
 import type { Database } from '../../db/schema.js';
 
 export interface UserRecord {
@@ -27,6 +28,22 @@ export function normaliseEmail(email: string): string {
 export async function findUserById(db: Kysely<Database>, id: number): Promise<UserRecord | undefined> {
   const row = await db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
   return row && toUser(row);
+}
+
+export async function findUsersByIds(db: Kysely<Database>, ids: readonly number[]): Promise<UserRecord[]> {
+  const rows = await db.selectFrom('users').select(USER_COLUMNS).where('id', 'in', ids).execute();
+  return rows.map(toUser);
+}
+
+/** Users by id, for user:list: only admins, and only addresses containing a text (case-insensitive), when asked. */
+export async function listUsers(db: Kysely<Database>, filter: { admin: boolean; emailLike?: string }) {
+  let query = db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name', 'is_admin', 'active', 'created_at']).orderBy('id');
+  if (filter.admin) query = query.where('is_admin', '=', 1);
+  if (filter.emailLike) {
+    const pattern = `%${filter.emailLike.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where(sql<SqlBool>`email like ${pattern} escape '\\'`);
+  }
+  return query.execute();
 }
 
 export async function findUserByEmail(db: Kysely<Database>, email: string): Promise<UserRecord | undefined> {
@@ -101,13 +118,13 @@ export interface MirroredFields {
 
 /** Inserts the user under the given id unless that id is taken; true when inserted. */
 export async function insertMirroredUserIfAbsent(db: Kysely<Database>, id: number, fields: MirroredFields, now: string): Promise<boolean> {
-  const inserted = await db
-    .insertInto('users')
-    .values({ id, ...fields, is_admin: fields.is_admin ? 1 : 0, active: fields.active ? 1 : 0, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return inserted !== undefined;
+  return wasInserted(
+    db
+      .insertInto('users')
+      .values({ id, ...fields, is_admin: fields.is_admin ? 1 : 0, active: fields.active ? 1 : 0, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('id'),
+  );
 }
 
 /**

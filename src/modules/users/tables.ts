@@ -11,10 +11,6 @@ export interface UsersTable {
   locale: Generated<string>;
   created_at: string;
   updated_at: string;
-  /** Raised with every change to the user's notifications (see http/answer-cache.ts). */
-  notifications_version: Generated<number>;
-  /** Raised by triggers with every change to a ticket in the user's list (migration 202611211300). */
-  tickets_version: Generated<number>;
   /** 1, or 0 for a user the platform deactivated: none of their tokens signs in (migration 202611231800). */
   active: Generated<number>;
 }

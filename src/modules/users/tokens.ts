@@ -51,7 +51,7 @@ export async function createToken(
 }
 
 /** The token and its user in one query: this runs on every authenticated request. */
-const tokenWithUser = compiledQuery((db, id: number) =>
+const tokenWithUser = compiledQuery('users.tokenWithUser', (db, id: number) =>
   db
     .selectFrom('personal_access_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
@@ -100,24 +100,18 @@ export class TokenVerifier {
   }
 }
 
-export async function revokeToken(db: Kysely<Database>, tokenId: number): Promise<number> {
-  const result = await db
-    .updateTable('personal_access_tokens')
-    .set({ revoked_at: nowIso() })
-    .where('id', '=', tokenId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+/** Revokes the unrevoked tokens whose column has the value; returns how many. */
+async function revokeWhere(db: Kysely<Database>, column: 'id' | 'user_id', value: number): Promise<number> {
+  const result = await db.updateTable('personal_access_tokens').set({ revoked_at: nowIso() }).where(column, '=', value).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
-export async function revokeAllTokens(db: Kysely<Database>, userId: number): Promise<number> {
-  const result = await db
-    .updateTable('personal_access_tokens')
-    .set({ revoked_at: nowIso() })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+export function revokeToken(db: Kysely<Database>, tokenId: number): Promise<number> {
+  return revokeWhere(db, 'id', tokenId);
+}
+
+export function revokeAllTokens(db: Kysely<Database>, userId: number): Promise<number> {
+  return revokeWhere(db, 'user_id', userId);
 }
 
 export interface TokenSummary {
@@ -126,6 +120,11 @@ export interface TokenSummary {
   last_used_at: string | null;
   expires_at: string | null;
   created_at: string;
+}
+
+/** Every token of the user, live or not, oldest first (token:list); never the hash. */
+export function tokensOf(db: Kysely<Database>, userId: number) {
+  return db.selectFrom('personal_access_tokens').select(['id', 'name', 'created_at', 'last_used_at', 'expires_at', 'revoked_at']).where('user_id', '=', userId).orderBy('id').execute();
 }
 
 /** The user's tokens that still sign in (neither revoked nor expired), newest first; never the hash. */

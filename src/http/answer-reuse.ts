@@ -1,0 +1,55 @@
+// Answer reuse at the HTTP edge, for every cached answer (GET /api/tickets, /api/tickets/stats,
+// /api/notifications): this helper owns the key (http/answer-cache.ts answerKey, from the
+// validated request values), the version (db/answer-versions.ts, raised by triggers with every
+// change), the bytes (the route's own response serializer, so a held answer and a fresh one are
+// the same) and the reuse (AnswerCache). Services return plain data and know nothing of it.
+import type { FastifyReply } from 'fastify';
+import type { Kysely } from 'kysely';
+import { answerVersion, type AnswerScope } from '../db/answer-versions.js';
+import type { Database } from '../db/schema.js';
+import { AnswerCache, answerKey } from './answer-cache.js';
+
+/** What a route's build step returns: the payload its response schema describes, and until when it holds. */
+export interface FreshAnswer {
+  payload: unknown;
+  /** Epoch ms from which the answer is out of date whatever the version (an SLA status due to move). */
+  validUntil?: number;
+}
+
+export interface ReusedRequest {
+  /** Which answer of the scope (list, stats). */
+  kind: string;
+  userId: number;
+  /** The validated request values the answer depends on (filters, page); {} for none. */
+  values: object;
+}
+
+export class AnswerReuse {
+  private readonly cache: AnswerCache<string>;
+
+  /** maxBytes 0: nothing is kept, every answer is built. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly scope: AnswerScope,
+    maxBytes: number,
+  ) {
+    this.cache = new AnswerCache<string>(maxBytes);
+  }
+
+  /** Sends the held answer while the user's version of the scope is unchanged, else the one `build` makes (kept). */
+  async send(reply: FastifyReply, request: ReusedRequest, build: (now: number) => Promise<FreshAnswer>): Promise<FastifyReply> {
+    const body = await this.cache.answer(
+      answerKey(request.kind, request.userId, request.values),
+      () => answerVersion(this.db, request.userId, this.scope),
+      async (now) => {
+        const { payload, validUntil } = await build(now);
+        return { body: Buffer.from(String(reply.serialize(payload))), validUntil };
+      },
+    );
+    return reply.type('application/json; charset=utf-8').send(body);
+  }
+
+  get size(): { entries: number; bytes: number } {
+    return this.cache.size;
+  }
+}

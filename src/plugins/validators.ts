@@ -1,0 +1,27 @@
+// Two validators: path and query values arrive as text, so "5" becomes 5 there; a JSON body is
+// checked as sent, so null never turns into "" nor 42 into "42" (which would let a number pass as a
+// message or make `category: null` store an empty string). Every error is reported, as clients
+// show one sentence per field; the body size limit bounds that work.
+import { Ajv, type Options as AjvOptions } from 'ajv';
+import addFormats from 'ajv-formats';
+import fp from 'fastify-plugin';
+
+/**
+ * A query string keeps only the keys its schema declares: an unknown key (a front-end's extra
+ * parameter, a staff-only filter on a member route) is dropped before the handler runs, so no
+ * undeclared value reaches SQL or an answer-reuse key (docs/decisions.md, "Unknown query keys").
+ */
+function closedObject<T extends object>(schema: T): T {
+  const object = schema as { type?: unknown; additionalProperties?: unknown };
+  return object && object.type === 'object' && object.additionalProperties === undefined ? ({ ...object, additionalProperties: false } as T) : schema;
+}
+
+export default fp(
+  async (app) => {
+    const common: AjvOptions = { useDefaults: true, removeAdditional: true, addUsedSchema: false, allErrors: true, strict: false };
+    const coercing = addFormats.default(new Ajv({ ...common, coerceTypes: 'array' }));
+    const exact = addFormats.default(new Ajv({ ...common, coerceTypes: false }));
+    app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(httpPart === 'querystring' ? closedObject(schema) : schema));
+  },
+  { name: 'validators' },
+);
