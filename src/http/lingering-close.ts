@@ -27,10 +27,13 @@ function linger(socket: net.Socket, maxBytes: number): void {
 }
 
 export function registerLingeringClose(app: FastifyInstance, bodyLimit: number): void {
-  app.addHook('onSend', async (req) => {
+  // A callback hook: an answer to a fully read request (nearly all) passes without a promise and
+  // a microtask (issue 12).
+  app.addHook('onSend', (req, _reply, payload, done) => {
     const socket = req.raw.socket as (net.Socket & { destroySoon?: () => void }) | null;
-    if (req.raw.complete || !(socket instanceof net.Socket) || typeof socket.destroySoon !== 'function') return;
+    if (req.raw.complete || !(socket instanceof net.Socket) || typeof socket.destroySoon !== 'function') return done(null, payload);
     // Node closes a connection with destroySoon() once the answer is written (Connection: close).
     socket.destroySoon = () => linger(socket, LINGER_FACTOR * bodyLimit);
+    done(null, payload);
   });
 }

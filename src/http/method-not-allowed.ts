@@ -21,12 +21,14 @@ export function allowedMethods(app: FastifyInstance, path: string, withOptions: 
 }
 
 export function registerMethodNotAllowed(app: FastifyInstance, corsOn: boolean): void {
-  app.addHook('onRequest', async (req) => {
-    if (!req.is404) return;
+  // A callback hook: a matched route (every request but a 404) passes without a promise and a
+  // microtask (issue 12).
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (!req.is404) return done();
     const path = req.url.split('?')[0]!;
     const allow = allowedMethods(app, path, corsOn);
-    if (!allow.length || allow.includes(req.method)) return;
+    if (!allow.length || allow.includes(req.method)) return done();
     const message = t(req, 'http.method_not_allowed', { method: req.method.slice(0, 20), path: path.slice(0, 200), allow: allow.join(', ') });
-    throw new HttpError(405, { message }, { allow: allow.join(', ') });
+    done(new HttpError(405, { message }, { allow: allow.join(', ') }));
   });
 }
