@@ -18,6 +18,7 @@ import { modules } from './modules/index.js';
 import cors from './plugins/cors.js';
 import deps from './plugins/deps.js';
 import mailWorker from './plugins/mail-worker.js';
+import notificationStreams from './plugins/notification-streams.js';
 import redis from './plugins/redis.js';
 import storageSweep from './plugins/storage-sweep.js';
 import swagger from './plugins/swagger.js';
@@ -64,6 +65,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(deps, { config, database: options.database, startWorkers: options.startWorkers ?? true, loadGeoData: options.loadGeoData ?? true });
   await app.register(mailWorker);
   await app.register(storageSweep);
+  await app.register(notificationStreams);
 
   // The HTTP edge, in the order its hooks run.
   registerHotPathRoutes(app);

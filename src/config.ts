@@ -138,6 +138,12 @@ const settings = {
   NOTIFICATIONS_CACHE_MB: integer(16, 0, 4096),
   /** Memory for reusing GET /api/tickets (per user and query) and /stats answers (see http/answer-cache.ts); 0 turns it off. */
   TICKETS_CACHE_MB: integer(16, 0, 4096),
+  /** Open GET /api/notifications/stream connections one user may hold on one instance; the next gets 429. */
+  NOTIFICATION_STREAMS_PER_USER: integer(5, 1, 1000),
+  /** Seconds between the comment lines that keep an idle notification stream open through proxies. */
+  NOTIFICATION_STREAM_HEARTBEAT_SECONDS: integer(20, 1, 25),
+  /** SQLite only: how often an instance with open streams checks whether their users' notifications changed. */
+  NOTIFICATION_STREAM_POLL_MS: integer(500, 50, 1000),
   SMTP_URL: url(['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL'),
   MAIL_FROM: text('Platform Support <support@platform.local>'),
   LLM_BASE_URL: url(['http:', 'https:'], 'an http:// or https:// URL of an OpenAI-compatible API, such as http://127.0.0.1:11434/v1'),

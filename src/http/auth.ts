@@ -26,7 +26,10 @@ export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('user', null);
   const authenticate = async (req: FastifyRequest, reply: FastifyReply, mode: AuthMode) => {
     const token = bearerToken(req);
-    const user: UserRecord | undefined = token ? await verifier.verify(token) : undefined;
+    const queryToken = req.routeOptions.config.queryToken;
+    // Only a route that names its own URL credential (the notification stream's single-use
+    // stream token) looks past the header; a bearer token is never read from a URL.
+    const user: UserRecord | undefined = token ? await verifier.verify(token) : queryToken ? await queryToken(req) : undefined;
     if (!user) {
       if (mode === 'optional') return;
       throw unauthenticated();

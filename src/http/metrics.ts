@@ -42,6 +42,12 @@ export const rateLimitRejections = new Counter({
   registers: [processRegistry],
 });
 
+export const openNotificationStreams = new Gauge({
+  name: 'notification_streams_open',
+  help: 'Open GET /api/notifications/stream connections',
+  registers: [processRegistry],
+});
+
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
 
 export function registerMetrics(app: FastifyInstance, pool?: pg.Pool): void {

@@ -53,6 +53,8 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /api/notifications/read-all': 'markAllNotificationsRead',
   'POST /api/notifications/{id}': 'markNotificationRead',
   'DELETE /api/notifications/{id}': 'deleteNotification',
+  'GET /api/notifications/stream': 'streamNotifications',
+  'POST /api/notifications/stream-tokens': 'createNotificationStreamToken',
   'PUT /api/admin/projects/{id}': 'reportProjectStatus',
   'POST /api/admin/projects/{id}/revision-requests': 'requestProjectRevision',
   'PUT /api/admin/investments/{id}': 'reportInvestmentStatus',

@@ -23,9 +23,18 @@ export interface AppDeps {
 /** Who may call a route: a signed-in user, an admin, or anyone (a valid token, if sent, identifies the caller). */
 export type AuthMode = 'user' | 'admin' | 'optional';
 
+import type { FastifyRequest } from 'fastify';
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthMode;
+    /**
+     * A credential this route accepts in its URL when no Authorization header is sent (the
+     * notification stream's ?stream_token=): resolves the caller or undefined (401).
+     */
+    queryToken?: (req: FastifyRequest) => Promise<UserRecord | undefined>;
+    /** false: the route is left out of the request metrics (a stream lasting minutes). */
+    metrics?: boolean;
     /** Which of the spec's three 422 bodies this route answers with (default: general). */
     validationForm?: ValidationForm;
   }

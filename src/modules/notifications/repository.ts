@@ -20,7 +20,7 @@ const COLUMNS = ['id', 'type', 'data', 'read_at', 'created_at'] as const;
 
 type Row = { id: string; type: string; data: string; read_at: string | null; created_at: string };
 
-function toRecord(row: Row): NotificationRecord {
+export function toRecord(row: Row): NotificationRecord {
   // Rows are written only by insertNotifications from the typed builders, so the stored JSON and
   // type have the shapes the schema declares.
   return {

@@ -7,6 +7,7 @@ import { currentUser } from '../../http/auth.js';
 import { requestLocale, t } from '../../http/i18n.js';
 import { SuccessMessage, errorResponses } from '../../http/schemas.js';
 import adminRoutes from './admin-routes.js';
+import streamRoutes from './stream-routes.js';
 import { NotificationIdParams, NotificationList, ReadAllResult, UnreadCount } from './schemas.js';
 import { NotificationService } from './service.js';
 
@@ -91,6 +92,7 @@ const routes: FastifyPluginAsync = async (instance) => {
   );
 
   await app.register(adminRoutes);
+  await app.register(streamRoutes);
 };
 
 export default routes;

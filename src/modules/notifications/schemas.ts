@@ -91,6 +91,37 @@ export const ReadAllResult = Type.Object({
   count: Type.Integer({ description: 'How many notifications were marked read by this call.' }),
 });
 
+// Live notifications (GET /api/notifications/stream and its stream tokens).
+
+export const StreamToken = Type.Object({
+  token: Type.String({ description: 'Single-use ticket for ?stream_token= on GET /api/notifications/stream.' }),
+  expires_at: Type.String({ description: 'ISO 8601 UTC; the ticket is refused after this moment (60 s after issue).' }),
+}, { title: 'StreamToken' });
+
+export const StreamQuery = Type.Object({
+  stream_token: Type.Optional(Type.String({ maxLength: 100, description: 'A ticket from POST /api/notifications/stream-tokens, for clients that cannot send an Authorization header (EventSource). Used up by the first connection.' })),
+});
+
+export const NotificationStreamEvent = Type.Union(
+  [
+    Type.Object({
+      event: Type.Literal('unread_count'),
+      data: Type.Object({ count: Type.Integer({ description: 'Unread notifications of the caller.' }) }),
+    }, { description: 'On connect, and after every change of the unread set.' }),
+    Type.Object({
+      event: Type.Literal('notification'),
+      id: Type.String({ description: 'The cursor: send it back as Last-Event-ID to resume after it.' }),
+      data: Notification,
+    }, { description: 'A new notification of the caller, exactly as GET /api/notifications shows it.' }),
+  ],
+  {
+    title: 'NotificationStreamEvent',
+    description:
+      'The stream is Server-Sent Events; this schema describes one event as {event, id, data} with data parsed from its JSON. ' +
+      'The stream starts with a retry: hint and carries comment lines (heartbeats) at least every 25 s; it ends when the instance shuts down.',
+  },
+);
+
 // Admin integration API.
 
 const NotificationIds = Type.Array(Type.String(), { description: 'UUIDs of the notifications written with this change (empty when none was due).' });

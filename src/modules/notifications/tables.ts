@@ -45,9 +45,18 @@ export interface NotificationsTable {
   created_at: string;
 }
 
+/** A single-use ticket for GET /api/notifications/stream?stream_token= (migration 202611240200). */
+export interface NotificationStreamTokensTable {
+  /** SHA-256 (hex) of the token; the token itself is never stored. */
+  token_hash: string;
+  user_id: number;
+  expires_at: string;
+}
+
 export interface NotificationTables {
   projects: ProjectsTable;
   investments: InvestmentsTable;
   project_revision_requests: ProjectRevisionRequestsTable;
   notifications: NotificationsTable;
+  notification_stream_tokens: NotificationStreamTokensTable;
 }

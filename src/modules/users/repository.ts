@@ -30,6 +30,12 @@ export async function findUserById(db: Kysely<Database>, id: number): Promise<Us
   return row && toUser(row);
 }
 
+/** The user with this id when their account is active (what a token of theirs needs to be accepted). */
+export async function findActiveUserById(db: Kysely<Database>, id: number): Promise<UserRecord | undefined> {
+  const row = await db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).where('active', '=', 1).executeTakeFirst();
+  return row && toUser(row);
+}
+
 export async function findUsersByIds(db: Kysely<Database>, ids: readonly number[]): Promise<UserRecord[]> {
   const rows = await db.selectFrom('users').select(USER_COLUMNS).where('id', 'in', ids).execute();
   return rows.map(toUser);

@@ -4,7 +4,7 @@
 // the caller's transaction, so a lookup can share the transaction of the write it belongs to.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { findUserById, findUsersByIds, type UserRecord } from './repository.js';
+import { findActiveUserById, findUserById, findUsersByIds, type UserRecord } from './repository.js';
 
 export type { UserRecord } from './repository.js';
 export { TokenVerifier } from './tokens.js';
@@ -12,6 +12,11 @@ export { TokenVerifier } from './tokens.js';
 /** The user with this id, or undefined when there is none. */
 export function findUser(db: Kysely<Database>, id: number): Promise<UserRecord | undefined> {
   return findUserById(db, id);
+}
+
+/** The user with this id if their account is active (every token of an inactive user answers 401). */
+export function findActiveUser(db: Kysely<Database>, id: number): Promise<UserRecord | undefined> {
+  return findActiveUserById(db, id);
 }
 
 /**
