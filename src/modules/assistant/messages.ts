@@ -24,6 +24,10 @@ registerMessages({
     en: 'The assistant could not answer right now. Your message is saved; please try again.',
     fa: 'دستیار اکنون نمی‌تواند پاسخ دهد. پیام شما ذخیره شد؛ لطفاً دوباره تلاش کنید.',
   },
+  'assistant.error.server_error': {
+    en: 'Something went wrong while answering. Your message is saved; please try again.',
+    fa: 'هنگام پاسخ‌دادن خطایی رخ داد. پیام شما ذخیره شد؛ لطفاً دوباره تلاش کنید.',
+  },
   'assistant.conversation.not_found': { en: 'Conversation not found.', fa: 'گفتگو یافت نشد.' },
   'assistant.conversation.forbidden': {
     en: 'You do not have access to this conversation.',

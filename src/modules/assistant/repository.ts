@@ -104,11 +104,11 @@ export interface MessageSource {
   title: string;
 }
 
-export type MessageWithSources = MessageRow & { sources: MessageSource[] };
+export type MessageWithSources = MessageRow & { sources: MessageSource[]; interrupted: boolean };
 
 export async function insertMessage(
   db: Db,
-  values: { conversation_id: number; role: 'user' | 'assistant'; content: string; agent: string | null; request_id: string; response_time_ms: number | null; sources?: MessageSource[]; now: string },
+  values: { conversation_id: number; role: 'user' | 'assistant'; content: string; agent: string | null; request_id: string; response_time_ms: number | null; sources?: MessageSource[]; interrupted?: boolean; now: string },
 ): Promise<void> {
   await db
     .insertInto('assistant_messages')
@@ -120,6 +120,7 @@ export async function insertMessage(
       request_id: values.request_id,
       response_time_ms: values.response_time_ms,
       sources: values.sources === undefined ? null : JSON.stringify(values.sources),
+      ...(values.interrupted ? { interrupted: 1 } : {}),
       created_at: values.now,
     })
     .execute();
@@ -129,11 +130,11 @@ export async function insertMessage(
 export async function listMessages(db: Db, conversationId: number): Promise<MessageWithSources[]> {
   const rows = await db
     .selectFrom('assistant_messages')
-    .select(['id', 'role', 'content', 'agent', 'sources', 'created_at'])
+    .select(['id', 'role', 'content', 'agent', 'sources', 'interrupted', 'created_at'])
     .where('conversation_id', '=', conversationId)
     .orderBy('id', 'asc')
     .execute();
-  return rows.map((row) => ({ ...row, sources: row.sources === null ? [] : (JSON.parse(row.sources) as MessageSource[]) }));
+  return rows.map((row) => ({ ...row, interrupted: row.interrupted === 1, sources: row.sources === null ? [] : (JSON.parse(row.sources) as MessageSource[]) }));
 }
 
 /** The newest messages of a conversation, returned oldest first. */

@@ -7,6 +7,7 @@ import { currentUser } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
 import { requestLocale, t } from '../../http/i18n.js';
 import { agentById, allAgents, type AgentId } from './agents.js';
+import { streamChat, wantsEventStream } from './chat-stream.js';
 import { EscalationService } from './escalation.js';
 import { bundledKnowledgeBase } from './knowledge.js';
 import type { ConversationStatus } from './repository.js';
@@ -54,10 +55,12 @@ const routes: FastifyPluginAsync = async (plugin) => {
   app.post(
     '/assistant/chat',
     { schema: { summary: 'Ask the assistant', tags: s.tags, body: s.ChatBody, response: s.responses.chat }, config: user },
-    async (req) => {
+    async (req, reply) => {
       const startedAt = performance.now();
       const locale = requestLocale(req);
-      const result = await service.chat(currentUser(req), req.body, { requestId: req.id, startedAt, locale });
+      const turn = await service.begin(currentUser(req), req.body, { requestId: req.id, startedAt, locale });
+      if (wantsEventStream(req)) return streamChat(service, turn, req, reply);
+      const result = await service.answer(turn);
       const agent = agentById(result.agent);
       return { success: true, ...result, agent_name: agent.name[locale], agent_icon: agent.icon, request_id: req.id };
     },
@@ -94,7 +97,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
           title: conversation.title,
           agent_type: conversation.agent_type as AgentId,
           created_at: conversation.created_at,
-          messages: messages.map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content, created_at: m.created_at, sources: m.sources })),
+          messages: messages.map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content, created_at: m.created_at, sources: m.sources, ...(m.interrupted ? { interrupted: true as const } : {}) })),
         },
       };
     },

@@ -62,6 +62,29 @@ export const ChatResponse = Type.Object({
   sources: Sources,
 });
 
+/** One event of a streamed chat (Accept: text/event-stream), as {event, data} with data parsed from its JSON. */
+export const ChatStreamEvent = Type.Union(
+  [
+    Type.Object({
+      event: Type.Literal('start'),
+      data: Type.Object({ conversation_id: Type.Integer(), request_id: Type.String(), agent: AgentId, agent_name: Type.String(), agent_icon: Type.String() }),
+    }, { description: 'First: the message is saved and the answer begins.' }),
+    Type.Object({ event: Type.Literal('delta'), data: Type.Object({ text: Type.String({ description: 'The next piece of the answer.' }) }) }, { description: 'As the answer is written.' }),
+    Type.Object({ event: Type.Literal('done'), data: ChatResponse }, { description: 'Last on success: exactly the body the non-streamed call answers.' }),
+    Type.Object({
+      event: Type.Literal('error'),
+      data: Type.Object({ success: Type.Literal(false), message: Type.String(), error: Type.String({ description: 'llm_timeout, llm_error or server_error.' }) }),
+    }, { description: 'Last when the answer fails after start; the user\'s message stays saved.' }),
+  ],
+  {
+    title: 'ChatStreamEvent',
+    description:
+      'With Accept: text/event-stream the chat answers Server-Sent Events; this schema describes one event as {event, data} with data parsed from its JSON. ' +
+      'Errors found before the answer starts (401, 403, 404, 422, 429) keep their JSON answers. A client that disconnects aborts the model call; ' +
+      'what was written is saved as the assistant message, shown with interrupted: true in the conversation.',
+  },
+);
+
 export const ConversationSummary = Type.Object({
   id: Type.Integer(),
   title: Type.String({ description: 'From the first message, at most 50 characters.' }),
@@ -103,6 +126,7 @@ export const ConversationResponse = Type.Object({
         content: Type.String(),
         created_at: Timestamp,
         sources: { ...Sources, description: 'Extension: an assistant message\'s sources as the chat answered them; [] for user messages and for answers saved before sources were kept.' },
+        interrupted: Type.Optional(Type.Literal(true, { description: 'Extension, present only on an answer cut short because the client left a streamed chat: the content is what had been written by then.' })),
       }),
       { description: 'Chronological order.' },
     ),
@@ -161,7 +185,10 @@ export const WelcomeResponse = Type.Object({
 });
 
 export const responses = {
-  chat: { 200: ChatResponse, ...errorResponses(401, 403, 404, 422, 429, 500) },
+  chat: {
+    200: { description: 'The answer (JSON), or its stream when the request accepts text/event-stream.', content: { 'application/json': { schema: ChatResponse }, 'text/event-stream': { schema: ChatStreamEvent } } },
+    ...errorResponses(401, 403, 404, 422, 429, 500),
+  },
   conversations: { 200: ConversationsResponse, ...errorResponses(401, 422, 429) },
   conversation: { 200: ConversationResponse, ...errorResponses(401, 403, 404, 429) },
   statusChange: { 200: SuccessMessage, ...errorResponses(401, 403, 404, 429) },

@@ -11,7 +11,7 @@ import { AGENT_CHOICES, agentById, chooseAgent, type AgentChoice, type AgentId }
 import { contextErrors, contextFacts } from './context.js';
 import type { Hit, KnowledgeBase, Passage } from './knowledge.js';
 import './messages.js';
-import { ProviderError, type AnswerProvider } from './providers/types.js';
+import { ProviderError, type AnswerProvider, type AnswerRequest, type StreamOptions } from './providers/types.js';
 import * as repo from './repository.js';
 import { retrieve } from './retrieval.js';
 import { conversationTitle, messageLanguage } from './text.js';
@@ -41,6 +41,24 @@ export interface ChatResult {
   sources: repo.MessageSource[];
 }
 
+export interface ChatMeta {
+  requestId: string;
+  startedAt: number;
+  locale: Locale;
+}
+
+/** A chat accepted and its user message saved, waiting for the answer. */
+export interface ChatTurn {
+  meta: ChatMeta;
+  conversationId: number;
+  request: AnswerRequest;
+}
+
+/** The client left a streamed chat; the partial answer is saved. */
+export class ChatInterrupted extends Error {
+  override name = 'ChatInterrupted';
+}
+
 export class AssistantService {
   constructor(
     private readonly deps: AppDeps,
@@ -56,7 +74,15 @@ export class AssistantService {
     return conversation;
   }
 
-  async chat(user: UserRecord, input: ChatInput, meta: { requestId: string; startedAt: number; locale: Locale }): Promise<ChatResult> {
+  async chat(user: UserRecord, input: ChatInput, meta: ChatMeta): Promise<ChatResult> {
+    return this.answer(await this.begin(user, input, meta));
+  }
+
+  /**
+   * The part of a chat that can refuse it (validation, the conversation's owner): the user's
+   * message is committed and the passages found. Errors here keep their JSON statuses, streamed or not.
+   */
+  async begin(user: UserRecord, input: ChatInput, meta: ChatMeta): Promise<ChatTurn> {
     const { locale } = meta;
     const message = input.message.trim();
     const errors: FieldErrors = {};
@@ -86,30 +112,54 @@ export class AssistantService {
     const language = messageLanguage(message);
     const { hits, weakMatch } = retrieve(this.knowledge, message, language);
     const history = existing && this.provider.name !== 'offline' ? await this.history(conversationId) : [];
+    return { meta, conversationId, request: { agent, language, message, history, hits, weakMatch, context: contextFacts(input.context) } };
+  }
+
+  /**
+   * Asks the provider and saves its answer. With `stream`, the answer goes out piece by piece as
+   * well; when the client leaves (stream.signal), what was written is saved marked interrupted
+   * and ChatInterrupted is thrown.
+   */
+  async answer(turn: ChatTurn, stream?: StreamOptions): Promise<ChatResult> {
+    const { meta, conversationId, request } = turn;
+    const { agent, language } = request;
+    let written = '';
+    const relay = stream && { signal: stream.signal, onDelta: (text: string) => ((written += text), stream.onDelta(text)) };
     let answer: string;
     let used: Passage[];
     try {
-      ({ content: answer, sources: used } = await this.provider.answer({ agent, language, message, history, hits, weakMatch, context: contextFacts(input.context) }));
+      ({ content: answer, sources: used } = await this.provider.answer(request, relay));
     } catch (error) {
+      if (stream?.signal.aborted) {
+        await this.saveAnswer(turn, written, [], true);
+        throw new ChatInterrupted();
+      }
       if (!(error instanceof ProviderError)) throw error;
-      throw new HttpError(500, { success: false, message: t(locale, `assistant.error.${error.code}`), error: error.code });
+      throw new HttpError(500, { success: false, message: t(meta.locale, `assistant.error.${error.code}`), error: error.code });
     }
 
     const sources = used.map((p) => ({ id: p.id, title: p.question }));
-    const responseTimeMs = Math.max(0, Math.round(performance.now() - meta.startedAt));
-    await this.deps.db.transaction().execute(async (trx) => {
-      const now = nowIso();
-      await repo.insertMessage(trx, { conversation_id: conversationId, role: 'assistant', content: answer, agent: agent.id, request_id: meta.requestId, response_time_ms: responseTimeMs, sources, now });
-      await repo.touchConversation(trx, conversationId, { last_message: answer, updated_at: now, agent_type: agent.id });
-    });
+    const responseTimeMs = await this.saveAnswer(turn, answer, sources, false);
     return {
       message: answer,
       agent: agent.id,
       conversation_id: conversationId,
-      suggestions: this.suggestions(hits, weakMatch, agent.id, language),
+      suggestions: this.suggestions(request.hits, request.weakMatch, agent.id, language),
       response_time_ms: responseTimeMs,
       sources,
     };
+  }
+
+  /** Saves the assistant's message and moves the conversation on; returns the response time. */
+  private async saveAnswer(turn: ChatTurn, content: string, sources: repo.MessageSource[], interrupted: boolean): Promise<number> {
+    const { meta, conversationId, request } = turn;
+    const responseTimeMs = Math.max(0, Math.round(performance.now() - meta.startedAt));
+    await this.deps.db.transaction().execute(async (trx) => {
+      const now = nowIso();
+      await repo.insertMessage(trx, { conversation_id: conversationId, role: 'assistant', content, agent: request.agent.id, request_id: meta.requestId, response_time_ms: responseTimeMs, sources, interrupted, now });
+      await repo.touchConversation(trx, conversationId, { last_message: content, updated_at: now, agent_type: request.agent.id });
+    });
+    return responseTimeMs;
   }
 
   /** Earlier messages (without the one just saved), oldest first. */

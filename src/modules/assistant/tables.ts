@@ -29,6 +29,8 @@ export interface AssistantMessagesTable {
   response_time_ms: number | null;
   /** JSON array of {id, title}: the passages an assistant answer used, best first; null for users' messages and answers saved before sources were kept. */
   sources: string | null;
+  /** 1: an answer cut short because the client left a streamed chat (migration 202611240300). */
+  interrupted: Generated<number>;
   created_at: string;
 }
 

@@ -4,7 +4,7 @@
 import OpenAI, { APIConnectionTimeoutError, APIUserAbortError } from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Passage } from '../knowledge.js';
-import { ProviderError, type Answer, type AnswerProvider, type AnswerRequest } from './types.js';
+import { ProviderError, type Answer, type AnswerProvider, type AnswerRequest, type StreamOptions } from './types.js';
 import { providerErrors, providerLatency } from '../../../http/metrics.js';
 
 /** Tokens estimated as characters / 4, the usual rule of thumb for English and close enough for Persian. */
@@ -70,25 +70,35 @@ export class OpenAiProvider implements AnswerProvider {
     });
   }
 
-  async answer(request: AnswerRequest): Promise<Answer> {
-    let completion: OpenAI.Chat.Completions.ChatCompletion;
+  async answer(request: AnswerRequest, stream?: StreamOptions): Promise<Answer> {
     // The SDK's timeout stops at the response headers; a server that then stalls mid-body would
     // hold the chat forever. This deadline covers the whole exchange, body included.
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
+    const signal = stream ? AbortSignal.any([deadline.signal, stream.signal]) : deadline.signal;
     const stopClock = providerLatency.startTimer();
+    let content: string | undefined;
     try {
-      completion = await this.client.chat.completions.create(
-        {
-          model: this.options.model,
-          messages: buildPrompt(request, this.options.promptTokenBudget),
-          max_tokens: this.options.maxTokens,
-        },
-        { signal: deadline.signal },
-      );
+      const body = { model: this.options.model, messages: buildPrompt(request, this.options.promptTokenBudget), max_tokens: this.options.maxTokens };
+      if (stream) {
+        // The model server's own stream: each delta goes to the client as it arrives.
+        content = '';
+        const chunks = await this.client.chat.completions.create({ ...body, stream: true }, { signal });
+        for await (const chunk of chunks) {
+          const delta = chunk.choices?.[0]?.delta?.content;
+          if (!delta) continue;
+          content += delta;
+          stream.onDelta(delta);
+        }
+      } else {
+        const completion = await this.client.chat.completions.create(body, { signal });
+        content = completion.choices?.[0]?.message?.content ?? undefined;
+      }
       stopClock({ outcome: 'ok' });
     } catch (error) {
       stopClock({ outcome: 'error' });
+      // The client left: not the model's failure; the caller saves what was written.
+      if (stream?.signal.aborted) throw error;
       if (deadline.signal.aborted || error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError) {
         providerErrors.inc({ code: 'llm_timeout' });
         throw new ProviderError('llm_timeout', `the model server did not answer within ${this.options.timeoutMs} ms`, { cause: error });
@@ -98,8 +108,8 @@ export class OpenAiProvider implements AnswerProvider {
     } finally {
       clearTimeout(timer);
     }
-    const content = completion.choices?.[0]?.message?.content?.trim();
-    if (!content) throw new ProviderError('llm_error', 'the model server returned an empty answer');
-    return { content, sources: promptPassages(request) };
+    const answer = content?.trim();
+    if (!answer) throw new ProviderError('llm_error', 'the model server returned an empty answer');
+    return { content: answer, sources: promptPassages(request) };
   }
 }

@@ -30,9 +30,18 @@ export interface Answer {
 
 export type ProviderName = 'offline' | 'openai';
 
+/** A streamed answer (POST /api/assistant/chat with Accept: text/event-stream). */
+export interface StreamOptions {
+  /** Called with each piece of the answer as it is written. */
+  onDelta: (text: string) => void;
+  /** Aborted when the client goes away: the provider stops (and the model call with it) and rejects. */
+  signal: AbortSignal;
+}
+
 export interface AnswerProvider {
   readonly name: ProviderName;
-  answer(request: AnswerRequest): Promise<Answer>;
+  /** The whole answer; with `stream`, also piece by piece as it is written. */
+  answer(request: AnswerRequest, stream?: StreamOptions): Promise<Answer>;
 }
 
 /** A provider that could not answer; code is the short string the chat's 500 body carries. */

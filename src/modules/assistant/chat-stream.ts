@@ -1,0 +1,55 @@
+// The HTTP side of a streamed chat (POST /api/assistant/chat with Accept: text/event-stream).
+// Everything that can refuse the chat runs before the first byte (service.begin), so those errors
+// keep their JSON answers; from `start` on, the answer is Server-Sent Events: start, deltas, then
+// done (the exact body of the non-streamed call) or error. A client that disconnects aborts the
+// model call through an AbortSignal; the service saves what was written, marked interrupted.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { t } from '../../http/i18n.js';
+import { HttpError } from '../../http/errors.js';
+import { agentById } from './agents.js';
+import { ChatResponse } from './schemas.js';
+import { ChatInterrupted, type AssistantService, type ChatResult, type ChatTurn } from './service.js';
+
+/** True when the client asks for the answer as an event stream. */
+export function wantsEventStream(req: FastifyRequest): boolean {
+  const accept = req.headers.accept;
+  return typeof accept === 'string' && /(^|,)\s*text\/event-stream\s*(;|,|$)/i.test(accept);
+}
+
+export async function streamChat(service: AssistantService, turn: ChatTurn, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const { locale } = turn.meta;
+  const agent = agentById(turn.request.agent.id);
+  const serializeDone = reply.compileSerializationSchema(ChatResponse as unknown as Record<string, unknown>) as (body: unknown) => string;
+  reply.hijack();
+  const res = reply.raw;
+  const headers: Record<string, string | number | string[]> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
+  res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+  res.socket?.setNoDelay(true);
+  const send = (event: string, data: string) => res.write(`event: ${event}\ndata: ${data}\n\n`);
+
+  const left = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) left.abort();
+  });
+  send('start', JSON.stringify({ conversation_id: turn.conversationId, request_id: req.id, agent: agent.id, agent_name: agent.name[locale], agent_icon: agent.icon }));
+  let result: ChatResult;
+  try {
+    result = await service.answer(turn, { signal: left.signal, onDelta: (text) => send('delta', JSON.stringify({ text })) });
+  } catch (error) {
+    if (error instanceof ChatInterrupted) {
+      req.log.info({ conversationId: turn.conversationId }, 'streamed chat: the client left; the partial answer is saved as interrupted');
+      return;
+    }
+    if (error instanceof HttpError) {
+      send('error', JSON.stringify(error.body));
+    } else {
+      req.log.error({ err: error }, 'streamed chat failed after it started');
+      send('error', JSON.stringify({ success: false, message: t(locale, 'assistant.error.server_error'), error: 'server_error' }));
+    }
+    res.end();
+    return;
+  }
+  send('done', serializeDone({ success: true, ...result, agent_name: agent.name[locale], agent_icon: agent.icon, request_id: req.id }));
+  res.end();
+}
