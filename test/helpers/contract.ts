@@ -105,6 +105,14 @@ export class Contract {
     } else if (contentType !== 'application/json') {
       return `${method} ${url} ${status}: content type ${contentType || '(none)'}, not application/json`;
     }
+    // An event stream: each event, as {event, id, data} with data parsed, must match the schema.
+    if (contentType === 'text/event-stream' && pointer) {
+      const validate = this.validator(pointer);
+      for (const event of parseEventStream(answer.body)) {
+        if (!validate(event)) return `${method} ${url} ${status}: event ${JSON.stringify(event).slice(0, 300)} does not match the document: ${this.ajv.errorsText(validate.errors)}`;
+      }
+      return undefined;
+    }
     let body: unknown;
     try {
       body = JSON.parse(answer.body);
@@ -115,6 +123,30 @@ export class Contract {
     if (!validate(body)) return `${method} ${url} ${status}: body does not match the document: ${this.ajv.errorsText(validate.errors)}; body ${answer.body.slice(0, 300)}`;
     return undefined;
   }
+}
+
+/** The events of a Server-Sent Events body as {event, id?, data} (data parsed from JSON; unparsable data stays text). */
+export function parseEventStream(text: string): Array<{ event: string; id?: string; data: unknown }> {
+  const events: Array<{ event: string; id?: string; data: unknown }> = [];
+  for (const block of text.split('\n\n')) {
+    let name = 'message';
+    let id: string | undefined;
+    const data: string[] = [];
+    for (const line of block.split('\n')) {
+      if (line.startsWith('event: ')) name = line.slice(7);
+      else if (line.startsWith('id: ')) id = line.slice(4);
+      else if (line.startsWith('data: ')) data.push(line.slice(6));
+    }
+    if (data.length === 0) continue;
+    let parsed: unknown = data.join('\n');
+    try {
+      parsed = JSON.parse(parsed as string);
+    } catch {
+      // left as text: the schema then says it is wrong
+    }
+    events.push({ event: name, ...(id === undefined ? {} : { id }), data: parsed });
+  }
+  return events;
 }
 
 /** Wraps app.inject so every answer is checked against the app's own document. */
