@@ -90,6 +90,8 @@ export class OpenAiProvider implements AnswerProvider {
           content += delta;
           stream.onDelta(delta);
         }
+        // The SDK ends the iteration quietly when the signal aborts: a stop, not an answer.
+        if (signal.aborted) throw new APIUserAbortError();
       } else {
         const completion = await this.client.chat.completions.create(body, { signal });
         content = completion.choices?.[0]?.message?.content ?? undefined;
