@@ -57,6 +57,7 @@ function placeOnCores(): { server: string[]; placement: string } {
 export interface ServerProcess {
   /** The service's own database handle, for filling the database and making tokens. */
   database: DatabaseHandle;
+  dataDir: string;
   url: string;
   pid: number;
   placement: string;
@@ -68,11 +69,14 @@ export interface ServerProcess {
  * its own, on a migrated database (SQLite in a temp folder, or DATABASE_URL) that this process
  * fills through its own connection while the server runs.
  */
-export async function startServerProcess(env: Record<string, string> = {}, options: { discardStdout?: boolean } = {}): Promise<ServerProcess> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-bench-'));
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  options: { discardStdout?: boolean; /** A second instance on the database (and DATA_DIR) of this one. */ besides?: ServerProcess } = {},
+): Promise<ServerProcess> {
+  const dataDir = options.besides?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'platform-bench-'));
   const config = configWith({ DATA_DIR: dataDir, DATABASE_URL: process.env.DATABASE_URL });
   const database = createDatabase(config);
-  await migrateToLatest(database.db);
+  if (!options.besides) await migrateToLatest(database.db);
   execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--if-stale', '--quiet'], { stdio: 'inherit' });
   const { server: prefix, placement } = pinCores();
   const port = await freePort();
@@ -106,14 +110,14 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
   const close = async () => {
     await stop();
     await database.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!options.besides) fs.rmSync(dataDir, { recursive: true, force: true });
   };
   for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
     if (child.exitCode !== null) break;
     try {
       if ((await fetch(`${url}/health`)).ok) {
         const pool = process.env.DATABASE_URL ? `; PostgreSQL (not pinned: it shares the cores with everything else), pool ${process.env.DATABASE_POOL_SIZE ?? 10}` : '';
-        return { database, url, pid: child.pid!, placement: placement + pool, close };
+        return { database, dataDir, url, pid: child.pid!, placement: placement + pool, close };
       }
     } catch {
       // not listening yet

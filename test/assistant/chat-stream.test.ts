@@ -94,7 +94,8 @@ function expectDocumented(client: SseClient): void {
 const comparable = (body: Record<string, unknown>) => ({ ...body, conversation_id: 0, request_id: '', response_time_ms: 0 });
 
 async function conversation(base: string, id: number): Promise<any> {
-  return (await (await fetch(`${base}/api/assistant/conversations/${id}`, { headers: user })).json()).conversation;
+  const body = (await (await fetch(`${base}/api/assistant/conversations/${id}`, { headers: user })).json()) as { conversation: unknown };
+  return body.conversation;
 }
 
 beforeAll(async () => {

@@ -220,7 +220,7 @@ export const extraHeaders: fc.Arbitrary<Record<string, string>> = fc.oneof(
         'if-none-match': fc.oneof(headerText, fc.constant('*'), fc.constant('W/"x", "y"')),
         'x-forwarded-for': fc.oneof(headerText, fc.constant('127.0.0.1, 10.0.0.1')),
         'x-request-id': headerText,
-        accept: fc.constantFrom('text/html', 'application/xml', '*/*', 'application/json'),
+        accept: fc.constantFrom('text/html', 'application/xml', '*/*', 'application/json', 'text/event-stream', 'text/event-stream, application/json;q=0.5'),
         cookie: headerText,
         'content-encoding': fc.constantFrom('gzip', 'br', 'identity', 'x'),
       },

@@ -1,6 +1,6 @@
 // What every answer to hostile input must look like: a 4xx in the spec's body for that endpoint
 // family, or a valid success. Never a 5xx, never HTML, never a body in another shape.
-import type { LightMyRequestResponse } from 'fastify';
+import type { Answer } from './requests.js';
 import type { RouteSpec } from './routes.js';
 
 export const UNAUTHENTICATED = { message: 'Unauthenticated.' };
@@ -33,7 +33,25 @@ const isFailure = (body: unknown) =>
   keysOf(body).join() === 'message,success' && (body as { success: unknown }).success === false && typeof (body as { message: unknown }).message === 'string';
 
 /** The problem with a response, or undefined when it is one the spec allows for this route. */
-export function responseProblem(route: RouteSpec, sent: SentRequest, res: LightMyRequestResponse): string | undefined {
+/**
+ * An event stream: the notification stream's first event (after the retry hint) is unread_count;
+ * a streamed chat starts with start and ends with done or an error the model caused (never
+ * server_error, which would be this service failing).
+ */
+function eventStreamProblem(route: RouteSpec, body: string): string | undefined {
+  const events = [...body.matchAll(/event: ([^\n]+)\ndata: ([^\n]*)\n\n/g)].map((m) => ({ name: m[1], data: m[2]! }));
+  if (route.success === 'event-stream') {
+    return body.startsWith('retry: ') && events[0]?.name === 'unread_count' ? undefined : `stream did not start with retry and unread_count: ${body.slice(0, 200)}`;
+  }
+  if (route.path !== '/api/assistant/chat') return `an event stream from ${route.path}`;
+  if (events[0]?.name !== 'start') return `streamed chat without start: ${body.slice(0, 200)}`;
+  const last = events.at(-1)!;
+  if (last.name === 'done') return undefined;
+  if (last.name === 'error' && !last.data.includes('server_error')) return undefined;
+  return `streamed chat ended with ${last.name}: ${last.data.slice(0, 200)}`;
+}
+
+export function responseProblem(route: RouteSpec, sent: SentRequest, res: Answer): string | undefined {
   const status = res.statusCode;
   const contentType = String(res.headers['content-type'] ?? '');
   if (status >= 500) return `server error ${status}: ${res.body.slice(0, 300)}`;
@@ -44,6 +62,7 @@ export function responseProblem(route: RouteSpec, sent: SentRequest, res: LightM
   if (status === 200 && route.success === 'raw') {
     return res.headers['content-disposition'] ? undefined : 'download without Content-Disposition';
   }
+  if (status === 200 && contentType.startsWith('text/event-stream')) return eventStreamProblem(route, res.body);
   if (!contentType.startsWith('application/json')) return `content type ${contentType || '(none)'} for status ${status}`;
   let body: unknown;
   try {
@@ -62,6 +81,7 @@ export function responseProblem(route: RouteSpec, sent: SentRequest, res: LightM
     case 201:
       if (route.success === 'bare-array') return Array.isArray(body) ? undefined : 'success body is not a bare array';
       if (route.success === 'data-array') return Array.isArray((body as { data?: unknown }).data) ? undefined : 'success body has no data array';
+      if (route.success === 'object') return body !== null && typeof body === 'object' && !Array.isArray(body) ? undefined : 'success body is not an object';
       return (body as { success?: unknown }).success === true ? undefined : 'success body without success: true';
     case 400:
       // A business rule, an unreadable body or a path with a broken escape: {success:false, message}.
@@ -99,6 +119,9 @@ export function responseProblem(route: RouteSpec, sent: SentRequest, res: LightM
     }
     case 429:
       return isMessageOnly(body) && res.headers['retry-after'] ? undefined : `429 body ${res.body} (Retry-After ${String(res.headers['retry-after'])})`;
+    case 431:
+      // Over a socket only: Node's parser refused the headers (the URL among them) before any route.
+      return isMessageOnly(body) ? undefined : `431 body ${res.body.slice(0, 200)}`;
     default:
       return `unexpected status ${status}`;
   }

@@ -1,11 +1,11 @@
 // Property-based hostile input on every /api route. `npm test` runs a fixed-seed subset
 // (FUZZ_RUNS requests per route, 60 by default); `npm run fuzz` runs a long one with a fresh seed.
 // A failure names the route, the request and the seed: rerun with FUZZ_SEED=<seed> to replay it.
-import type { LightMyRequestResponse } from 'fastify';
+import type { Answer } from './requests.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseProblem, UNAUTHENTICATED } from './checks.js';
-import { describeRequest, injectWithin, requestArbitrary, type HostileRequest } from './requests.js';
+import { describeRequest, injectWithin, requestArbitrary, socketWithin, type HostileRequest } from './requests.js';
 import { ROUTES, routeKey, servedApiRoutes, type RouteSpec } from './routes.js';
 import { applicationTables, buildWorld, expectStorageConsistent, snapshot, type World } from './world.js';
 
@@ -14,7 +14,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? (process.env.FUZZ_RUNS ? Date.now()
 const REQUEST_DEADLINE_MS = 15_000;
 
 /** Who may call what: no token → 401 on every protected route; a non-admin → 403 on admin routes. */
-function accessProblem(route: RouteSpec, request: HostileRequest, res: LightMyRequestResponse): string | undefined {
+function accessProblem(route: RouteSpec, request: HostileRequest, res: Answer): string | undefined {
   // A path the router refused or did not match has no route, so nothing to authenticate for
   // (its body may still be refused first: 413, 415).
   if (request.sent.unroutable && res.statusCode >= 400) return undefined;
@@ -38,6 +38,7 @@ function tally(route: string, status: number) {
 
 describe(`hostile input on every route (seed ${SEED}, ${RUNS} runs per route)`, () => {
   let w: World;
+  let base: string;
   let tablesBefore: string[];
   let bystanderBefore: Record<string, string[]>;
 
@@ -55,6 +56,8 @@ describe(`hostile input on every route (seed ${SEED}, ${RUNS} runs per route)`, 
 
   beforeAll(async () => {
     w = await buildWorld();
+    // The notification stream never ends by itself: its requests go over a socket (socketWithin).
+    base = await w.t.app.listen({ port: 0, host: '127.0.0.1' });
     tablesBefore = await applicationTables(w.t);
     bystanderBefore = await bystanderRows();
     if (process.env.FUZZ_RUNS) console.log(`fuzz: seed ${SEED}, ${RUNS} runs per route (replay with FUZZ_SEED=${SEED})`);
@@ -70,7 +73,11 @@ describe(`hostile input on every route (seed ${SEED}, ${RUNS} runs per route)`, 
       const seed = SEED + index;
       const result = await fc.check(
         fc.asyncProperty(requestArbitrary(route, w), async (request) => {
-          const res = await injectWithin(w.t.app, request.options, REQUEST_DEADLINE_MS);
+          const send = () =>
+            route.success === 'event-stream' ? socketWithin(base, request.options, REQUEST_DEADLINE_MS) : injectWithin(w.t.app, request.options, REQUEST_DEADLINE_MS);
+          const res = await send().catch((error: Error) => {
+            throw new Error(`${error.message}\n  request: ${describeRequest(request)}`);
+          });
           tally(routeKey(route), res.statusCode);
           const problem = responseProblem(route, request.sent, res) ?? accessProblem(route, request, res);
           if (problem) throw new Error(`${problem}\n  request: ${describeRequest(request)}`);

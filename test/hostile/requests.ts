@@ -1,4 +1,5 @@
 // Builds whole hostile requests for one route: path parameters, query, body, headers and caller.
+import http from 'node:http';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import {
@@ -134,6 +135,50 @@ export async function injectWithin(app: { inject(o: InjectOptions): Promise<impo
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** What the checks read of an answer, from inject or from a socket. */
+export interface Answer {
+  statusCode: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+}
+
+/**
+ * The same request over a real socket to a listening app, for a route whose success is an event
+ * stream that never ends by itself (inject would wait forever): the answer is read up to its first
+ * event (or its end), then the client leaves. Shaped like inject's answer for the checks.
+ */
+export function socketWithin(base: string, options: InjectOptions, ms: number): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const payload = options.payload === undefined ? undefined : Buffer.isBuffer(options.payload) ? options.payload : Buffer.from(typeof options.payload === 'string' ? options.payload : JSON.stringify(options.payload));
+    // inject frames a body with Content-Length; so does this (chunked is refused on a GET).
+    const headers = { ...(options.headers as http.OutgoingHttpHeaders), ...(payload ? { 'content-length': payload.length } : {}) };
+    const req = http.request(`${base}${options.url as string}`, { method: options.method, headers }, (res) => {
+      let body = '';
+      const done = () => {
+        clearTimeout(timer);
+        req.destroy();
+        resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body });
+      };
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+        if (String(res.headers['content-type']).startsWith('text/event-stream') && /\nevent: [^\n]+\ndata: [^\n]*\n\n/.test(body)) done();
+      });
+      res.on('end', done);
+      res.on('error', done);
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`no answer within ${ms} ms (hang)`));
+    }, ms);
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.end(payload);
+  });
 }
 
 export function describeRequest(request: HostileRequest): string {

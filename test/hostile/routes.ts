@@ -11,8 +11,8 @@ export type Access = 'public' | 'optional' | 'user' | 'admin';
 export type ValidationForm = 'assistant' | 'tickets' | 'general';
 /** 404 bodies: ticket = {message:"No query results for model [Ticket] <id>"}, failure = {success:false,message}, message = {message}. */
 export type NotFoundForm = 'ticket' | 'failure' | 'message';
-/** Success bodies: an object with success true, a bare array, {data: [...]}, or raw file bytes. */
-export type SuccessShape = 'success' | 'bare-array' | 'data-array' | 'raw';
+/** Success bodies: an object with success true, a bare array, {data: [...]}, raw file bytes, any JSON object, or an endless event stream (sent over a socket). */
+export type SuccessShape = 'success' | 'bare-array' | 'data-array' | 'raw' | 'object' | 'event-stream';
 
 export interface RouteSpec {
   method: Method;
@@ -170,6 +170,18 @@ export const ROUTES: RouteSpec[] = [
 
   // Notifications
   { method: 'GET', path: '/api/notifications', access: 'user', form: 'general', notFound: [], success: 'bare-array' },
+  {
+    method: 'GET',
+    path: '/api/notifications/stream',
+    access: 'user',
+    form: 'general',
+    notFound: [],
+    success: 'event-stream',
+    // Sent over a socket: a URL past Node's header limit is refused by its parser (431, JSON body).
+    also: [431],
+    query: { stream_token: fc.oneof(fc.string({ maxLength: 60 }), fc.constant('A'.repeat(43))), last_event_id: fc.oneof(fc.string({ maxLength: 50 }), fc.nat().map(String)) },
+  },
+  { method: 'POST', path: '/api/notifications/stream-tokens', access: 'user', form: 'general', notFound: [], success: 'object', also: [400], body: {} },
   { method: 'GET', path: '/api/notifications/unread-count', access: 'user', form: 'general', notFound: [], success: 'success' },
   { method: 'POST', path: '/api/notifications/read-all', access: 'user', form: 'general', notFound: [], success: 'success', also: [400], body: {} },
   { method: 'POST', path: '/api/notifications/{id}', access: 'user', form: 'general', notFound: ['message'], success: 'success', also: [400], params: notificationParam, body: {} },

@@ -91,7 +91,7 @@ afterAll(async () => {
 describe('connecting', () => {
   it('answers 401 with the usual body without credentials, with a bad token, and with the bearer token in the URL', async () => {
     const user = await member();
-    const token = user.auth.authorization.slice('Bearer '.length);
+    const token = user.auth.authorization!.slice('Bearer '.length);
     for (const [headers, query] of [
       [{}, ''],
       [{ authorization: 'Bearer 1|wrongwrongwrongwrongwrongwrongwrongwrong' }, ''],
@@ -118,6 +118,13 @@ describe('connecting', () => {
     expect(client.events[0]!.event).toBe('unread_count');
     expect(client.retry).toBe(3000);
     expectDocumented(client);
+  });
+
+  it('answers HEAD with the stream\'s headers and ends at once', async () => {
+    const res = await fetch(`${server.url}/api/notifications/stream`, { method: 'HEAD', headers: (await member()).auth });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(await res.text()).toBe('');
   });
 
   it('sends a heartbeat comment while nothing happens', async () => {
@@ -198,6 +205,19 @@ describe('resuming with Last-Event-ID', () => {
     const live = await notify(user);
     expect((await again.next('notification')).json.id).toBe(live);
     expectDocumented(again);
+  });
+
+  it('takes the cursor from last_event_id in the URL too (an EventSource reconnecting with a new stream token)', async () => {
+    const user = await member();
+    await notify(user);
+    const [first] = await unread(user);
+    const cursor = await database.db.selectFrom('notifications').select('seq').where('id', '=', first.id).executeTakeFirstOrThrow();
+    const missed = await notify(user);
+    const ticket = (await (await fetch(`${server.url}/api/notifications/stream-tokens`, { method: 'POST', headers: user.auth })).json()) as { token: string };
+    const client = await open(server.url, {}, `?stream_token=${ticket.token}&last_event_id=${cursor.seq}`);
+    expect((await client.next('unread_count')).json).toEqual({ count: 2 });
+    expect((await client.next('notification')).json.id).toBe(missed);
+    expect(client.pending()).toEqual([]);
   });
 
   it('ignores an unknown or foreign cursor: no replay, no error, no leak', async () => {

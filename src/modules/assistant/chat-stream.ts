@@ -8,7 +8,7 @@ import { t } from '../../http/i18n.js';
 import { HttpError } from '../../http/errors.js';
 import { agentById } from './agents.js';
 import { ChatResponse } from './schemas.js';
-import { ChatInterrupted, type AssistantService, type ChatResult, type ChatTurn } from './service.js';
+import { ChatInterrupted, type AssistantService, type ChatTurn } from './service.js';
 
 /** True when the client asks for the answer as an event stream. */
 export function wantsEventStream(req: FastifyRequest): boolean {
@@ -25,7 +25,6 @@ export async function streamChat(service: AssistantService, turn: ChatTurn, req:
   const headers: Record<string, string | number | string[]> = {};
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
   res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
-  res.socket?.setNoDelay(true);
   const send = (event: string, data: string) => res.write(`event: ${event}\ndata: ${data}\n\n`);
 
   const left = new AbortController();
@@ -33,23 +32,22 @@ export async function streamChat(service: AssistantService, turn: ChatTurn, req:
     if (!res.writableFinished) left.abort();
   });
   send('start', JSON.stringify({ conversation_id: turn.conversationId, request_id: req.id, agent: agent.id, agent_name: agent.name[locale], agent_icon: agent.icon }));
-  let result: ChatResult;
   try {
-    result = await service.answer(turn, { signal: left.signal, onDelta: (text) => send('delta', JSON.stringify({ text })) });
+    const result = await service.answer(turn, { signal: left.signal, onDelta: (text) => send('delta', JSON.stringify({ text })) });
+    send('done', serializeDone({ success: true, ...result, agent_name: agent.name[locale], agent_icon: agent.icon, request_id: req.id }));
   } catch (error) {
     if (error instanceof ChatInterrupted) {
       req.log.info({ conversationId: turn.conversationId }, 'streamed chat: the client left; the partial answer is saved as interrupted');
       return;
     }
+    // The response is ours (hijacked): every failure ends it here, with an error event.
     if (error instanceof HttpError) {
       send('error', JSON.stringify(error.body));
     } else {
       req.log.error({ err: error }, 'streamed chat failed after it started');
       send('error', JSON.stringify({ success: false, message: t(locale, 'assistant.error.server_error'), error: 'server_error' }));
     }
-    res.end();
-    return;
+  } finally {
+    if (!res.writableEnded) res.end();
   }
-  send('done', serializeDone({ success: true, ...result, agent_name: agent.name[locale], agent_icon: agent.icon, request_id: req.id }));
-  res.end();
 }

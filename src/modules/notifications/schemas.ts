@@ -100,6 +100,7 @@ export const StreamToken = Type.Object({
 
 export const StreamQuery = Type.Object({
   stream_token: Type.Optional(Type.String({ maxLength: 100, description: 'A ticket from POST /api/notifications/stream-tokens, for clients that cannot send an Authorization header (EventSource). Used up by the first connection.' })),
+  last_event_id: Type.Optional(Type.String({ maxLength: 40, description: 'The same as a Last-Event-ID header (which wins), for an EventSource reconnecting with a new stream token.' })),
 });
 
 export const NotificationStreamEvent = Type.Union(

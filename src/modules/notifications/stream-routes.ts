@@ -66,7 +66,9 @@ const routes: FastifyPluginAsync = async (instance) => {
       const serialize = reply.compileSerializationSchema(Notification as unknown as Record<string, unknown>) as (n: NotificationRecord) => string;
       open(reply);
       const res = reply.raw;
-      const stream = streams.add(user.id, { write: (text) => res.write(text), backlog: () => res.writableLength, end: () => res.end() }, serialize, cursorOf(req.headers['last-event-id']));
+      // A HEAD request gets the stream's headers and nothing more (no body can follow them).
+      if (req.method === 'HEAD') return void res.end();
+      const stream = streams.add(user.id, { write: (text) => res.write(text), backlog: () => res.writableLength, end: () => res.end() }, serialize, cursorOf(req.headers['last-event-id'] ?? req.query.last_event_id));
       // accepts() was asked in the same tick, so add() cannot refuse; the guard keeps the types honest.
       if (!stream) return void res.end();
       res.on('close', () => streams.close(stream));
@@ -88,7 +90,6 @@ function open(reply: FastifyReply): void {
     // Proxies such as nginx would otherwise hold the events back in their buffer.
     'x-accel-buffering': 'no',
   });
-  res.socket?.setNoDelay(true);
   res.write(`retry: ${RETRY_MS}\n\n`);
 }
 
