@@ -8,11 +8,10 @@ import S3rver from 's3rver';
 import type { Config } from '../../src/config.js';
 
 // s3rver's fixed key pair; the app finds it through the SDK's default chain, as it would real keys.
-const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
+// The SDK's notice on Node 20 that its releases after January 2027 need Node 22 (README, Operating
+// it) is turned off too: it would repeat in every test file's output and every child's stderr.
+const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
 Object.assign(process.env, CREDENTIALS);
-// The SDK's notice that its releases after January 2027 need Node 22 (README, Operating it) would
-// repeat in every test file's output.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 export interface TestS3 {
   endpoint: string;
@@ -52,6 +51,10 @@ export async function startS3(bucket = 'attachments', prefix = 'platform/test'):
     fs.utimesSync(file, when, when);
   };
   const storageUrl = `s3://${bucket}/${prefix}`;
+  const stop = async () => {
+    if (running) await server.close();
+    running = false;
+  };
   return {
     endpoint,
     bucket,
@@ -65,10 +68,7 @@ export async function startS3(bucket = 'attachments', prefix = 'platform/test'):
       fs.writeFileSync(objectFile(key), content);
       setAge(objectFile(key), ageMs);
     },
-    async stop() {
-      if (running) await server.close();
-      running = false;
-    },
+    stop,
     async start() {
       if (running) return;
       server = new S3rver({ ...options, port });
@@ -76,7 +76,7 @@ export async function startS3(bucket = 'attachments', prefix = 'platform/test'):
       running = true;
     },
     async close() {
-      await this.stop();
+      await stop();
       fs.rmSync(directory, { recursive: true, force: true });
     },
   };

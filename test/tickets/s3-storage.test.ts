@@ -5,9 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig, s3Location } from '../../src/config.js';
 import { sweepStorage } from '../../src/modules/tickets/storage/sweep.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { formWith, startServerProcess, uniqueFiles, userWithToken, waitFor } from '../faults/helpers.js';
+import { buildTestApp, createTestDatabase, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
 import { runCli } from '../helpers/process.js';
 import { startS3, type TestS3 } from '../helpers/s3.js';
@@ -138,5 +139,99 @@ describe('attachments in an S3 bucket', () => {
     // Objects this storage did not write (another name shape, another prefix) are not even counted.
     expect(result.scanned).toBe(recorded.length + 2);
     expect(s3.objects()).toEqual([...recorded, ...foreign, young].sort());
+  });
+});
+
+describe('a server process on the bucket', () => {
+  it('finds the credentials in AWS_* variables, stores uploads as objects and serves them', async () => {
+    const s3 = await startS3('process-bucket', '');
+    const db = await createTestDatabase();
+    const server = await startServerProcess({ ...db.env, ...s3.env });
+    try {
+      const user = await userWithToken(db.db);
+      const files = uniqueFiles('process');
+      const created = await fetch(`${server.url}/api/tickets`, { method: 'POST', headers: user.headers, body: formWith({ subject: 'From a real client', message: 'Files through a real server process.' }, files) });
+      expect(created.status).toBe(201);
+      const data = ((await created.json()) as { data: { id: number; attachments: Array<{ id: number }> } }).data;
+      const keys = (await db.db.selectFrom('ticket_attachments').select('storage_key').execute()).map((r) => `${r.storage_key.slice(0, 2)}/${r.storage_key}`);
+      expect(s3.objects()).toEqual(keys.sort());
+      for (let i = 0; i < files.length; i++) {
+        const res = await fetch(`${server.url}/api/tickets/${data.id}/attachments/${data.attachments[i]!.id}/download`, { headers: user.headers });
+        expect(res.status).toBe(200);
+        expect(Buffer.from(await res.arrayBuffer()).equals(files[i]!.content)).toBe(true);
+      }
+    } finally {
+      await server.kill();
+      await db.destroy();
+      await s3.close();
+    }
+  }, 120_000);
+});
+
+describe('storage:sweep over the bucket', () => {
+  let s3: TestS3;
+  let t: TestApp;
+  beforeAll(async () => {
+    s3 = await startS3('sweep-bucket', 'tenant-a');
+    t = await buildTestApp({ config: s3.config });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await s3?.close();
+  });
+
+  it('prints each object removed and leaves young ones; --dry-run removes nothing', async () => {
+    const orphan = `tenant-a/12/12${'a'.repeat(30)}`;
+    const young = `tenant-a/34/34${'b'.repeat(30)}`;
+    s3.plant(orphan, 'twelve bytes', 2 * HOUR);
+    s3.plant(young, 'young', 10 * 60_000);
+    const env = { ...t.env, ...s3.env };
+
+    const dry = await runCli(['storage:sweep', '--dry-run'], env);
+    expect(dry.stderr).toBe('');
+    expect(dry.stdout.trim().split('\n').at(-1)).toBe('storage:sweep: would remove 1 file (12 bytes); 2 scanned, 1 younger than 60 min left alone');
+    expect(s3.objects()).toEqual([orphan, young]);
+
+    const res = await runCli(['storage:sweep'], env);
+    expect(res.code).toBe(0);
+    const lines = res.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^removed ${orphan} \\(unreferenced, 12 bytes, last written \\d{4}-[^)]+Z\\)$`));
+    expect(lines[1]).toBe('storage:sweep: removed 1 file (12 bytes); 2 scanned, 1 younger than 60 min left alone');
+    expect(s3.objects()).toEqual([young]);
+  }, 60_000);
+
+  it('is swept by an instance when it starts, as the disk is', async () => {
+    const orphan = `tenant-a/56/56${'c'.repeat(30)}`;
+    s3.plant(orphan, 'left by a crash', 3 * HOUR);
+    const instance = await buildTestApp({ config: s3.config, startWorkers: true });
+    try {
+      await waitFor('the startup sweep', async () => !s3.objects().includes(orphan));
+      expect(s3.objects()).toContain(`tenant-a/34/34${'b'.repeat(30)}`);
+    } finally {
+      await instance.close();
+    }
+  });
+});
+
+describe('storage configuration', () => {
+  it.each([
+    [{ STORAGE_URL: 'ftp://files.example.com/attachments' }, 'STORAGE_URL must be s3://bucket or s3://bucket/prefix'],
+    [{ STORAGE_URL: 's3://Bad_Bucket/x' }, 'STORAGE_URL must be s3://bucket or s3://bucket/prefix'],
+    [{ STORAGE_URL: 's3://bucket/a/../b' }, 'STORAGE_URL must be s3://bucket or s3://bucket/prefix'],
+    [{ STORAGE_URL: 's3://bucket//double' }, 'STORAGE_URL must be s3://bucket or s3://bucket/prefix'],
+    [{ STORAGE_URL: 's3://bucket', S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT must be an http:// or https:// URL of an S3-protocol server'],
+    [{ STORAGE_URL: 's3://bucket', S3_REGION: 'EU West' }, 'S3_REGION must be a region name such as us-east-1'],
+    [{ S3_ENDPOINT: 'http://127.0.0.1:9000' }, 'S3_ENDPOINT is set but STORAGE_URL is not'],
+  ])('%o is refused with a message naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('accepts a bucket with or without a prefix, and defaults to the disk and us-east-1', () => {
+    expect(loadConfig({})).toMatchObject({ STORAGE_URL: undefined, S3_ENDPOINT: undefined, S3_REGION: 'us-east-1' });
+    const config = loadConfig({ STORAGE_URL: 's3://platform-files.eu/prod/attachments/', S3_ENDPOINT: 'https://s3.example.com', S3_REGION: 'eu-central-1' });
+    expect(config).toMatchObject({ STORAGE_URL: 's3://platform-files.eu/prod/attachments/', S3_ENDPOINT: 'https://s3.example.com', S3_REGION: 'eu-central-1' });
+    expect(s3Location(config.STORAGE_URL!)).toEqual({ bucket: 'platform-files.eu', prefix: 'prod/attachments' });
+    expect(s3Location('s3://bucket')).toEqual({ bucket: 'bucket', prefix: '' });
   });
 });
