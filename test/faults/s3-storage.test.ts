@@ -174,3 +174,26 @@ describe('S3 storage faults', () => {
     await waitFor('the temporary file to go', async () => (await localFiles()).length === 0, 10_000);
   }, 60_000);
 });
+
+describe('S3 storage misconfigured', () => {
+  let s3: TestS3;
+  let t: TestApp;
+  beforeAll(async () => {
+    s3 = await startS3();
+    t = await buildTestApp({ config: { ...s3.config, STORAGE_URL: 's3://no-such-bucket/x' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await s3?.close();
+  });
+
+  it('answers 500, not 503 or 400, when the bucket does not exist, and records nothing', async () => {
+    const user = await t.makeUser();
+    const body = multipart([['subject', 'Wrong bucket'], ['message', 'The operator named a bucket that does not exist.']], [{ name: 'a.png', content: PNG }]);
+    const res = await t.app.inject({ method: 'POST', url: '/api/tickets', headers: { ...user.auth, ...body.headers }, payload: body.payload });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ success: false, message: 'Server Error', error: 'internal_error' });
+    expect(await t.db.selectFrom('tickets').select('id').execute()).toEqual([]);
+    expect(s3.objects()).toEqual([]);
+  });
+});

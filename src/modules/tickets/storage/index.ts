@@ -22,8 +22,13 @@ export interface ListedFile {
   modifiedMs: number;
 }
 
+/** The storage refused a request (S3: access denied, no such bucket): a configuration problem, 500. */
+export class StorageError extends Error {
+  override name = 'StorageError';
+}
+
 /** The storage did not answer or failed (network, timeout, a 5xx): the request gets 503 and may be retried. */
-export class StorageUnavailableError extends Error {
+export class StorageUnavailableError extends StorageError {
   override name = 'StorageUnavailableError';
   readonly code = 'STORAGE_UNAVAILABLE';
 }

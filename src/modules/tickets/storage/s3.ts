@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { s3Location, type Config } from '../../../config.js';
-import { StorageUnavailableError, attachmentsDir, type AttachmentStorage, type ListedFile, type StorageLog, type TempFile } from './index.js';
+import { StorageError, StorageUnavailableError, attachmentsDir, type AttachmentStorage, type ListedFile, type StorageLog, type TempFile } from './index.js';
 import { TempFiles } from './temp-files.js';
 
 const KEY = /^[a-f0-9]{32}$/;
@@ -26,7 +26,7 @@ const PUT_ATTEMPTS = 3;
 const HANDLER = { connectionTimeout: 5_000, requestTimeout: 60_000, throwOnRequestTimeout: true };
 const AGENT = { keepAlive: true, maxSockets: 256 };
 
-/** Down, unreachable, timed out or failing (5xx): worth a retry later. Other errors (403 AccessDenied, NoSuchBucket) are configuration problems. */
+/** Down, unreachable, timed out or failing (5xx): worth a retry later. Other errors (403 AccessDenied, NoSuchBucket) are configuration problems (500). */
 function isOutage(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
@@ -35,13 +35,15 @@ function isOutage(error: unknown): boolean {
   return error.name === 'TimeoutError' || (typeof code === 'string' && NETWORK_CODES.has(code));
 }
 
+/** Errors of the S3 exchange as the storage's own; others (reading the local file) stay as they are. */
 function translated(error: unknown): unknown {
-  return isOutage(error) ? new StorageUnavailableError(`attachment storage unavailable: ${(error as Error).message}`, { cause: error }) : error;
+  if (isOutage(error)) return new StorageUnavailableError(`attachment storage unavailable: ${(error as Error).message}`, { cause: error });
+  if (error instanceof S3ServiceException) return new StorageError(`attachment storage refused the request: ${error.name}: ${error.message}`, { cause: error });
+  return error;
 }
 
-function isMissing(error: unknown): boolean {
-  return (error as { name?: string }).name === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
-}
+/** The object is not there (not: the bucket is not there, which is a configuration problem). */
+const isMissing = (error: unknown) => error instanceof NoSuchKey || (error as { name?: string }).name === 'NotFound';
 
 const ignore = () => undefined;
 
