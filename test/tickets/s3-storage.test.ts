@@ -146,8 +146,9 @@ describe('a server process on the bucket', () => {
   it('finds the credentials in AWS_* variables, stores uploads as objects and serves them', async () => {
     const s3 = await startS3('process-bucket', '');
     const db = await createTestDatabase();
-    const server = await startServerProcess({ ...db.env, ...s3.env });
+    const server = await startServerProcess({ ...db.env, ...s3.env, LOG_LEVEL: 'info' });
     try {
+      await waitFor('the start-up line', async () => server.output().includes('attachments in s3://process-bucket/,'));
       const user = await userWithToken(db.db);
       const files = uniqueFiles('process');
       const created = await fetch(`${server.url}/api/tickets`, { method: 'POST', headers: user.headers, body: formWith({ subject: 'From a real client', message: 'Files through a real server process.' }, files) });
