@@ -16,6 +16,7 @@ import { registerRequestIdEcho, requestIdOf } from './http/request-id.js';
 import { securityHeadersHook } from './http/security-headers.js';
 import { modules } from './modules/index.js';
 import cors from './plugins/cors.js';
+import attachmentStorage from './plugins/attachment-storage.js';
 import deps from './plugins/deps.js';
 import mailWorker from './plugins/mail-worker.js';
 import notificationStreams from './plugins/notification-streams.js';
@@ -64,6 +65,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(redis, { config });
   await app.register(deps, { config, database: options.database, startWorkers: options.startWorkers ?? true, loadGeoData: options.loadGeoData ?? true });
   await app.register(mailWorker);
+  await app.register(attachmentStorage);
   await app.register(storageSweep);
   await app.register(notificationStreams);
 

@@ -115,6 +115,40 @@ const businessHours: Parser<string> = (raw, name) => {
   return value;
 };
 
+/** Where an s3:// STORAGE_URL points: the bucket, and the key prefix inside it ('' for none). */
+export interface S3Location {
+  bucket: string;
+  prefix: string;
+}
+
+// S3's bucket naming rules; prefix segments are kept to characters every S3-protocol server
+// stores verbatim in a key (no '.' or '..' segments, which some servers normalise away).
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const PREFIX_SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,200}$/;
+
+/** s3://bucket or s3://bucket/some/prefix (a trailing slash is allowed); undefined for anything else. */
+export function s3Location(url: string): S3Location | undefined {
+  const match = /^s3:\/\/([^/]+)(\/.*)?$/.exec(url);
+  if (!match || !BUCKET.test(match[1]!)) return undefined;
+  const segments = (match[2] ?? '').replace(/^\/|\/$/g, '');
+  if (segments === '') return { bucket: match[1]!, prefix: '' };
+  const parts = segments.split('/');
+  return parts.every((p) => PREFIX_SEGMENT.test(p)) ? { bucket: match[1]!, prefix: parts.join('/') } : undefined;
+}
+
+/** STORAGE_URL: unset = attachments on the local disk (DATA_DIR/attachments); else an s3:// bucket. */
+const storageUrl: Parser<string | undefined> = (raw, name) => {
+  if (raw === undefined || raw === '') return undefined;
+  if (!s3Location(raw)) fail(name, 's3://bucket or s3://bucket/prefix (bucket: 3-63 lowercase letters, digits, dots, hyphens), or unset for the local disk', raw);
+  return raw;
+};
+
+const region: Parser<string> = (raw, name) => {
+  if (raw === undefined || raw === '') return 'us-east-1';
+  if (!/^[a-z0-9][a-z0-9-]{0,40}$/.test(raw)) fail(name, 'a region name such as us-east-1', raw);
+  return raw;
+};
+
 const settings = {
   PORT: integer(3000, 0, 65535),
   HOST: host,
@@ -123,6 +157,11 @@ const settings = {
   DATABASE_POOL_SIZE: integer(10, 1, 200),
   /** PostgreSQL statement_timeout of every connection; a statement running longer is cancelled (503). 0 = none. */
   DATABASE_STATEMENT_TIMEOUT_MS: integer(5_000, 0, 600_000),
+  /** Unset: attachments under DATA_DIR/attachments; s3://bucket[/prefix]: an S3-protocol bucket (modules/tickets/storage/s3.ts). */
+  STORAGE_URL: storageUrl,
+  /** An S3-protocol server other than AWS (MinIO, Ceph RGW, R2…); set: path-style addressing. */
+  S3_ENDPOINT: url(['http:', 'https:'], 'an http:// or https:// URL of an S3-protocol server, such as http://127.0.0.1:9000'),
+  S3_REGION: region,
   REDIS_URL: url(['redis:', 'rediss:'], 'a redis:// or rediss:// URL'),
   /** Prefix of every Redis key, so several deployments (or test runs) can share one Redis. */
   REDIS_KEY_PREFIX: text('platform-api:'),
@@ -173,6 +212,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     config[name] = (parse as Parser<unknown>)(env[name], name);
   }
   const result = config as Config;
+  if (result.S3_ENDPOINT && !result.STORAGE_URL) {
+    throw new ConfigError('S3_ENDPOINT is set but STORAGE_URL is not: set STORAGE_URL=s3://bucket[/prefix], or unset S3_ENDPOINT to keep attachments on the disk');
+  }
   result.DATA_DIR = path.resolve(result.DATA_DIR);
   return result;
 }

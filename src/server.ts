@@ -105,8 +105,8 @@ async function start(): Promise<void> {
     const address = await app.listen({ port: config.PORT, host: config.HOST });
     const where = describeDatabase(config, database.sqliteFile);
     app.log.info(
-      { dialect: database.dialect, database: where, dataDir: config.DATA_DIR, migrationsApplied: applied.length, address },
-      `serving ${address} on ${database.dialect} (${where}), data in ${config.DATA_DIR}, ${applied.length} migrations applied now`,
+      { dialect: database.dialect, database: where, dataDir: config.DATA_DIR, attachments: config.STORAGE_URL ?? 'disk', migrationsApplied: applied.length, address },
+      `serving ${address} on ${database.dialect} (${where}), data in ${config.DATA_DIR}${config.STORAGE_URL ? `, attachments in ${config.STORAGE_URL}` : ''}, ${applied.length} migrations applied now`,
     );
   } catch (error) {
     await closeAll().catch(() => {});

@@ -17,11 +17,14 @@ registerMessages({
   'http.server_error': { en: 'Server Error', fa: 'خطای سرور' },
 });
 
-// Errors of a database that does not answer: the client gets 503 and may retry; nothing is lost.
+// Errors of a database (or attachment storage) that does not answer: the client gets 503 and may
+// retry; nothing is lost.
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH',
   // 57014: query_canceled, a statement cut off by DATABASE_STATEMENT_TIMEOUT_MS.
   '57014', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'SQLITE_BUSY', 'SQLITE_LOCKED',
+  // The attachment storage (an S3 bucket) down, unreachable or failing: tickets/storage/s3.ts.
+  'STORAGE_UNAVAILABLE',
 ]);
 const UNAVAILABLE_MESSAGES = [/Connection terminated/i, /timeout exceeded when trying to connect/i, /Query read timeout/i, /Client has encountered a connection error/i, /database is locked/i];
 

@@ -1,6 +1,6 @@
-// Attachment files a crash left without a row are removed once they are old enough
-// (tickets/storage/sweep.ts), once per start of an instance that starts workers; the app's close
-// waits for a sweep in progress.
+// Attachment files (on the disk or in the bucket) a crash left without a row are removed once they
+// are old enough (tickets/storage/sweep.ts), once per start of an instance that starts workers;
+// the app's close waits for a sweep in progress.
 import fp from 'fastify-plugin';
 import { startupSweep } from '../modules/tickets/storage/sweep.js';
 
@@ -9,8 +9,8 @@ export default fp(
     const { deps } = app;
     if (!deps.startWorkers) return;
     let sweeping: Promise<void> | undefined;
-    app.addHook('onReady', async () => void (sweeping = startupSweep(deps.db, deps.config.DATA_DIR, app.log)));
+    app.addHook('onReady', async () => void (sweeping = startupSweep(deps.db, app.attachmentStorage, app.log)));
     app.addHook('onClose', async () => sweeping);
   },
-  { name: 'storage-sweep', dependencies: ['deps'] },
+  { name: 'storage-sweep', dependencies: ['deps', 'attachment-storage'] },
 );

@@ -46,6 +46,10 @@ describe('start-up errors', () => {
   it.each([
     [{ LLM_BASE_URL: 'http://127.0.0.1:9/v1' }, 'configuration error: LLM_MODEL must be set when LLM_BASE_URL is set (for example LLM_MODEL=llama3.2 for Ollama)'],
     [{ ASSISTANT_WELCOME_FILE: '/no/such/welcome.md' }, 'configuration error: ASSISTANT_WELCOME_FILE /no/such/welcome.md does not exist; point it at a readable text file or unset it'],
+    [
+      { STORAGE_URL: 'file:///var/attachments' },
+      'configuration error: STORAGE_URL must be s3://bucket or s3://bucket/prefix (bucket: 3-63 lowercase letters, digits, dots, hyphens), or unset for the local disk (got "file:///var/attachments")',
+    ],
   ])('%o: one line, exit 1', async (extra, line) => {
     const res = await runServer({ ...t.env, LOG_LEVEL: 'warn', ...extra });
     expect(res.code).toBe(1);

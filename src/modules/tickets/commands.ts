@@ -2,6 +2,7 @@ import { CommandFailed, UsageError, requireString, type CliCommand } from '../..
 import { nowIso } from '../../db/index.js';
 import { holidayCommands } from './holiday-commands.js';
 import { findTagByName, insertTag } from './repository.js';
+import { createStorage } from './storage/index.js';
 import { describeSwept, sweepStorage } from './storage/sweep.js';
 
 export const commands: CliCommand[] = [
@@ -19,7 +20,7 @@ export const commands: CliCommand[] = [
   },
   {
     name: 'storage:sweep',
-    summary: 'Remove attachment files no ticket or comment records (left by crashed or cut-short uploads); prints each one.',
+    summary: 'Remove attachment files (on the disk or in the S3 bucket) no ticket or comment records (left by crashed or cut-short uploads); prints each one.',
     usage: '[--older-than-minutes M] [--dry-run]',
     options: {
       'older-than-minutes': { type: 'string', description: 'only files last written at least this long ago (default 60); keep it above the longest upload' },
@@ -32,7 +33,8 @@ export const commands: CliCommand[] = [
       }
       const minutes = raw === undefined ? 60 : Number(raw);
       const dryRun = values['dry-run'] === true;
-      const result = await sweepStorage(db, config.DATA_DIR, { graceMs: minutes * 60_000, dryRun });
+      const storage = await createStorage(config);
+      const result = await sweepStorage(db, storage, { graceMs: minutes * 60_000, dryRun }).finally(() => storage.close());
       for (const file of result.removed) out(`${dryRun ? 'would remove' : 'removed'} ${describeSwept(file)}`);
       const bytes = result.removed.reduce((n, f) => n + f.size, 0);
       out(

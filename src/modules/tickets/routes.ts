@@ -9,7 +9,7 @@ import staffRoutes from './staff-routes.js';
 import { attachmentIdFrom, contentDisposition, throwIfInvalid, ticketIdFrom } from './http-helpers.js';
 import * as schemas from './schemas.js';
 import * as tickets from './service.js';
-import { defaultStorage, type AttachmentStorage } from './storage/index.js';
+import type { AttachmentStorage } from './storage/index.js';
 import { bodyAsObject, commitUploads, registerUploads, uploadErrors, uploadHooks, uploadsOf } from './uploads.js';
 
 const USER = { auth: 'user', validationForm: 'tickets' } as const;
@@ -21,7 +21,7 @@ export interface TicketRoutesOptions {
 const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) => {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const deps = app.deps;
-  const storage = options.storage ?? defaultStorage(deps.config.DATA_DIR);
+  const storage = options.storage ?? root.attachmentStorage;
   await registerUploads(app);
   const withUploads = uploadHooks(storage);
 

@@ -11,7 +11,7 @@ import { requestLocale, t } from '../../http/i18n.js';
 import { fieldMessage } from '../../http/validation.js';
 import { ALLOWED_EXTENSIONS, ALLOWED_TYPES, MAX_FILE_BYTES, MAX_FILES, cleanFileName, contentMatchesExtension, extensionOf } from './file-check.js';
 import type { StoredUpload } from './service.js';
-import type { AttachmentStorage } from './storage/index.js';
+import { StorageError, StorageUnavailableError, type AttachmentStorage } from './storage/index.js';
 
 export interface UploadState {
   stored: StoredUpload[];
@@ -150,7 +150,14 @@ function readMultipart(storage: AttachmentStorage) {
         }
       }
     } catch (error) {
-      // Parser limits (413) and system errors keep their meaning; anything else is a broken body.
+      // The storage failed (503): nothing of this request will be recorded, so the files it already
+      // kept go now rather than at the next sweep (a removal that fails too is left to the sweep).
+      if (error instanceof StorageUnavailableError) {
+        await Promise.all(state.stored.splice(0).map((u) => storage.remove(u.storage_key).catch(() => undefined)));
+        throw error;
+      }
+      // Parser limits (413), storage and system errors keep their meaning; anything else is a broken body.
+      if (error instanceof StorageError) throw error;
       const code = (error as { code?: string }).code;
       if ((typeof code === 'string' && code.startsWith('FST_')) || (error as NodeJS.ErrnoException).errno !== undefined) throw error;
       throw malformed(req);

@@ -1,15 +1,36 @@
-// Where attachment bytes live. The default writes under DATA_DIR/attachments: each upload is
-// streamed to a temporary file, inspected, then renamed to a random key (never the client's name).
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
+// Where attachment bytes live, behind one interface: the local disk under DATA_DIR/attachments
+// (disk.ts, the default) or an S3-protocol bucket named by STORAGE_URL (s3.ts). Either way an
+// upload is first streamed to a local temporary file and inspected (the file-type check needs the
+// bytes), then kept under a random key (never the client's name) or discarded.
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Config } from '../../../config.js';
+import { DiskStorage } from './disk.js';
 
 export interface TempFile {
   path: string;
   size: number;
+}
+
+/** A file the sweep looks at: a temporary file, or a kept file with its key. */
+export interface ListedFile {
+  /** For reports: ".tmp/<name>" or "<xx>/<key>" on the disk, the object's key in a bucket. */
+  file: string;
+  /** The storage key of a kept file (what an attachment row records); undefined for a temporary file. */
+  key?: string;
+  size: number;
+  modifiedMs: number;
+}
+
+/** The storage refused a request (S3: access denied, no such bucket): a configuration problem, 500. */
+export class StorageError extends Error {
+  override name = 'StorageError';
+}
+
+/** The storage did not answer or failed (network, timeout, a 5xx): the request gets 503 and may be retried. */
+export class StorageUnavailableError extends StorageError {
+  override name = 'StorageUnavailableError';
+  readonly code = 'STORAGE_UNAVAILABLE';
 }
 
 export interface AttachmentStorage {
@@ -21,64 +42,26 @@ export interface AttachmentStorage {
   remove(key: string): Promise<void>;
   /** The stored bytes and their size, or undefined when the file is gone. */
   open(key: string): Promise<{ stream: Readable; size: number } | undefined>;
+  /** Every temporary and kept file this storage wrote, a batch at a time; files it did not write are left out. */
+  list(): AsyncIterable<ListedFile[]>;
+  /** Removes a listed file; false when it was already gone. */
+  removeListed(file: ListedFile): Promise<boolean>;
+  /** Releases connections; the app calls it when it closes. */
+  close(): Promise<void>;
 }
 
-const KEY = /^[a-f0-9]{32}$/;
-
-export class DiskStorage implements AttachmentStorage {
-  private readonly tempDir: string;
-
-  constructor(private readonly root: string) {
-    this.tempDir = path.join(root, '.tmp');
-  }
-
-  private pathOf(key: string): string {
-    if (!KEY.test(key)) throw new Error(`invalid storage key ${key.slice(0, 40)}`);
-    return path.join(this.root, key.slice(0, 2), key);
-  }
-
-  async writeTemp(source: Readable): Promise<TempFile> {
-    await fsp.mkdir(this.tempDir, { recursive: true });
-    const temp = path.join(this.tempDir, randomBytes(16).toString('hex'));
-    const out = fs.createWriteStream(temp, { flags: 'wx' });
-    try {
-      await pipeline(source, out);
-    } catch (error) {
-      await fsp.rm(temp, { force: true });
-      throw error;
-    }
-    return { path: temp, size: out.bytesWritten };
-  }
-
-  async keep(temp: TempFile): Promise<string> {
-    const key = randomBytes(16).toString('hex');
-    const target = this.pathOf(key);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
-    await fsp.rename(temp.path, target);
-    return key;
-  }
-
-  async discardTemp(temp: TempFile): Promise<void> {
-    await fsp.rm(temp.path, { force: true });
-  }
-
-  async remove(key: string): Promise<void> {
-    await fsp.rm(this.pathOf(key), { force: true });
-  }
-
-  async open(key: string): Promise<{ stream: Readable; size: number } | undefined> {
-    let handle: fsp.FileHandle;
-    try {
-      handle = await fsp.open(this.pathOf(key), 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-    const { size } = await handle.stat();
-    return { stream: handle.createReadStream(), size };
-  }
+/** Warnings of the storage's client (S3 SDK retries and timeouts); debug chatter is dropped. */
+export interface StorageLog {
+  warn(obj: object, msg: string): void;
 }
 
-export function defaultStorage(dataDir: string): AttachmentStorage {
-  return new DiskStorage(path.join(dataDir, 'attachments'));
+/** DATA_DIR/attachments: the disk driver's files, and both drivers' temporary files (in .tmp). */
+export const attachmentsDir = (dataDir: string) => path.join(dataDir, 'attachments');
+
+/** The storage the configuration names: STORAGE_URL=s3://… or, unset, the disk under DATA_DIR. */
+export async function createStorage(config: Config, log?: StorageLog): Promise<AttachmentStorage> {
+  if (!config.STORAGE_URL) return new DiskStorage(attachmentsDir(config.DATA_DIR));
+  // Loaded only when configured: the SDK adds about a hundred modules to a disk-only start.
+  const { S3Storage } = await import('./s3.js');
+  return new S3Storage(config, log);
 }
