@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { makeToken } from '../helpers/factories.js';
 import { UNAUTHENTICATED } from './checks.js';
+import { socketWithin } from './requests.js';
 import { ROUTES, routeKey } from './routes.js';
 import { applicationTables, buildWorld, snapshot, type World } from './world.js';
 
@@ -30,6 +31,8 @@ interface MatrixRow {
   success: number;
   /** Public writes change data by design (escalate creates a ticket): no table comparison for them. */
   writes?: boolean;
+  /** The success is an endless event stream: sent over a socket and read to its first event. */
+  stream?: boolean;
 }
 
 const FORBIDDEN_CONVERSATION = { status: 403, body: { success: false, message: 'You do not have access to this conversation.' } };
@@ -93,6 +96,12 @@ const ROWS: MatrixRow[] = [
     other: () => ({ status: 200, check: async (body, w) => expect(body).toEqual({ success: true, count: await unreadOf(w, w.other.id) }) }), success: 200,
   },
   // Another user's read-all marks only their own: the owner's rows are compared below like any refused request.
+  {
+    route: 'GET /api/notifications/stream', access: 'user', stream: true, request: () => ({ url: '/api/notifications/stream' }),
+    // Another user's stream is their own: it starts with their unread count, never the owner's.
+    other: () => ({ status: 200, check: async (body, w) => expect(body).toContain(`event: unread_count\ndata: {"count":${await unreadOf(w, w.other.id)}}`) }), success: 200,
+  },
+  { route: 'POST /api/notifications/stream-tokens', access: 'user', request: () => ({ url: '/api/notifications/stream-tokens' }), other: () => ({ status: 201 }), success: 201 },
   { route: 'POST /api/notifications/read-all', access: 'user', request: () => ({ url: '/api/notifications/read-all' }), other: () => ({ status: 200 }), success: 200 },
   { route: 'POST /api/notifications/{id}', access: 'user', request: (w) => ({ url: `/api/notifications/${w.mine.notifications[0]}` }), other: () => NOTIFICATION_404, success: 200 },
   { route: 'DELETE /api/notifications/{id}', access: 'user', request: (w) => ({ url: `/api/notifications/${w.mine.notifications[1]}` }), other: () => NOTIFICATION_404, success: 200 },
@@ -130,11 +139,13 @@ const methodOf = (route: string) => route.split(' ')[0] as 'GET' | 'POST' | 'PUT
 
 describe('access matrix', () => {
   let w: World;
+  let base: string;
   let tables: string[];
   let headersOf: Record<Principal | 'rightful', (row: MatrixRow) => Record<string, string>>;
 
   beforeAll(async () => {
     w = await buildWorld();
+    base = await w.t.app.listen({ port: 0, host: '127.0.0.1' });
     tables = await applicationTables(w.t);
     const expired = `Bearer ${await makeToken(w.t.db, w.owner.id, { expired: true })}`;
     const revoked = `Bearer ${await makeToken(w.t.db, w.owner.id, { revoked: true })}`;
@@ -154,11 +165,13 @@ describe('access matrix', () => {
     expect(ROWS.map((r) => r.route).sort()).toEqual(ROUTES.map(routeKey).sort());
   });
 
-  function send(row: MatrixRow, headers: Record<string, string>) {
+  async function send(row: MatrixRow, headers: Record<string, string>): Promise<{ statusCode: number; body: string; json(): any }> {
     const { url, payload } = row.request(w);
     const options: InjectOptions = { method: methodOf(row.route), url, headers };
     if (payload !== undefined) options.payload = payload as InjectOptions['payload'];
-    return w.t.app.inject(options);
+    if (!row.stream) return w.t.app.inject(options);
+    const answer = await socketWithin(base, options, 15_000);
+    return { ...answer, json: () => (String(answer.headers['content-type']).startsWith('text/event-stream') ? answer.body : JSON.parse(answer.body)) };
   }
 
   function expectedFor(row: MatrixRow, principal: Principal): Expected | undefined {
