@@ -140,6 +140,8 @@ export class KnowledgeBase {
   private readonly phrasings = new Map<Locale, PhrasingIndex>();
   private readonly byLang = new Map<Locale, Passage[]>();
   private readonly vocabulary = new Map<Locale, Set<string>>();
+  /** Per language: every token of the thesaurus's phrases, so a phrase is found with an ending glued on. */
+  private readonly phraseTokens = new Map<Locale, Set<string>>();
   /** Per language: in how many passages (heading, alternates or answer) each word occurs. */
   private readonly passageFrequency = new Map<Locale, Map<string, number>>();
 
@@ -155,6 +157,7 @@ export class KnowledgeBase {
       const frequency = new Map<string, number>();
       for (const p of own) for (const term of queryTerms([p.question, ...p.alternates, p.answer].join('\n'))) frequency.set(term, (frequency.get(term) ?? 0) + 1);
       this.passageFrequency.set(lang, frequency);
+      this.phraseTokens.set(lang, new Set(thesaurus[lang].flatMap(({ phrase }) => phrase.split(' '))));
       const index = new MiniSearch<Indexed>({
         idField: 'key',
         fields: ['question', 'answer'],
@@ -193,10 +196,22 @@ export class KnowledgeBase {
       for (const form of forms) {
         const term = searchTerm(form);
         if (term === null) continue;
-        words.push(vocabulary.has(term) ? term : (indexedStem(term, SUFFIXES[lang], vocabulary, lang) ?? term));
+        words.push(vocabulary.has(term) ? term : (this.indexedForm(term, lang) ?? term));
       }
     }
     return [...new Set(words)];
+  }
+
+  /**
+   * The indexed word an unknown word stands for: its stem without a glued ending, or in Persian
+   * its written vowel where speech has و for ا before ن (خیابون → خیابان, تهرونم → تهران); null if none.
+   */
+  private indexedForm(term: string, lang: Locale): string | null {
+    const vocabulary = this.vocabulary.get(lang)!;
+    const stem = indexedStem(term, SUFFIXES[lang], vocabulary, lang);
+    if (stem !== null || lang !== 'fa' || !term.includes('ون')) return stem;
+    const written = term.replace(/ون/g, 'ان');
+    return vocabulary.has(written) ? written : indexedStem(written, SUFFIXES[lang], vocabulary, lang);
   }
 
   /**
@@ -207,9 +222,13 @@ export class KnowledgeBase {
     const words = this.words(query, lang);
     const terms = new Set(words);
     const translated = new Set<string>();
-    const text = ` ${tokenize(query).join(' ')} `;
+    // The message's tokens as typed, and again with any ending glued to a phrase's word taken off (اکانتمو → اکانت).
+    const tokens = tokenize(query);
+    const phraseTokens = this.phraseTokens.get(lang)!;
+    const text = ` ${tokens.join(' ')} `;
+    const stripped = ` ${tokens.map((t) => (phraseTokens.has(t) ? t : (indexedStem(t, SUFFIXES[lang], phraseTokens, lang) ?? t))).join(' ')} `;
     for (const { phrase, adds } of this.thesaurus[lang]) {
-      if (!text.includes(` ${phrase} `)) continue;
+      if (!text.includes(` ${phrase} `) && !stripped.includes(` ${phrase} `)) continue;
       for (const add of adds) terms.add(add);
       for (const word of this.words(phrase, lang)) translated.add(word);
     }
