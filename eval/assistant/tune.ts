@@ -68,5 +68,6 @@ results.sort((a, b) => b.objective - a.objective);
 for (const r of results.slice(0, Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 15))) {
   const { wordWeight, halfScore, coverageWeight } = r.ranking;
   const { marginWeight, knownWeight, minConfidence } = r.threshold;
-  process.stdout.write(`${r.objective.toFixed(3)}  ranking {wordWeight ${wordWeight}, halfScore ${halfScore}, coverageWeight ${coverageWeight}}  thresholds {marginWeight ${marginWeight}, knownWeight ${knownWeight}, minConfidence ${minConfidence}}  (${r.detail})\n`);
+  const gap = gaps.get(key(r.ranking, r.threshold, r.threshold.minConfidence))!;
+  process.stdout.write(`${r.objective.toFixed(3)} (gap ${gap.toFixed(4)})  ranking {wordWeight ${wordWeight}, halfScore ${halfScore}, coverageWeight ${coverageWeight}}  thresholds {marginWeight ${marginWeight}, knownWeight ${knownWeight}, minConfidence ${minConfidence}}  (${r.detail})\n`);
 }
