@@ -24,7 +24,7 @@ for (const wordWeight of [0.3, 0.4, 0.5, 0.6, 0.7]) {
 }
 const thresholds: Thresholds[] = [];
 for (const marginWeight of [0, 0.25, 0.5, 1]) {
-  for (const knownWeight of steps(0, 0.6, 0.1)) for (const minConfidence of steps(0.2, 0.9, 0.01)) thresholds.push({ marginWeight, knownWeight, minConfidence, secondRatio: 0.9 });
+  for (const knownWeight of steps(0, 2, 0.2)) for (const minConfidence of steps(0.2, 0.9, 0.01)) thresholds.push({ marginWeight, knownWeight, minConfidence, secondRatio: 0.9 });
 }
 
 const results: Array<{ objective: number; ranking: Ranking; threshold: Thresholds; detail: string }> = [];
