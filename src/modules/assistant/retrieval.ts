@@ -25,8 +25,8 @@ export interface Thresholds {
 
 // Chosen on the evaluation's tuning half with eval/assistant/tune.ts (docs/performance.md).
 export const DEFAULT_THRESHOLDS: Record<Locale, Thresholds> = {
-  en: { marginWeight: 0, knownWeight: 0.8, minConfidence: 0.46, secondRatio: 0.9 },
-  fa: { marginWeight: 0, knownWeight: 0.8, minConfidence: 0.46, secondRatio: 0.9 },
+  en: { marginWeight: 0, knownWeight: 0.8, minConfidence: 0.48, secondRatio: 0.9 },
+  fa: { marginWeight: 0, knownWeight: 0.8, minConfidence: 0.48, secondRatio: 0.9 },
 };
 
 /** What a search found for a message: the best passages and the share of its words known. */
