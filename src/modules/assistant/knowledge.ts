@@ -226,12 +226,15 @@ export class KnowledgeBase {
     const tokens = tokenize(query);
     const phraseTokens = this.phraseTokens.get(lang)!;
     const text = ` ${tokens.join(' ')} `;
-    const stripped = ` ${tokens.map((t) => (phraseTokens.has(t) ? t : (indexedStem(t, SUFFIXES[lang], phraseTokens, lang) ?? t))).join(' ')} `;
+    const strip = (t: string): string => (phraseTokens.has(t) ? t : (indexedStem(t, SUFFIXES[lang], phraseTokens, lang) ?? t));
+    const stripped = ` ${tokens.map(strip).join(' ')} `;
     for (const { phrase, adds } of this.thesaurus[lang]) {
       if (!text.includes(` ${phrase} `) && !stripped.includes(` ${phrase} `)) continue;
       for (const add of adds) terms.add(add);
       for (const word of this.words(phrase, lang)) translated.add(word);
     }
+    // A word with an ending glued on is understood when the phrase word under it is (اکانتمو).
+    for (const word of words) if (translated.has(strip(word))) translated.add(word);
     return { words, terms: [...terms], translated };
   }
 
