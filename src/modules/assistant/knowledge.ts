@@ -1,7 +1,7 @@
 // The knowledge base: question-and-answer passages in Markdown under assets/assistant/knowledge,
 // one file per topic and language (payments.en.md, payments.fa.md), each passage with alternate
-// questions, indexed once per language with BM25 (MiniSearch) and character trigrams of its
-// phrasings (ngrams.ts). Both answer providers retrieve from it.
+// questions, indexed once per language with BM25 (MiniSearch) and the character trigrams and word
+// pairs of its phrasings (ngrams.ts). Both answer providers retrieve from it.
 import fs from 'node:fs';
 import path from 'node:path';
 import MiniSearch from 'minisearch';
@@ -129,7 +129,8 @@ export interface Ranking {
 // An answer sentence counts as a phrasing of its passage, discounted: it says how, not how members ask.
 const ANSWER_SENTENCE_WEIGHT = 0.5;
 
-// Per language: the two languages' scores are spread differently (Persian passages have more phrasings).
+// Per language, so the two can differ; since the abstention rule (retrieval.ts) is chosen on both
+// languages' tuning halves together (eval/assistant/tune.ts), they are the same.
 export const DEFAULT_RANKING: Record<Locale, Ranking> = {
   en: { wordWeight: 0.6, halfScore: 32, coverageWeight: 0 },
   fa: { wordWeight: 0.6, halfScore: 32, coverageWeight: 0 },

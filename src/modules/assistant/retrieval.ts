@@ -23,7 +23,8 @@ export interface Thresholds {
   secondRatio: number;
 }
 
-// Chosen on the evaluation's tuning half with eval/assistant/tune.ts (docs/performance.md).
+// Chosen on both languages' tuning halves together with eval/assistant/tune.ts (its "chosen" line;
+// docs/performance.md, "Assistant quality"): the Persian half alone no longer tells settings apart.
 export const DEFAULT_THRESHOLDS: Record<Locale, Thresholds> = {
   en: { marginWeight: 0, knownWeight: 0.8, minConfidence: 0.48, secondRatio: 0.9 },
   fa: { marginWeight: 0, knownWeight: 0.8, minConfidence: 0.48, secondRatio: 0.9 },
