@@ -1,5 +1,7 @@
 // npm run eval -- assistant [--misses heldout,tuning,older|none]: how well the offline assistant
 // picks passages, per language and per question set (docs/performance.md, "Assistant quality").
+// The "fresh" set (eval/assistant/fresh.<lang>.txt) is measured but its misses are never printed,
+// so nobody tunes on it.
 // Each question goes through the chat's own retrieval and answer choice (retrieve, answerPassages).
 //   top-1      the answer's first passage is the expected one
 //   anywhere   the expected passage is among the passages the answer uses
@@ -10,8 +12,9 @@ import { answerPassages, retrieve } from '../src/modules/assistant/retrieval.js'
 import { PARAPHRASES } from '../test/assistant/paraphrases.js';
 import { OUT_OF_SCOPE, readQuestions, readSplit, type Lang, type Question } from './assistant/questions.js';
 
-const SET_NAMES = ['heldout', 'tuning', 'older'] as const;
+const SET_NAMES = ['heldout', 'tuning', 'older', 'fresh'] as const;
 type SetName = (typeof SET_NAMES)[number];
+const NEVER_SHOWN: ReadonlySet<SetName> = new Set(['fresh']);
 
 interface Outcome {
   question: Question;
@@ -47,6 +50,7 @@ export default async function run(args: string[]): Promise<number> {
       heldout: split.sets[lang].heldout,
       tuning: split.sets[lang].tuning,
       older: PARAPHRASES.filter((p) => p.lang === lang),
+      fresh: readQuestions(lang, 'fresh'),
     };
     for (const name of SET_NAMES) {
       const outcomes = evaluate(lang, sets[name]);
@@ -59,7 +63,7 @@ export default async function run(args: string[]): Promise<number> {
       lines.push(
         `${lang}   ${name.padEnd(8)} ${String(outcomes.length).padStart(5)}     ${percent(top1, inScope.length)}   ${percent(anywhere, inScope.length)}   ${String(noAnswer).padStart(5)}      ${outOfScope.length === 0 ? '   —' : `${percent(saidSo, outOfScope.length)} (${saidSo}/${outOfScope.length})`}`,
       );
-      if (!showMisses.has(name)) continue;
+      if (!showMisses.has(name) || NEVER_SHOWN.has(name)) continue;
       for (const o of outcomes) {
         const right = o.question.expected === OUT_OF_SCOPE ? o.sources.length === 0 : o.sources[0] === o.question.expected;
         if (!right) missLines.push(`${lang} ${name}: "${o.question.query}" expected ${o.question.expected}, answered ${o.sources.join(' + ') || OUT_OF_SCOPE}`);

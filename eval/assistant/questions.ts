@@ -1,5 +1,6 @@
 // Reading the evaluation questions and their split (see split.ts and docs/performance.md,
-// "Assistant quality").
+// "Assistant quality"). questions.<lang>.txt is split into a tuning and a held-out half;
+// fresh.<lang>.txt is a later set written before the next round of changes and never tuned on.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,15 +21,15 @@ export const OUT_OF_SCOPE = 'none';
 export const here = path.dirname(fileURLToPath(import.meta.url));
 export const SPLIT_FILE = path.join(here, 'split.json');
 
-export function readQuestions(lang: Lang): Question[] {
-  const text = fs.readFileSync(path.join(here, `questions.${lang}.txt`), 'utf8');
+export function readQuestions(lang: Lang, file: 'questions' | 'fresh' = 'questions'): Question[] {
+  const text = fs.readFileSync(path.join(here, `${file}.${lang}.txt`), 'utf8');
   return text
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line && !line.startsWith('#'))
     .map((line) => {
       const bar = line.indexOf(' | ');
-      if (bar <= 0) throw new Error(`questions.${lang}.txt: expected "<passage id> | <question>", got: ${line}`);
+      if (bar <= 0) throw new Error(`${file}.${lang}.txt: expected "<passage id> | <question>", got: ${line}`);
       return { expected: line.slice(0, bar).trim(), query: line.slice(bar + 3).trim() };
     });
 }

@@ -36,16 +36,47 @@ describe('assistant evaluation set', () => {
     }
   });
 
+  // Each heading, alternate question and answer line on its own, so no match spans two of them.
+  const knowledgeLines = (lang: 'en' | 'fa'): string[] =>
+    loadPassages()
+      .filter((p) => p.lang === lang)
+      .flatMap((p) => [p.question, ...p.alternates, ...p.answer.split('\n')].map(words));
+  const thesaurusLines = (lang: 'en' | 'fa'): string[] => fs.readFileSync(path.join(DEFAULT_THESAURUS_DIR, `${lang}.txt`), 'utf8').split('\n').map(words);
+
   it('keeps every held-out question out of the knowledge base and the thesaurus', () => {
-    const passages = loadPassages();
     for (const lang of ['en', 'fa'] as const) {
-      // Each heading, alternate question and answer line on its own, so no match spans two of them.
-      const knowledge = passages.filter((p) => p.lang === lang).flatMap((p) => [p.question, ...p.alternates, ...p.answer.split('\n')].map(words));
-      const thesaurus = fs.readFileSync(path.join(DEFAULT_THESAURUS_DIR, `${lang}.txt`), 'utf8').split('\n').map(words);
+      const knowledge = knowledgeLines(lang);
+      const thesaurus = thesaurusLines(lang);
       for (const { query } of stored.sets[lang].heldout) {
         const needle = words(query);
         expect(knowledge.some((text) => text.includes(needle)), `held-out "${query}" is in the knowledge base`).toBe(false);
         expect(thesaurus.some((line) => line.includes(needle)), `held-out "${query}" is in the thesaurus`).toBe(false);
+      }
+    }
+  });
+
+  it('has a fresh set of two questions per passage and 24 out-of-scope ones per language, none of them in the other sets', () => {
+    const passages = loadPassages();
+    for (const lang of ['en', 'fa'] as const) {
+      const fresh = readQuestions(lang, 'fresh');
+      const perPassage = new Map<string, number>();
+      for (const q of fresh) perPassage.set(q.expected, (perPassage.get(q.expected) ?? 0) + 1);
+      for (const p of passages.filter((p) => p.lang === lang)) expect(perPassage.get(p.id) ?? 0, p.id).toBeGreaterThanOrEqual(2);
+      expect(perPassage.get(OUT_OF_SCOPE) ?? 0).toBeGreaterThanOrEqual(24);
+      const older = new Set(readQuestions(lang).map((q) => words(q.query)));
+      expect(new Set(fresh.map((q) => words(q.query))).size).toBe(fresh.length);
+      for (const { query } of fresh) expect(older.has(words(query)), `fresh "${query}" is also in questions.${lang}.txt`).toBe(false);
+    }
+  });
+
+  it('keeps every fresh question out of the knowledge base and the thesaurus', () => {
+    for (const lang of ['en', 'fa'] as const) {
+      const knowledge = knowledgeLines(lang);
+      const thesaurus = thesaurusLines(lang);
+      for (const { query } of readQuestions(lang, 'fresh')) {
+        const needle = words(query);
+        expect(knowledge.some((text) => text.includes(needle)), `fresh "${query}" is in the knowledge base`).toBe(false);
+        expect(thesaurus.some((line) => line.includes(needle)), `fresh "${query}" is in the thesaurus`).toBe(false);
       }
     }
   });

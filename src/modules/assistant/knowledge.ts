@@ -1,7 +1,7 @@
 // The knowledge base: question-and-answer passages in Markdown under assets/assistant/knowledge,
 // one file per topic and language (payments.en.md, payments.fa.md), each passage with alternate
-// questions, indexed once per language with BM25 (MiniSearch) and character trigrams of its
-// phrasings (ngrams.ts). Both answer providers retrieve from it.
+// questions, indexed once per language with BM25 (MiniSearch) and the character trigrams and word
+// pairs of its phrasings (ngrams.ts). Both answer providers retrieve from it.
 import fs from 'node:fs';
 import path from 'node:path';
 import MiniSearch from 'minisearch';
@@ -129,9 +129,10 @@ export interface Ranking {
 // An answer sentence counts as a phrasing of its passage, discounted: it says how, not how members ask.
 const ANSWER_SENTENCE_WEIGHT = 0.5;
 
-// Per language: the two languages' scores are spread differently (Persian passages have more phrasings).
+// Per language, so the two can differ; since the abstention rule (retrieval.ts) is chosen on both
+// languages' tuning halves together (eval/assistant/tune.ts), they are the same.
 export const DEFAULT_RANKING: Record<Locale, Ranking> = {
-  en: { wordWeight: 0.5, halfScore: 32, coverageWeight: 0 },
+  en: { wordWeight: 0.6, halfScore: 32, coverageWeight: 0 },
   fa: { wordWeight: 0.6, halfScore: 32, coverageWeight: 0 },
 };
 
@@ -140,6 +141,10 @@ export class KnowledgeBase {
   private readonly phrasings = new Map<Locale, PhrasingIndex>();
   private readonly byLang = new Map<Locale, Passage[]>();
   private readonly vocabulary = new Map<Locale, Set<string>>();
+  /** Per language: every token of the thesaurus's phrases, so a phrase is found with an ending glued on. */
+  private readonly phraseTokens = new Map<Locale, Set<string>>();
+  /** Per language: in how many passages (heading, alternates or answer) each word occurs. */
+  private readonly passageFrequency = new Map<Locale, Map<string, number>>();
 
   constructor(
     readonly passages: Passage[],
@@ -150,6 +155,10 @@ export class KnowledgeBase {
       const own = passages.filter((p) => p.lang === lang);
       this.byLang.set(lang, own);
       this.vocabulary.set(lang, new Set(own.flatMap((p) => queryTerms(`${p.question} ${p.answer}`))));
+      const frequency = new Map<string, number>();
+      for (const p of own) for (const term of queryTerms([p.question, ...p.alternates, p.answer].join('\n'))) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+      this.passageFrequency.set(lang, frequency);
+      this.phraseTokens.set(lang, new Set(thesaurus[lang].flatMap(({ phrase }) => phrase.split(' '))));
       const index = new MiniSearch<Indexed>({
         idField: 'key',
         fields: ['question', 'answer'],
@@ -188,21 +197,46 @@ export class KnowledgeBase {
       for (const form of forms) {
         const term = searchTerm(form);
         if (term === null) continue;
-        words.push(vocabulary.has(term) ? term : (indexedStem(term, SUFFIXES[lang], vocabulary, lang) ?? term));
+        words.push(vocabulary.has(term) ? term : (this.indexedForm(term, lang) ?? term));
       }
     }
     return [...new Set(words)];
   }
 
-  /** The query's words plus the knowledge-base words of the thesaurus phrases it contains. */
-  expand(query: string, lang: Locale): { words: string[]; terms: string[] } {
+  /**
+   * The indexed word an unknown word stands for: its stem without a glued ending, or in Persian
+   * its written vowel where speech has و for ا before ن (خیابون → خیابان, تهرونم → تهران); null if none.
+   */
+  private indexedForm(term: string, lang: Locale): string | null {
+    const vocabulary = this.vocabulary.get(lang)!;
+    const stem = indexedStem(term, SUFFIXES[lang], vocabulary, lang);
+    if (stem !== null || lang !== 'fa' || !term.includes('ون')) return stem;
+    const written = term.replace(/ون/g, 'ان');
+    return vocabulary.has(written) ? written : indexedStem(written, SUFFIXES[lang], vocabulary, lang);
+  }
+
+  /**
+   * The query's words plus the knowledge-base words of the thesaurus phrases it contains, and
+   * which of the query's words those phrases stand for (they count as understood).
+   */
+  expand(query: string, lang: Locale): { words: string[]; terms: string[]; translated: Set<string> } {
     const words = this.words(query, lang);
     const terms = new Set(words);
-    const text = ` ${tokenize(query).join(' ')} `;
+    const translated = new Set<string>();
+    // The message's tokens as typed, and again with any ending glued to a phrase's word taken off (اکانتمو → اکانت).
+    const tokens = tokenize(query);
+    const phraseTokens = this.phraseTokens.get(lang)!;
+    const text = ` ${tokens.join(' ')} `;
+    const strip = (t: string): string => (phraseTokens.has(t) ? t : (indexedStem(t, SUFFIXES[lang], phraseTokens, lang) ?? t));
+    const stripped = ` ${tokens.map(strip).join(' ')} `;
     for (const { phrase, adds } of this.thesaurus[lang]) {
-      if (text.includes(` ${phrase} `)) for (const add of adds) terms.add(add);
+      if (!text.includes(` ${phrase} `) && !stripped.includes(` ${phrase} `)) continue;
+      for (const add of adds) terms.add(add);
+      for (const word of this.words(phrase, lang)) translated.add(word);
     }
-    return { words, terms: [...terms] };
+    // A word with an ending glued on is understood when the phrase word under it is (اکانتمو).
+    for (const word of words) if (translated.has(strip(word))) translated.add(word);
+    return { words, terms: [...terms], translated };
   }
 
   /**
@@ -211,8 +245,19 @@ export class KnowledgeBase {
    * matches) and the character-trigram similarity of the query to its closest phrasing.
    */
   search(query: string, lang: Locale, limit = 3): Hit[] {
-    const { words, terms } = this.expand(query, lang);
-    if (terms.length === 0) return [];
+    return this.match(query, lang, limit).hits;
+  }
+
+  /**
+   * search(), plus the share of the query's words the knowledge base understands at all: words
+   * some passage contains (exactly, by prefix or fuzzily) or that a thesaurus phrase stands for,
+   * each word weighted by its rarity among the passages (a word most passages use, such as
+   * "where" or چند, says little either way; a word no passage uses counts as the rarest).
+   * A question about something else (the weather, a pizza) has most of its weight unknown.
+   */
+  match(query: string, lang: Locale, limit = 3): { hits: Hit[]; known: number } {
+    const { words, terms, translated } = this.expand(query, lang);
+    if (terms.length === 0) return { hits: [], known: 0 };
     const own = this.byLang.get(lang)!;
     const results = this.indexes.get(lang)!.search(terms.join(' '), {
       boost: { question: 2 },
@@ -233,7 +278,17 @@ export class KnowledgeBase {
       const score = wordWeight * (bm25 / (bm25 + halfScore)) + coverageWeight * coverage + (1 - wordWeight - coverageWeight) * similarity[i]!;
       return { passage, score, coverage };
     });
-    return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+    const matched = new Set(results.flatMap((r) => r.queryTerms));
+    const frequency = this.passageFrequency.get(lang)!;
+    let knownWeight = 0;
+    let totalWeight = 0;
+    for (const word of words) {
+      const weight = Math.log(1 + own.length / (frequency.get(word) ?? 1));
+      totalWeight += weight;
+      if (matched.has(word) || translated.has(word)) knownWeight += weight;
+    }
+    const known = totalWeight === 0 ? 0 : knownWeight / totalWeight;
+    return { hits: hits.sort((a, b) => b.score - a.score).slice(0, limit), known };
   }
 
   /** Other passages of the same topic, for suggestions. */

@@ -5,13 +5,18 @@ const N = 3;
 
 export type Vector = Map<string, number>;
 
-/** The trigrams of each word, padded with a space on both sides so word starts and ends count. */
+/**
+ * The trigrams of each word, padded with a space on both sides so word starts and ends count,
+ * and each pair of neighbouring words as one more feature, so word order counts too ("status
+ * changed" meets the passage that says it, not every passage with "status" and "changed").
+ */
 export function trigrams(words: string[]): string[] {
   const grams: string[] = [];
-  for (const word of words) {
+  for (const [index, word] of words.entries()) {
     const padded = ` ${word} `;
     if (padded.length <= N) grams.push(padded);
     for (let i = 0; i + N <= padded.length; i += 1) grams.push(padded.slice(i, i + N));
+    if (index > 0) grams.push(`${words[index - 1]}|${word}`);
   }
   return grams;
 }

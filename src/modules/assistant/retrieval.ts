@@ -4,22 +4,37 @@
 import type { Locale } from '../../http/i18n.js';
 import type { Hit, KnowledgeBase, Passage } from './knowledge.js';
 
-/** When the best passage counts as an answer, and when a second one joins it. */
+/**
+ * When the best passage counts as an answer, and when a second one joins it. The decision is a
+ * linear rule over three signals of the search: the best passage's score (0 to 1, see
+ * KnowledgeBase.search), its lead over the second passage, and the share of the message's words
+ * the knowledge base knows at all (KnowledgeBase.match). A question about something else scores
+ * low, leads nothing and has most of its words unknown; a real question typed badly still has
+ * most of its words known.
+ */
 export interface Thresholds {
-  /** The best passage's score (0 to 1, see KnowledgeBase.search) must reach this... */
-  minScore: number;
-  /** ...or lead the second passage's by this much while reaching marginFloor. */
-  minMargin: number;
-  marginFloor: number;
+  /** Weight of the best passage's lead over the second one. */
+  marginWeight: number;
+  /** Weight of the share of the message's words the knowledge base knows. */
+  knownWeight: number;
+  /** (score + marginWeight × lead + knownWeight × known share) / (1 + marginWeight + knownWeight), 0 to 1, must reach this to answer. */
+  minConfidence: number;
   /** A second passage joins the answer when its score is at least this share of the best one's. */
   secondRatio: number;
 }
 
-// Chosen on the evaluation's tuning half with eval/assistant/tune.ts (docs/performance.md).
+// Chosen on both languages' tuning halves together with eval/assistant/tune.ts (its "chosen" line;
+// docs/performance.md, "Assistant quality"): the Persian half alone no longer tells settings apart.
 export const DEFAULT_THRESHOLDS: Record<Locale, Thresholds> = {
-  en: { minScore: 0.46, minMargin: 0.04, marginFloor: 0.4, secondRatio: 0.9 },
-  fa: { minScore: 0.38, minMargin: 0.28, marginFloor: 0.24, secondRatio: 0.9 },
+  en: { marginWeight: 0, knownWeight: 0.8, minConfidence: 0.48, secondRatio: 0.9 },
+  fa: { marginWeight: 0, knownWeight: 0.8, minConfidence: 0.48, secondRatio: 0.9 },
 };
+
+/** What a search found for a message: the best passages and the share of its words known. */
+export interface Match {
+  hits: Hit[];
+  known: number;
+}
 
 export interface Retrieval {
   /** The best passages, best first. */
@@ -29,16 +44,21 @@ export interface Retrieval {
   secondRatio?: number;
 }
 
-export function isWeakMatch(hits: Hit[], thresholds: Thresholds): boolean {
+/** How sure the search is that its best passage answers the message (see Thresholds). */
+export function confidence({ hits, known }: Match, thresholds: Thresholds): number {
   const [best, second] = hits;
-  if (!best) return true;
-  if (best.score >= thresholds.minScore) return false;
-  return best.score < thresholds.marginFloor || best.score - (second?.score ?? 0) < thresholds.minMargin;
+  if (!best) return 0;
+  const { marginWeight, knownWeight } = thresholds;
+  return (best.score + marginWeight * (best.score - (second?.score ?? 0)) + knownWeight * known) / (1 + marginWeight + knownWeight);
+}
+
+export function isWeakMatch(match: Match, thresholds: Thresholds): boolean {
+  return match.hits.length === 0 || confidence(match, thresholds) < thresholds.minConfidence;
 }
 
 export function retrieve(knowledge: KnowledgeBase, message: string, language: Locale, thresholds: Thresholds = DEFAULT_THRESHOLDS[language]): Retrieval {
-  const hits = knowledge.search(message, language, 3);
-  return { hits, weakMatch: isWeakMatch(hits, thresholds), secondRatio: thresholds.secondRatio };
+  const match = knowledge.match(message, language, 3);
+  return { hits: match.hits, weakMatch: isWeakMatch(match, thresholds), secondRatio: thresholds.secondRatio };
 }
 
 /** The passages an offline answer is made of, best first: none on a weak match, else the best and a close second. */

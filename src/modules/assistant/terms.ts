@@ -15,10 +15,15 @@ const STOP_WORDS = new Set(
     'a an the i me my mine we our us you your it its is are was were be been being am do does did doing done can could should would will shall may might must ' +
     'to of in on at for with from by about as into onto and or but if then so than that this these those there here what which who whom whose how ' +
     'please hi hello hey thanks thank just also any some there get got have has had not no yes want need like know tell explain help me ' +
+    // Informal English: contractions typed without the apostrophe, and their halves when typed with it.
+    'pls plz u ur im ive id dont doesnt didnt cant cannot wont isnt arent wasnt havent hasnt whats hows wheres whos theres thats its lets s t d m ll re ve ' +
+    'now still really something anything thing ok okay guys ' +
     'از به با در را که و یا این آن اون من ما شما تو او است هست هستند بود باشد می نمی ها های هم برای چه چی چطور چگونه چطوری کنم کنیم کرد کردم شود شد میشود ' +
     'یک تا اگر باید ام ای رو آیا خود خودم دارم داره دارد دارید داریم را ی بر پس اما ولی هر همه لطفا سلام ممنون بگید بگویید میخواهم خواهم ' +
     // Spoken forms and light verbs that every passage shares.
-    'تو یه چیه چیا چیست اینو اونو بعدش دیگه الان خب مگه شود شوم شوند کند کنند کنید دهد دهم دهند خواهد خواهند آید'
+    'تو یه چیه چیا چیست اینو اونو بعدش دیگه الان خب مگه شود شوم شوند کند کنند کنید دهد دهم دهند خواهد خواهند آید ' +
+    // Spoken question words with است glued on, and the light verbs of requests (بگو, بده, کن).
+    'کیه چنده چقدره کجاست کجاس چطوره چجوریه کدومه کدوم کدام بگو بگید بگین بگی بده بدید بدین کن بکن بکنم کنین لطفا مرسی ممنونم'
   )
     .split(/\s+/)
     .map((w) => normalizeText(w)),
@@ -56,7 +61,8 @@ export function tokenize(text: string): string[] {
 
 export function searchTerm(token: string): string | null {
   if (STOP_WORDS.has(token)) return null;
-  return stemEnglish(token);
+  const stem = stemEnglish(token);
+  return STOP_WORDS.has(stem) ? null : stem;
 }
 
 /** The distinct search terms of a query, as the index sees them. */
