@@ -1,0 +1,104 @@
+// The knowledge base's files: question-and-answer passages in Markdown under
+// assets/assistant/knowledge (one file per topic and language, each passage with an id line and
+// alternate questions) and the thesauri under assets/assistant/thesaurus, read and checked at start.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Locale } from '../../http/i18n.js';
+import { assetsDir } from '../../paths.js';
+import { queryTerms, tokenize } from './terms.js';
+
+export interface Passage {
+  /** Shared by the English and Persian versions of one passage: topic.slug. */
+  id: string;
+  lang: Locale;
+  topic: string;
+  question: string;
+  /** Other ways members ask the same question: the passage's "<!-- also: ... -->" lines. */
+  alternates: string[];
+  answer: string;
+}
+
+export class KnowledgeBaseError extends Error {
+  override name = 'KnowledgeBaseError';
+}
+
+export const DEFAULT_KNOWLEDGE_DIR = path.join(assetsDir, 'assistant', 'knowledge');
+export const DEFAULT_THESAURUS_DIR = path.join(assetsDir, 'assistant', 'thesaurus');
+
+/** Per language: phrases members use (normalised tokens joined by one space) -> knowledge-base terms. */
+export type Thesaurus = Record<Locale, Array<{ phrase: string; adds: string[] }>>;
+
+const FILE_NAME = /^([a-z0-9-]+)\.(en|fa)\.md$/;
+const ID_LINE = /^<!--\s*id:\s*([a-z0-9.-]+)\s*-->$/;
+const ALSO_LINE = /^<!--\s*also:\s*(.+?)\s*-->$/;
+
+/**
+ * Passages of one Markdown file: each "## question" heading, an id comment, any number of
+ * "<!-- also: another phrasing -->" comments (hidden when the Markdown is rendered), then the answer.
+ */
+export function parseKnowledgeFile(text: string, topic: string, lang: Locale, file: string): Passage[] {
+  const passages: Passage[] = [];
+  const sections = text.split(/^## /m).slice(1);
+  for (const section of sections) {
+    const [heading = '', ...rest] = section.split('\n');
+    const question = heading.trim();
+    const idLine = rest.findIndex((line) => line.trim() !== '');
+    const match = idLine === -1 ? null : ID_LINE.exec(rest[idLine]!.trim());
+    if (!match) throw new KnowledgeBaseError(`${file}: the passage "${question}" needs an id line such as <!-- id: ${topic}.some-slug --> under its heading`);
+    const alternates: string[] = [];
+    let body = idLine + 1;
+    for (; body < rest.length; body += 1) {
+      const line = rest[body]!.trim();
+      const also = ALSO_LINE.exec(line);
+      if (also) alternates.push(also[1]!);
+      else if (line !== '') break;
+    }
+    const answer = rest
+      .slice(body)
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
+    if (!answer) throw new KnowledgeBaseError(`${file}: the passage "${question}" has no answer text`);
+    passages.push({ id: match[1]!, lang, topic, question, alternates, answer });
+  }
+  return passages;
+}
+
+export function loadPassages(dir: string = DEFAULT_KNOWLEDGE_DIR): Passage[] {
+  if (!fs.existsSync(dir)) throw new KnowledgeBaseError(`the assistant's knowledge base folder ${dir} does not exist`);
+  const passages: Passage[] = [];
+  const seen = new Set<string>();
+  for (const file of fs.readdirSync(dir).sort()) {
+    const name = FILE_NAME.exec(file);
+    if (!name) continue;
+    const [, topic, lang] = name;
+    for (const passage of parseKnowledgeFile(fs.readFileSync(path.join(dir, file), 'utf8'), topic!, lang as Locale, file)) {
+      const key = `${passage.lang}:${passage.id}`;
+      if (seen.has(key)) throw new KnowledgeBaseError(`${file}: the id ${passage.id} is used twice`);
+      seen.add(key);
+      passages.push(passage);
+    }
+  }
+  return passages;
+}
+
+/** Reads thesaurus/<lang>.txt: "kb words: variant, variant phrase" per line, # for comments. */
+export function loadThesaurus(dir: string = DEFAULT_THESAURUS_DIR): Thesaurus {
+  const thesaurus: Thesaurus = { en: [], fa: [] };
+  for (const lang of ['en', 'fa'] as const) {
+    const file = path.join(dir, `${lang}.txt`);
+    if (!fs.existsSync(file)) continue;
+    for (const [index, raw] of fs.readFileSync(file, 'utf8').split('\n').entries()) {
+      const line = raw.trim();
+      if (!line || line.startsWith('#')) continue;
+      const colon = line.indexOf(':');
+      if (colon <= 0) throw new KnowledgeBaseError(`${file}:${index + 1}: expected "words: variant, variant"`);
+      const adds = queryTerms(line.slice(0, colon));
+      for (const variant of line.slice(colon + 1).split(/[,،]/)) {
+        const phrase = tokenize(variant).join(' ');
+        if (phrase) thesaurus[lang].push({ phrase, adds });
+      }
+    }
+  }
+  return thesaurus;
+}
