@@ -6,6 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { t } from '../../http/i18n.js';
 import { HttpError } from '../../http/errors.js';
+import { eventText, startEventStream } from '../../http/event-stream.js';
 import { agentById } from './agents.js';
 import { ChatResponse } from './schemas.js';
 import { ChatInterrupted, type AssistantService, type ChatTurn } from './service.js';
@@ -20,12 +21,8 @@ export async function streamChat(service: AssistantService, turn: ChatTurn, req:
   const { locale } = turn.meta;
   const agent = agentById(turn.request.agent.id);
   const serializeDone = reply.compileSerializationSchema(ChatResponse as unknown as Record<string, unknown>) as (body: unknown) => string;
-  reply.hijack();
-  const res = reply.raw;
-  const headers: Record<string, string | number | string[]> = {};
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
-  res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
-  const send = (event: string, data: string) => res.write(`event: ${event}\ndata: ${data}\n\n`);
+  const res = startEventStream(reply);
+  const send = (event: string, data: string) => res.write(eventText(event, data));
 
   const left = new AbortController();
   res.on('close', () => {

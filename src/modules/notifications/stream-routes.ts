@@ -3,9 +3,10 @@
 // and what they send live in live/; this file is the HTTP side: who may open one, the response
 // headers and the socket.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { currentUser } from '../../http/auth.js';
 import { HttpError, serviceUnavailable } from '../../http/errors.js';
+import { startEventStream } from '../../http/event-stream.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { NotificationRecord } from './repository.js';
 import { Notification, NotificationStreamEvent, StreamQuery, StreamToken } from './schemas.js';
@@ -64,8 +65,8 @@ const routes: FastifyPluginAsync = async (instance) => {
         throw new HttpError(429, { message: `Too many open notification streams: at most ${config.NOTIFICATION_STREAMS_PER_USER} per user. Close one or try again later.` }, { 'retry-after': '30' });
       }
       const serialize = reply.compileSerializationSchema(Notification as unknown as Record<string, unknown>) as (n: NotificationRecord) => string;
-      open(reply);
-      const res = reply.raw;
+      const res = startEventStream(reply);
+      res.write(`retry: ${RETRY_MS}\n\n`);
       // A HEAD request gets the stream's headers and nothing more (no body can follow them).
       if (req.method === 'HEAD') return void res.end();
       const stream = streams.add(user.id, { write: (text) => res.write(text), backlog: () => res.writableLength, end: () => res.end() }, serialize, cursorOf(req.headers['last-event-id'] ?? req.query.last_event_id));
@@ -76,21 +77,5 @@ const routes: FastifyPluginAsync = async (instance) => {
     },
   );
 };
-
-/** Takes the response over from Fastify and starts the event stream with the headers set so far (request id, security headers, CORS). */
-function open(reply: FastifyReply): void {
-  reply.hijack();
-  const res = reply.raw;
-  const headers: Record<string, string | number | string[]> = {};
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
-  res.writeHead(200, {
-    ...headers,
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    // Proxies such as nginx would otherwise hold the events back in their buffer.
-    'x-accel-buffering': 'no',
-  });
-  res.write(`retry: ${RETRY_MS}\n\n`);
-}
 
 export default routes;

@@ -5,7 +5,7 @@ import { answerPassages } from '../retrieval.js';
 import type { Answer, AnswerProvider, AnswerRequest, StreamOptions } from './types.js';
 
 /** The answer in pieces: its paragraphs, each with the blank line that follows it. */
-export function pieces(content: string): string[] {
+function pieces(content: string): string[] {
   return content.split(/(?<=\n\n)/);
 }
 

@@ -106,10 +106,11 @@ export class SqlitePoll implements ChangeSignals {
 
   private async poll(): Promise<void> {
     const users = this.streams.users();
-    if (this.polling || users.length === 0) {
-      if (users.length === 0) this.seen.clear();
+    if (users.length === 0) {
+      this.seen.clear();
       return;
     }
+    if (this.polling) return;
     this.polling = true;
     try {
       const versions = await notificationVersions(this.db, users);

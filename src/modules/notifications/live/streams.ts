@@ -7,6 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
+import { eventText } from '../../../http/event-stream.js';
 import { countUnread, UNREAD_LIST_LIMIT, type NotificationRecord } from '../repository.js';
 import { latestCursor, ownsCursor, unreadAfter } from '../stream-repository.js';
 
@@ -38,7 +39,7 @@ export class NotificationStream {
 
   send(event: string, data: string, id?: number): void {
     if (this.closed) return;
-    this.sink.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${data}\n\n`);
+    this.sink.write(eventText(event, data, id));
   }
 
   comment(text: string): void {
@@ -108,9 +109,8 @@ export class NotificationStreams {
    * the user already holds the most streams allowed, or the instance is shutting down.
    */
   add(userId: number, sink: StreamSink, serialize: (n: NotificationRecord) => string, resumeFrom?: number): NotificationStream | undefined {
-    if (this.closing) return undefined;
+    if (this.closing || !this.accepts(userId)) return undefined;
     let streams = this.byUser.get(userId);
-    if (streams && streams.size >= this.options.perUser) return undefined;
     if (!streams) this.byUser.set(userId, (streams = new Set()));
     const stream = new NotificationStream(userId, sink, serialize, resumeFrom);
     streams.add(stream);
