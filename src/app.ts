@@ -12,6 +12,7 @@ import { registerLingeringClose } from './http/lingering-close.js';
 import { registerMethodNotAllowed } from './http/method-not-allowed.js';
 import { registerMetrics } from './http/metrics.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { PreparedAnswers, registerPreparedAnswers } from './http/prepared-answers.js';
 import { registerRequestIdEcho, requestIdOf } from './http/request-id.js';
 import { securityHeadersHook } from './http/security-headers.js';
 import { modules } from './modules/index.js';
@@ -39,6 +40,7 @@ export interface AppOptions {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  const preparedAnswers = new PreparedAnswers();
   const app = Fastify({
     logger: options.logger ?? {
       level: config.LOG_LEVEL,
@@ -58,6 +60,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // answer would carry Fastify's internal code; the one error handler gives the platform's body.
     frameworkErrors: (error, req, reply) => handleError(error, req, reply),
     clientErrorHandler: answerClientError,
+    // Answers held in memory (the geographic data) are sent before routing: src/http/prepared-answers.ts.
+    serverFactory: preparedAnswers.serverFactory(),
   });
 
   // Infrastructure: what every request and every module relies on.
@@ -70,6 +74,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(notificationStreams);
 
   // The HTTP edge, in the order its hooks run.
+  registerPreparedAnswers(app, preparedAnswers);
   registerHotPathRoutes(app);
   registerRequestIdEcho(app);
   registerJsonBody(app);

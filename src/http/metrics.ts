@@ -69,19 +69,23 @@ export function registerMetrics(app: FastifyInstance, pool?: pg.Pool): void {
     inFlight++;
     done();
   };
-  const onResponse = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    inFlight--;
-    const route = req.routeOptions.url ?? 'unmatched';
-    const statusClass = STATUS_CLASSES[Math.floor(reply.statusCode / 100) - 1] ?? 'other';
-    const key = route + ' ' + req.method + ' ' + statusClass;
+  const observe = (route: string, method: string, statusCode: number, seconds: number) => {
+    const statusClass = STATUS_CLASSES[Math.floor(statusCode / 100) - 1] ?? 'other';
+    const key = route + ' ' + method + ' ' + statusClass;
     let child = children.get(key);
     if (!child) {
-      child = duration.labels(route, req.method, statusClass);
+      child = duration.labels(route, method, statusClass);
       children.set(key, child);
     }
-    child.observe(reply.elapsedTime / 1000);
+    child.observe(seconds);
+  };
+  const onResponse = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    inFlight--;
+    observe(req.routeOptions.url ?? 'unmatched', req.method, reply.statusCode, reply.elapsedTime / 1000);
     done();
   };
+  // Answers sent before routing (src/http/prepared-answers.ts) are counted the same way.
+  app.preparedAnswers.recordWith(observe);
   app.addHook('onRoute', (route) => {
     if (route.config?.metrics === false) return;
     route.onRequest = [onRequest, ...toList(route.onRequest)];

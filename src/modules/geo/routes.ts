@@ -3,6 +3,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { fieldError, ValidationError } from '../../http/errors.js';
+import { etagMatches, type PreparedMatch } from '../../http/prepared-answers.js';
 import { requestLocale } from '../../http/i18n.js';
 import { fieldMessage } from '../../http/validation.js';
 import type { AppDeps } from '../../http/types.js';
@@ -20,16 +21,6 @@ export function geoCatalogOf(app: { deps: AppDeps }): GeoCatalog {
   const catalog = catalogs.get(app.deps);
   if (!catalog) throw new Error('the geo routes are not registered on this app');
   return catalog;
-}
-
-/** True when an If-None-Match header names this ETag (weak or strong) or is "*". */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header === etag) return true;
-  return header.split(',').some((candidate) => {
-    const tag = candidate.trim();
-    return tag === '*' || tag === etag || tag === `W/${etag}`;
-  });
 }
 
 // The body is sent as prepared bytes: no serialisation per request.
@@ -59,6 +50,9 @@ const routes: FastifyPluginAsync = async (instance) => {
     if (app.deps.startWorkers) catalog.watch();
   });
   app.addHook('onClose', async () => catalog.stop());
+  // The same answers, for the plainest spelling of each path, before Fastify (src/http/prepared-answers.ts).
+  // With CORS origins configured every geo request goes through Fastify's CORS hook instead.
+  if (app.deps.config.CORS_ORIGINS.length === 0) app.preparedAnswers.add((path) => preparedGeoAnswer(catalog, path));
 
   app.get('/provinces', { schema: ProvincesSchema, config: routeConfig }, (req, reply) => {
     sendCached(req, reply as FastifyReply, catalog.get('provinces') ?? EMPTY_DATA);
@@ -87,5 +81,29 @@ const routes: FastifyPluginAsync = async (instance) => {
     sendCached(req, reply as FastifyReply, (key && catalog.get(key)) || EMPTY_ARRAY);
   });
 };
+
+const BY_PARENT_PATH = /^\/api\/(counties|districts|cities|villages)\/([1-9]\d{0,9})$/;
+const CHILDREN_PATH = /^\/api\/geographic\/([a-z]+)\/([a-z0-9_]{1,40})\/children$/;
+
+/**
+ * The catalogue entry a geo route would send for this exact path, when the path is spelled the
+ * way the route's parameters come out unchanged (lower-case level, a plain id) and the entry
+ * exists; anything else is left to the Fastify route.
+ */
+export function preparedGeoAnswer(catalog: GeoCatalog, path: string): PreparedMatch | undefined {
+  let route: string;
+  let key: string | undefined;
+  if (path === '/api/provinces') [route, key] = ['/api/provinces', 'provinces'];
+  else if (path === '/api/geographic/continents') [route, key] = ['/api/geographic/continents', 'continents'];
+  else {
+    const children = CHILDREN_PATH.exec(path);
+    const byParent = children ? null : BY_PARENT_PATH.exec(path);
+    if (children) [route, key] = ['/api/geographic/:level/:parentId/children', isChildLevel(children[1]!) ? childrenKey(children[1]!, children[2]!) : undefined];
+    else if (byParent) [route, key] = [`/api/${byParent[1]}/:id`, `${byParent[1]}/${byParent[2]}`];
+    else return undefined;
+  }
+  const answer = key === undefined ? undefined : catalog.get(key);
+  return answer && { route, answer, cacheControl: CACHE_CONTROL };
+}
 
 export default routes;
