@@ -25,7 +25,7 @@ export function freePort(): Promise<number> {
 
 /**
  * With two or more cores and taskset, the server under test gets core 0 to itself and everything
- * else (this process, the data generators, autocannon, which inherit the affinity) the other
+ * else (this process, the data generators and wrk, which inherit the affinity) the other
  * cores: the load generator then stands in for clients on another machine instead of taking CPU
  * time from the server it measures. Returns how the run was placed, for the report.
  */

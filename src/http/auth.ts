@@ -24,12 +24,22 @@ function bearerToken(req: FastifyRequest): string | undefined {
 export function registerAuth(app: FastifyInstance): void {
   const verifier = new TokenVerifier(app.deps.db);
   app.decorateRequest('user', null);
+  app.decorateRequest('answerVersion', null);
   const authenticate = async (req: FastifyRequest, reply: FastifyReply, mode: AuthMode) => {
     const token = bearerToken(req);
     const queryToken = req.routeOptions.config.queryToken;
     // Only a route that names its own URL credential (the notification stream's single-use
     // stream token) looks past the header; a bearer token is never read from a URL.
-    const user: UserRecord | undefined = token ? await verifier.verify(token) : queryToken ? await queryToken(req) : undefined;
+    const scope = req.routeOptions.config.answerScope;
+    let user: UserRecord | undefined;
+    if (token && scope) {
+      // A route that reuses answers gets the caller's version of them in the token's statement.
+      const verified = await verifier.verifyWithVersion(token, scope);
+      user = verified?.user;
+      if (verified) req.answerVersion = verified.answerVersion;
+    } else {
+      user = token ? await verifier.verify(token) : queryToken ? await queryToken(req) : undefined;
+    }
     if (!user) {
       if (mode === 'optional') return;
       throw unauthenticated();

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
+import type { AnswerScope } from '../db/answer-versions.js';
 import type { DatabaseHandle, Dialect } from '../db/index.js';
 import type { Database } from '../db/schema.js';
 import type { UserRecord } from '../modules/users/service.js';
@@ -37,10 +38,17 @@ declare module 'fastify' {
     metrics?: boolean;
     /** Which of the spec's three 422 bodies this route answers with (default: general). */
     validationForm?: ValidationForm;
+    /**
+     * The scope of the answers this route reuses (http/answer-reuse.ts): the auth hook reads the
+     * caller's version of it with the token, in the same statement. Set through AnswerReuse.routeConfig.
+     */
+    answerScope?: AnswerScope;
   }
   interface FastifyRequest {
     /** The caller, set by the auth hook on routes with config.auth. */
     user: UserRecord | null;
+    /** The caller's version of the route's config.answerScope, read by the auth hook with the token. */
+    answerVersion: number | null;
   }
   interface FastifyInstance {
     deps: AppDeps;

@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUser, referencedUser, usersByIds, type UserRecord } from '../../src/modules/users/service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import { makeUser } from '../helpers/factories.js';
+import { revokeToken, TokenVerifier } from '../../src/modules/users/tokens.js';
+import { makeToken, makeUser } from '../helpers/factories.js';
 
 describe('users service', () => {
   let t: TestDatabase;
@@ -42,5 +43,21 @@ describe('users service', () => {
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
+  });
+
+  it('verifies a token with the user\'s answer version of a scope in one statement: 0 before any change, then the raised one', async () => {
+    const verifier = new TokenVerifier(t.db);
+    const token = await makeToken(t.db, ada.id);
+    expect(await verifier.verifyWithVersion(token, 'notifications')).toEqual({ user: ada, answerVersion: 0 });
+    await t.db.insertInto('answer_versions').values({ user_id: ada.id, scope: 'notifications', version: 7 }).execute();
+    await t.db.insertInto('answer_versions').values({ user_id: bob.id, scope: 'notifications', version: 3 }).execute();
+    expect(await verifier.verifyWithVersion(token, 'notifications')).toEqual({ user: ada, answerVersion: 7 });
+    expect((await verifier.verifyWithVersion(token, 'tickets'))?.answerVersion).toBe(0);
+    // The same refusals as verify(): a changed secret, a malformed token, a revoked token.
+    expect(await verifier.verifyWithVersion(token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A'), 'notifications')).toBeUndefined();
+    expect(await verifier.verifyWithVersion('not-a-token', 'notifications')).toBeUndefined();
+    await revokeToken(t.db, Number(token.split('|')[0]));
+    expect(await verifier.verifyWithVersion(token, 'notifications')).toBeUndefined();
+    expect(await verifier.verify(token)).toBeUndefined();
   });
 });

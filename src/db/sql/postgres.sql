@@ -40,41 +40,6 @@ order by
 limit
   100;
 
--- tickets.activitiesOf
--- parameters: #0
-select
-  "id",
-  "user_id",
-  "type",
-  "field",
-  "old_value",
-  "new_value",
-  "created_at"
-from
-  "ticket_activities"
-where
-  "ticket_id" = $1
-order by
-  "id";
-
--- tickets.attachmentsOf
--- parameters: #0
-select
-  "id",
-  "ticket_id",
-  "comment_id",
-  "file_name",
-  "file_type",
-  "file_size",
-  "storage_key",
-  "created_at"
-from
-  "ticket_attachments"
-where
-  "ticket_id" = $1
-order by
-  "id";
-
 -- tickets.byId
 -- parameters: #0
 select
@@ -100,21 +65,117 @@ from
 where
   "id" = $1;
 
--- tickets.commentsOf
--- parameters: #0
+-- tickets.childrenOf
+-- parameters: #0, #0, #0, #0
 select
-  "id",
-  "ticket_id",
-  "user_id",
-  "message",
-  "is_staff",
-  "created_at"
-from
-  "ticket_comments"
-where
-  "ticket_id" = $1
-order by
-  "id";
+  (
+    select
+      coalesce(
+        json_agg(
+          x
+          order by
+            x.id
+        ),
+        '[]'::json
+      )
+    from
+      (
+        select
+          "tags"."id",
+          "tags"."name"
+        from
+          "ticket_tag"
+          inner join "tags" on "tags"."id" = "ticket_tag"."tag_id"
+        where
+          "ticket_tag"."ticket_id" = $1
+        order by
+          "tags"."id"
+      ) as x
+  ) as "tags",
+  (
+    select
+      coalesce(
+        json_agg(
+          x
+          order by
+            x.id
+        ),
+        '[]'::json
+      )
+    from
+      (
+        select
+          "id",
+          "ticket_id",
+          "comment_id",
+          "file_name",
+          "file_type",
+          "file_size",
+          "storage_key",
+          "created_at"
+        from
+          "ticket_attachments"
+        where
+          "ticket_id" = $2
+        order by
+          "id"
+      ) as x
+  ) as "attachments",
+  (
+    select
+      coalesce(
+        json_agg(
+          x
+          order by
+            x.id
+        ),
+        '[]'::json
+      )
+    from
+      (
+        select
+          "id",
+          "ticket_id",
+          "user_id",
+          "message",
+          "is_staff",
+          "created_at"
+        from
+          "ticket_comments"
+        where
+          "ticket_id" = $3
+        order by
+          "id"
+      ) as x
+  ) as "comments",
+  (
+    select
+      coalesce(
+        json_agg(
+          x
+          order by
+            x.id
+        ),
+        '[]'::json
+      )
+    from
+      (
+        select
+          "id",
+          "user_id",
+          "type",
+          "field",
+          "old_value",
+          "new_value",
+          "created_at"
+        from
+          "ticket_activities"
+        where
+          "ticket_id" = $4
+        order by
+          "id"
+      ) as x
+  ) as "activities";
 
 -- tickets.countsByStatus
 -- parameters: #0, #1
@@ -957,3 +1018,34 @@ from
 where
   "t"."id" = $1
   and "u"."active" = $2;
+
+-- users.tokenWithUserAndVersion
+-- parameters: #1, #0, 1
+select
+  "t"."id",
+  "t"."token_hash",
+  "t"."expires_at",
+  "t"."revoked_at",
+  "t"."last_used_at",
+  "u"."id" as "user_id",
+  "u"."first_name",
+  "u"."last_name",
+  "u"."email",
+  "u"."is_admin",
+  "u"."locale",
+  "u"."created_at",
+  (
+    select
+      "v"."version"
+    from
+      "answer_versions" as "v"
+    where
+      "v"."user_id" = "u"."id"
+      and "v"."scope" = $1
+  ) as "answer_version"
+from
+  "personal_access_tokens" as "t"
+  inner join "users" as "u" on "u"."id" = "t"."user_id"
+where
+  "t"."id" = $2
+  and "u"."active" = $3;

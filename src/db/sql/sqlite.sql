@@ -40,41 +40,6 @@ order by
 limit
   100;
 
--- tickets.activitiesOf
--- parameters: #0
-select
-  "id",
-  "user_id",
-  "type",
-  "field",
-  "old_value",
-  "new_value",
-  "created_at"
-from
-  "ticket_activities"
-where
-  "ticket_id" = ?
-order by
-  "id";
-
--- tickets.attachmentsOf
--- parameters: #0
-select
-  "id",
-  "ticket_id",
-  "comment_id",
-  "file_name",
-  "file_type",
-  "file_size",
-  "storage_key",
-  "created_at"
-from
-  "ticket_attachments"
-where
-  "ticket_id" = ?
-order by
-  "id";
-
 -- tickets.byId
 -- parameters: #0
 select
@@ -100,21 +65,152 @@ from
 where
   "id" = ?;
 
--- tickets.commentsOf
--- parameters: #0
+-- tickets.childrenOf
+-- parameters: #0, #0, #0, #0
 select
-  "id",
-  "ticket_id",
-  "user_id",
-  "message",
-  "is_staff",
-  "created_at"
-from
-  "ticket_comments"
-where
-  "ticket_id" = ?
-order by
-  "id";
+  (
+    select
+      coalesce(
+        json_group_array(json_object('id', x.id, 'name', x.name)),
+        '[]'
+      )
+    from
+      (
+        select
+          "tags"."id",
+          "tags"."name"
+        from
+          "ticket_tag"
+          inner join "tags" on "tags"."id" = "ticket_tag"."tag_id"
+        where
+          "ticket_tag"."ticket_id" = ?
+        order by
+          "tags"."id"
+      ) as x
+  ) as "tags",
+  (
+    select
+      coalesce(
+        json_group_array(
+          json_object(
+            'id',
+            x.id,
+            'ticket_id',
+            x.ticket_id,
+            'comment_id',
+            x.comment_id,
+            'file_name',
+            x.file_name,
+            'file_type',
+            x.file_type,
+            'file_size',
+            x.file_size,
+            'storage_key',
+            x.storage_key,
+            'created_at',
+            x.created_at
+          )
+        ),
+        '[]'
+      )
+    from
+      (
+        select
+          "id",
+          "ticket_id",
+          "comment_id",
+          "file_name",
+          "file_type",
+          "file_size",
+          "storage_key",
+          "created_at"
+        from
+          "ticket_attachments"
+        where
+          "ticket_id" = ?
+        order by
+          "id"
+      ) as x
+  ) as "attachments",
+  (
+    select
+      coalesce(
+        json_group_array(
+          json_object(
+            'id',
+            x.id,
+            'ticket_id',
+            x.ticket_id,
+            'user_id',
+            x.user_id,
+            'message',
+            x.message,
+            'is_staff',
+            x.is_staff,
+            'created_at',
+            x.created_at
+          )
+        ),
+        '[]'
+      )
+    from
+      (
+        select
+          "id",
+          "ticket_id",
+          "user_id",
+          "message",
+          "is_staff",
+          "created_at"
+        from
+          "ticket_comments"
+        where
+          "ticket_id" = ?
+        order by
+          "id"
+      ) as x
+  ) as "comments",
+  (
+    select
+      coalesce(
+        json_group_array(
+          json_object(
+            'id',
+            x.id,
+            'user_id',
+            x.user_id,
+            'type',
+            x.type,
+            'field',
+            x.field,
+            'old_value',
+            x.old_value,
+            'new_value',
+            x.new_value,
+            'created_at',
+            x.created_at
+          )
+        ),
+        '[]'
+      )
+    from
+      (
+        select
+          "id",
+          "user_id",
+          "type",
+          "field",
+          "old_value",
+          "new_value",
+          "created_at"
+        from
+          "ticket_activities"
+        where
+          "ticket_id" = ?
+        order by
+          "id"
+      ) as x
+  ) as "activities";
 
 -- tickets.countsByStatus
 -- parameters: #0, #1
@@ -897,6 +993,37 @@ select
   "u"."is_admin",
   "u"."locale",
   "u"."created_at"
+from
+  "personal_access_tokens" as "t"
+  inner join "users" as "u" on "u"."id" = "t"."user_id"
+where
+  "t"."id" = ?
+  and "u"."active" = ?;
+
+-- users.tokenWithUserAndVersion
+-- parameters: #1, #0, 1
+select
+  "t"."id",
+  "t"."token_hash",
+  "t"."expires_at",
+  "t"."revoked_at",
+  "t"."last_used_at",
+  "u"."id" as "user_id",
+  "u"."first_name",
+  "u"."last_name",
+  "u"."email",
+  "u"."is_admin",
+  "u"."locale",
+  "u"."created_at",
+  (
+    select
+      "v"."version"
+    from
+      "answer_versions" as "v"
+    where
+      "v"."user_id" = "u"."id"
+      and "v"."scope" = ?
+  ) as "answer_version"
 from
   "personal_access_tokens" as "t"
   inner join "users" as "u" on "u"."id" = "t"."user_id"

@@ -28,7 +28,7 @@ const routes: FastifyPluginAsync = async (instance) => {
         tags,
         response: { 200: NotificationList, ...errorResponses(401, 429, 503) },
       },
-      config,
+      config: { ...config, ...answers.routeConfig },
     },
     async (req, reply) => {
       const userId = currentUser(req).id;

@@ -4,8 +4,10 @@ import { compiledQuery } from '../../db/compiled.js';
 import type { Database } from '../../db/schema.js';
 import type { UserRecord } from '../users/service.js';
 import { ownedBy, type Owner, type TicketScope } from './access.js';
-import type { TicketAttachmentsTable, TicketsTable } from './tables.js';
+import { ATTACHMENT_COLUMNS, COMMENT_COLUMNS } from './detail-query.js';
+import type { TicketActivitiesTable, TicketAttachmentsTable, TicketsTable } from './tables.js';
 
+export { childrenOf, type TicketChildren } from './detail-query.js';
 export { countTickets, likeContains, listTickets, SUMMARY_COLUMNS, type SlaFilter, type TicketFilters, type TicketPage, type TicketSummaryRow } from './list-query.js';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -124,13 +126,8 @@ export async function insertActivities(db: Db, activities: ActivityValues[]): Pr
     .execute();
 }
 
-const activitiesOfTicket = compiledQuery('tickets.activitiesOf', (db, ticketId: number) =>
-  db.selectFrom('ticket_activities').select(['id', 'user_id', 'type', 'field', 'old_value', 'new_value', 'created_at']).where('ticket_id', '=', ticketId).orderBy('id'),
-);
-
-export function activitiesOf(db: Db, ticketId: number) {
-  return activitiesOfTicket(db, ticketId);
-}
+/** An activity as the detail view reads it. */
+export type ActivityRow = Omit<Selectable<TicketActivitiesTable>, 'ticket_id'>;
 
 export interface CommentRow {
   id: number;
@@ -142,20 +139,10 @@ export interface CommentRow {
 }
 
 export async function insertComment(db: Db, values: Omit<CommentRow, 'id'>): Promise<CommentRow> {
-  return db.insertInto('ticket_comments').values(values).returning(['id', 'ticket_id', 'user_id', 'message', 'is_staff', 'created_at']).executeTakeFirstOrThrow();
-}
-
-const commentsOfTicket = compiledQuery('tickets.commentsOf', (db, ticketId: number) =>
-  db.selectFrom('ticket_comments').select(['id', 'ticket_id', 'user_id', 'message', 'is_staff', 'created_at']).where('ticket_id', '=', ticketId).orderBy('id'),
-);
-
-export function commentsOf(db: Db, ticketId: number): Promise<CommentRow[]> {
-  return commentsOfTicket(db, ticketId);
+  return db.insertInto('ticket_comments').values(values).returning(COMMENT_COLUMNS).executeTakeFirstOrThrow();
 }
 
 export type AttachmentRow = Selectable<TicketAttachmentsTable>;
-
-const ATTACHMENT_COLUMNS = ['id', 'ticket_id', 'comment_id', 'file_name', 'file_type', 'file_size', 'storage_key', 'created_at'] as const;
 
 export async function insertAttachments(db: Db, rows: Array<Omit<AttachmentRow, 'id'>>): Promise<AttachmentRow[]> {
   if (rows.length === 0) return [];
@@ -163,12 +150,6 @@ export async function insertAttachments(db: Db, rows: Array<Omit<AttachmentRow, 
   // One by one keeps the ids in the client's order on both dialects.
   for (const row of rows) inserted.push(await db.insertInto('ticket_attachments').values(row).returning(ATTACHMENT_COLUMNS).executeTakeFirstOrThrow());
   return inserted;
-}
-
-const attachmentsOfTicket = compiledQuery('tickets.attachmentsOf', (db, ticketId: number) => db.selectFrom('ticket_attachments').select(ATTACHMENT_COLUMNS).where('ticket_id', '=', ticketId).orderBy('id'));
-
-export function attachmentsOf(db: Db, ticketId: number): Promise<AttachmentRow[]> {
-  return attachmentsOfTicket(db, ticketId);
 }
 
 export async function findAttachment(db: Db, ticketId: number, attachmentId: number): Promise<AttachmentRow | undefined> {

@@ -27,13 +27,13 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
 
   // The list and stats answers, reused per caller (and query) until their tickets change (http/answer-reuse.ts).
   const answers = new AnswerReuse(deps.db, 'tickets', deps.config.TICKETS_CACHE_MB * 1_048_576);
-  app.get('/tickets', { schema: { summary: "The caller's tickets", tags: ['tickets'], querystring: schemas.ListQuery, response: schemas.Responses.list }, config: USER }, async (req, reply) => {
+  app.get('/tickets', { schema: { summary: "The caller's tickets", tags: ['tickets'], querystring: schemas.ListQuery, response: schemas.Responses.list }, config: { ...USER, ...answers.routeConfig } }, async (req, reply) => {
     const { page = 1, per_page: perPage = 15, ...filters } = req.query;
     const caller = currentUser(req);
     return answers.send(reply, { kind: 'list', userId: caller.id, values: { filters, page, perPage } }, (now) => tickets.callerList(deps, caller, filters, page, perPage, now));
   });
 
-  app.get('/tickets/stats', { schema: { summary: "Counts of the caller's tickets by status", tags: ['tickets'], response: schemas.Responses.stats }, config: USER }, async (req, reply) => {
+  app.get('/tickets/stats', { schema: { summary: "Counts of the caller's tickets by status", tags: ['tickets'], response: schemas.Responses.stats }, config: { ...USER, ...answers.routeConfig } }, async (req, reply) => {
     const caller = currentUser(req);
     return answers.send(reply, { kind: 'stats', userId: caller.id, values: {} }, async () => ({ payload: { success: true, data: await tickets.ticketStats(deps, caller) } }));
   });

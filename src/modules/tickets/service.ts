@@ -175,12 +175,7 @@ export async function ticketOf(deps: AppDeps, caller: TicketScope, id: number, d
 
 /** The detail view: the full ticket with owner, assignee (with emails), comments and activities. */
 export async function ticketDetail(deps: AppDeps, ticket: repo.TicketRow) {
-  const [tags, attachments, comments, activities] = await Promise.all([
-    repo.tagsOf(deps.db, ticket.id),
-    repo.attachmentsOf(deps.db, ticket.id),
-    repo.commentsOf(deps.db, ticket.id),
-    repo.activitiesOf(deps.db, ticket.id),
-  ]);
+  const { tags, attachments, comments, activities } = await repo.childrenOf(deps.db, ticket.id);
   const personIds = [ticket.user_id, ticket.assignee_id, ...comments.map((c) => c.user_id), ...activities.map((a) => a.user_id)];
   const people = await usersByIds(deps.db, personIds.filter((id): id is number => id !== null));
   const owner = ticket.user_id === null ? undefined : people.get(ticket.user_id);
