@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type SqliteDatabase, type SqliteDialectConfig, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { statementName } from './compiled.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -45,6 +46,19 @@ function pgTypes(): pg.CustomTypesConfig {
   };
 }
 
+/**
+ * The statements compiled once (db/compiled.ts) run as named prepared statements on this
+ * connection: parsed once per connection, and planned once PostgreSQL settles on a generic plan.
+ * Kysely calls `client.query(sql, parameters)`; every other statement stays unnamed.
+ */
+function runCompiledAsNamed(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (config: unknown, values?: unknown) => unknown;
+  client.query = ((text: unknown, values?: unknown) => {
+    const name = typeof text === 'string' && Array.isArray(values) ? statementName(text) : undefined;
+    return name ? query({ name, text, values }) : query(text, values);
+  }) as typeof client.query;
+}
+
 export function createDatabase(config: Config, options: DatabaseOptions = {}): DatabaseHandle {
   if (config.DATABASE_URL) {
     const pool = new pg.Pool({
@@ -64,7 +78,10 @@ export function createDatabase(config: Config, options: DatabaseOptions = {}): D
     // Nor may a client losing it in the middle of a query or transaction: pg then also emits
     // 'error' on the client, which the pool does not listen to while the client is checked out (an
     // 'error' nobody listens to is thrown). The query itself fails with the error, and answers 503.
-    pool.on('connect', (client) => client.on('error', () => {}));
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+      runCompiledAsNamed(client);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', pool, close: () => db.destroy() };
   }
