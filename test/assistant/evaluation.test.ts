@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OUT_OF_SCOPE, readQuestions, readSplit } from '../../eval/assistant/questions.js';
+import { PARAPHRASES } from './paraphrases.js';
 import { SEED, split } from '../../eval/assistant/split.js';
 import { DEFAULT_THESAURUS_DIR, loadPassages } from '../../src/modules/assistant/knowledge.js';
 import { normalizeText } from '../../src/modules/assistant/text.js';
@@ -77,6 +78,39 @@ describe('assistant evaluation set', () => {
         const needle = words(query);
         expect(knowledge.some((text) => text.includes(needle)), `fresh "${query}" is in the knowledge base`).toBe(false);
         expect(thesaurus.some((line) => line.includes(needle)), `fresh "${query}" is in the thesaurus`).toBe(false);
+      }
+    }
+  });
+
+  it('has an unseen set of a question per passage and 30 out-of-scope ones per language, none of them in any other question file', () => {
+    const passages = loadPassages();
+    for (const lang of ['en', 'fa'] as const) {
+      const unseen = readQuestions(lang, 'unseen');
+      const perPassage = new Map<string, number>();
+      for (const q of unseen) perPassage.set(q.expected, (perPassage.get(q.expected) ?? 0) + 1);
+      for (const p of passages.filter((p) => p.lang === lang)) expect(perPassage.get(p.id) ?? 0, p.id).toBeGreaterThanOrEqual(1);
+      expect(perPassage.get(OUT_OF_SCOPE) ?? 0).toBeGreaterThanOrEqual(30);
+      expect(new Set(unseen.map((q) => words(q.query))).size).toBe(unseen.length);
+      const others = [
+        ...readQuestions(lang).map((q) => q.query),
+        ...readQuestions(lang, 'fresh').map((q) => q.query),
+        ...PARAPHRASES.filter((p) => p.lang === lang).map((p) => p.query),
+      ].map(words);
+      for (const { query } of unseen) {
+        const needle = words(query);
+        expect(others.some((other) => other.includes(needle) || needle.includes(other)), `unseen "${query}" is in another question file`).toBe(false);
+      }
+    }
+  });
+
+  it('keeps every unseen question out of the knowledge base and the thesaurus', () => {
+    for (const lang of ['en', 'fa'] as const) {
+      const knowledge = knowledgeLines(lang);
+      const thesaurus = thesaurusLines(lang);
+      for (const { query } of readQuestions(lang, 'unseen')) {
+        const needle = words(query);
+        expect(knowledge.some((text) => text.includes(needle)), `unseen "${query}" is in the knowledge base`).toBe(false);
+        expect(thesaurus.some((line) => line.includes(needle)), `unseen "${query}" is in the thesaurus`).toBe(false);
       }
     }
   });
