@@ -31,9 +31,9 @@ function evaluate(lang: Lang, questions: Question[]): Outcome[] {
 function checkSplit(lang: Lang, sets: { tuning: Question[]; heldout: Question[] }): void {
   const key = (q: Question) => `${q.expected} | ${q.query}`;
   const inSplit = [...sets.tuning, ...sets.heldout].map(key).sort();
-  const inFile = readQuestions(lang).map(key).sort();
+  const inFile = [...readQuestions(lang), ...readQuestions(lang, 'tuning')].map(key).sort();
   if (JSON.stringify(inSplit) !== JSON.stringify(inFile)) {
-    throw new Error(`eval/assistant/split.json no longer matches questions.${lang}.txt: the split is made once; questions are not edited after it`);
+    throw new Error(`eval/assistant/split.json no longer matches questions.${lang}.txt and tuning.${lang}.txt: the split is made once; questions are not edited after it`);
   }
 }
 

@@ -7,8 +7,8 @@
 // objective) loses to one in the middle of a plateau, then leans to the highest threshold that
 // costs at most half a question (see "chosen" below). The held-out half is never read here.
 // Prints the chosen threshold and the best settings, best first.
-import { KnowledgeBase, loadPassages, loadThesaurus, type Ranking } from '../../src/modules/assistant/knowledge.js';
-import { confidence, isWeakMatch, type Match, type Thresholds } from '../../src/modules/assistant/retrieval.js';
+import { DEFAULT_RANKING, KnowledgeBase, loadPassages, loadThesaurus, type Ranking } from '../../src/modules/assistant/knowledge.js';
+import { confidence, DEFAULT_THRESHOLDS, isWeakMatch, type Match, type Thresholds } from '../../src/modules/assistant/retrieval.js';
 import { OUT_OF_SCOPE, readSplit } from './questions.js';
 
 const split = readSplit();
@@ -75,6 +75,9 @@ const chosen = results
   .filter((r) => JSON.stringify(r.ranking) === JSON.stringify(best.ranking) && r.threshold.marginWeight === best.threshold.marginWeight && r.threshold.knownWeight === best.threshold.knownWeight)
   .filter((r) => r.objective >= best.objective - 0.006)
   .sort((a, b) => b.threshold.minConfidence - a.threshold.minConfidence)[0]!;
+// The code's current defaults, scored the same way, so a step can be compared with the one before.
+const current = results.find((r) => JSON.stringify(r.ranking) === JSON.stringify(DEFAULT_RANKING.en) && JSON.stringify(r.threshold) === JSON.stringify(DEFAULT_THRESHOLDS.en));
+process.stdout.write(current ? `current defaults: ${current.objective.toFixed(3)} (${current.detail})\n` : 'current defaults: not in the grid\n');
 process.stdout.write(`chosen: minConfidence ${chosen.threshold.minConfidence} with the best setting below (${chosen.detail})\n`);
 for (const r of results.slice(0, Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 15))) {
   const { wordWeight, halfScore, coverageWeight } = r.ranking;

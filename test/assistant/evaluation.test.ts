@@ -18,8 +18,11 @@ describe('assistant evaluation set', () => {
     expect(split(SEED)).toEqual(stored);
     for (const lang of ['en', 'fa'] as const) {
       const { tuning, heldout } = stored.sets[lang];
-      expect(tuning.length + heldout.length).toBe(readQuestions(lang).length);
-      expect(new Set([...tuning, ...heldout].map((q) => q.query)).size).toBe(readQuestions(lang).length);
+      const all = readQuestions(lang).length + readQuestions(lang, 'tuning').length;
+      expect(tuning.length + heldout.length).toBe(all);
+      expect(new Set([...tuning, ...heldout].map((q) => q.query)).size).toBe(all);
+      // The later out-of-scope questions are in the tuning half only, after the seeded split.
+      expect(tuning.slice(-readQuestions(lang, 'tuning').length)).toEqual(readQuestions(lang, 'tuning'));
     }
   });
 
@@ -94,6 +97,7 @@ describe('assistant evaluation set', () => {
       const others = [
         ...readQuestions(lang).map((q) => q.query),
         ...readQuestions(lang, 'fresh').map((q) => q.query),
+        ...readQuestions(lang, 'tuning').map((q) => q.query),
         ...PARAPHRASES.filter((p) => p.lang === lang).map((p) => p.query),
       ].map(words);
       for (const { query } of unseen) {
@@ -111,6 +115,19 @@ describe('assistant evaluation set', () => {
         const needle = words(query);
         expect(knowledge.some((text) => text.includes(needle)), `unseen "${query}" is in the knowledge base`).toBe(false);
         expect(thesaurus.some((line) => line.includes(needle)), `unseen "${query}" is in the thesaurus`).toBe(false);
+      }
+    }
+  });
+
+  it('adds at least 30 out-of-scope questions per language to the tuning half, none of them in a measured set', () => {
+    for (const lang of ['en', 'fa'] as const) {
+      const extra = readQuestions(lang, 'tuning');
+      expect(extra.length).toBeGreaterThanOrEqual(30);
+      for (const q of extra) expect(q.expected, q.query).toBe(OUT_OF_SCOPE);
+      const measured = [...stored.sets[lang].heldout, ...readQuestions(lang, 'fresh'), ...readQuestions(lang, 'unseen'), ...PARAPHRASES.filter((p) => p.lang === lang)].map((q) => words(q.query));
+      for (const { query } of extra) {
+        const needle = words(query);
+        expect(measured.some((other) => other.includes(needle) || needle.includes(other)), `tuning "${query}" is in a measured set`).toBe(false);
       }
     }
   });
