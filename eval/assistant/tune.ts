@@ -31,8 +31,9 @@ for (const marginWeight of [0, 0.25, 0.5]) {
 }
 
 // "Improve the abstention and keep top-1": a setting may not answer fewer tuning questions right
-// first than the code did when the third session started (4940806: en 74/84, fa 79/84 in scope).
-const TOP1_FLOOR: Record<'en' | 'fa', number> = { en: 74 / 84, fa: 79 / 84 };
+// first than the code did when the third session started (its src/modules/assistant at b9c793c, on
+// this tuning half with tuning.<lang>.txt: en 105/126, fa 111/126 in scope).
+const TOP1_FLOOR: Record<'en' | 'fa', number> = { en: 105 / 126, fa: 111 / 126 };
 const results: Array<{ objective: number; ranking: Ranking; threshold: Thresholds; detail: string; kept: boolean }> = [];
 const raw = new Map<string, number>();
 const gaps = new Map<string, number>();
