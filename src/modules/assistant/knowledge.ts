@@ -36,8 +36,8 @@ const ANSWER_SENTENCE_WEIGHT = 0.5;
 // Per language, so the two can differ; since the abstention rule (retrieval.ts) is chosen on both
 // languages' tuning halves together (eval/assistant/tune.ts), they are the same.
 export const DEFAULT_RANKING: Record<Locale, Ranking> = {
-  en: { wordWeight: 0.6, halfScore: 32, coverageWeight: 0 },
-  fa: { wordWeight: 0.6, halfScore: 32, coverageWeight: 0 },
+  en: { wordWeight: 0.7, halfScore: 16, coverageWeight: 0 },
+  fa: { wordWeight: 0.7, halfScore: 16, coverageWeight: 0 },
 };
 
 export class KnowledgeBase {
