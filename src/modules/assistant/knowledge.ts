@@ -157,8 +157,7 @@ export class KnowledgeBase {
    * search(), plus the share of the query's words the knowledge base understands at all: words
    * some passage contains (exactly, by prefix or fuzzily) or that a thesaurus phrase stands for,
    * each word weighted by its rarity among the passages (a word most passages use, such as
-   * "where" or چند, says little either way; a word no passage uses counts as the rarest, less
-   * when it is short: unknownWordShare).
+   * "where" or چند, says little either way; a word no passage uses counts as the rarest).
    * A question about something else (the weather, a pizza) has most of its weight unknown.
    * bestKnown is the same share counting only the words the best passage itself contains (or
    * whose thesaurus words it contains): a question near a topic (the tax on profits) has words
@@ -195,8 +194,7 @@ export class KnowledgeBase {
     let bestWeight = 0;
     let totalWeight = 0;
     for (const word of words) {
-      const df = frequency.get(word);
-      const weight = Math.log(1 + own.length / (df ?? 1)) * (df === undefined ? unknownWordShare(word) : 1);
+      const weight = Math.log(1 + own.length / (frequency.get(word) ?? 1));
       totalWeight += weight;
       const stands = translated.get(word);
       if (matched.has(word) || stands) knownWeight += weight;
@@ -210,17 +208,6 @@ export class KnowledgeBase {
   related(passage: Passage, limit: number): Passage[] {
     return this.byLang.get(passage.lang)!.filter((p) => p.topic === passage.topic && p.id !== passage.id).slice(0, limit);
   }
-}
-
-/**
- * How much a word no passage uses counts, by its length: short words are the common ones (Zipf's
- * law of abbreviation), so an unknown short word is more likely a filler or a clipped spoken form
- * (ya, pls, بپ) and counts for less, and from six letters on it is more likely a content word
- * (bitcoin, kickstarter, اظهارنامه) and counts in full. Chosen on the tuning half among
- * (length − 2) / 4, (length − 2) / 6, (length − 3) / 3 and length / 6 (eval/assistant/tune.ts).
- */
-function unknownWordShare(word: string): number {
-  return Math.min(1, word.length / 6);
 }
 
 let shared: KnowledgeBase | undefined;

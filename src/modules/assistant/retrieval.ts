@@ -31,8 +31,8 @@ export interface Thresholds {
 // docs/performance.md, "Assistant quality"): the Persian half alone no longer tells settings apart.
 // On the tuning half with tuning.<lang>.txt the best passage's share (bestWeight) did not help (0).
 export const DEFAULT_THRESHOLDS: Record<Locale, Thresholds> = {
-  en: { marginWeight: 0.5, knownWeight: 0.4, bestWeight: 0, minConfidence: 0.48, secondRatio: 0.9 },
-  fa: { marginWeight: 0.5, knownWeight: 0.4, bestWeight: 0, minConfidence: 0.48, secondRatio: 0.9 },
+  en: { marginWeight: 0.25, knownWeight: 0.4, bestWeight: 0, minConfidence: 0.51, secondRatio: 0.9 },
+  fa: { marginWeight: 0.25, knownWeight: 0.4, bestWeight: 0, minConfidence: 0.51, secondRatio: 0.9 },
 };
 
 /** What a search found for a message: the best passages and the shares of its words known (see KnowledgeBase.match). */
