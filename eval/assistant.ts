@@ -1,7 +1,7 @@
 // npm run eval -- assistant [--misses heldout,tuning,older|none]: how well the offline assistant
 // picks passages, per language and per question set (docs/performance.md, "Assistant quality").
-// The "fresh" set (eval/assistant/fresh.<lang>.txt) is measured but its misses are never printed,
-// so nobody tunes on it.
+// The "fresh" and "unseen" sets (eval/assistant/fresh.<lang>.txt, unseen.<lang>.txt) are measured
+// but their misses are never printed, whatever --misses says, so nobody tunes on them.
 // Each question goes through the chat's own retrieval and answer choice (retrieve, answerPassages).
 //   top-1      the answer's first passage is the expected one
 //   anywhere   the expected passage is among the passages the answer uses
@@ -12,9 +12,9 @@ import { answerPassages, retrieve } from '../src/modules/assistant/retrieval.js'
 import { PARAPHRASES } from '../test/assistant/paraphrases.js';
 import { OUT_OF_SCOPE, readQuestions, readSplit, type Lang, type Question } from './assistant/questions.js';
 
-const SET_NAMES = ['heldout', 'tuning', 'older', 'fresh'] as const;
+const SET_NAMES = ['heldout', 'tuning', 'older', 'fresh', 'unseen'] as const;
 type SetName = (typeof SET_NAMES)[number];
-const NEVER_SHOWN: ReadonlySet<SetName> = new Set(['fresh']);
+const NEVER_SHOWN: ReadonlySet<SetName> = new Set(['fresh', 'unseen']);
 
 interface Outcome {
   question: Question;
@@ -31,9 +31,9 @@ function evaluate(lang: Lang, questions: Question[]): Outcome[] {
 function checkSplit(lang: Lang, sets: { tuning: Question[]; heldout: Question[] }): void {
   const key = (q: Question) => `${q.expected} | ${q.query}`;
   const inSplit = [...sets.tuning, ...sets.heldout].map(key).sort();
-  const inFile = readQuestions(lang).map(key).sort();
+  const inFile = [...readQuestions(lang), ...readQuestions(lang, 'tuning')].map(key).sort();
   if (JSON.stringify(inSplit) !== JSON.stringify(inFile)) {
-    throw new Error(`eval/assistant/split.json no longer matches questions.${lang}.txt: the split is made once; questions are not edited after it`);
+    throw new Error(`eval/assistant/split.json no longer matches questions.${lang}.txt and tuning.${lang}.txt: the split is made once; questions are not edited after it`);
   }
 }
 
@@ -51,6 +51,7 @@ export default async function run(args: string[]): Promise<number> {
       tuning: split.sets[lang].tuning,
       older: PARAPHRASES.filter((p) => p.lang === lang),
       fresh: readQuestions(lang, 'fresh'),
+      unseen: readQuestions(lang, 'unseen'),
     };
     for (const name of SET_NAMES) {
       const outcomes = evaluate(lang, sets[name]);

@@ -1,6 +1,8 @@
 // Reading the evaluation questions and their split (see split.ts and docs/performance.md,
 // "Assistant quality"). questions.<lang>.txt is split into a tuning and a held-out half;
-// fresh.<lang>.txt is a later set written before the next round of changes and never tuned on.
+// fresh.<lang>.txt is a later set written before the next round of changes and never tuned on;
+// unseen.<lang>.txt is a third such set, written before the third session's changes;
+// tuning.<lang>.txt holds more out-of-scope questions that split.ts adds to the tuning half only.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +23,9 @@ export const OUT_OF_SCOPE = 'none';
 export const here = path.dirname(fileURLToPath(import.meta.url));
 export const SPLIT_FILE = path.join(here, 'split.json');
 
-export function readQuestions(lang: Lang, file: 'questions' | 'fresh' = 'questions'): Question[] {
+export type QuestionFile = 'questions' | 'fresh' | 'unseen' | 'tuning';
+
+export function readQuestions(lang: Lang, file: QuestionFile = 'questions'): Question[] {
   const text = fs.readFileSync(path.join(here, `${file}.${lang}.txt`), 'utf8');
   return text
     .split('\n')

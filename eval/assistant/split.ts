@@ -1,7 +1,9 @@
 // Splits the evaluation questions once into a tuning half and a held-out half and writes
 // eval/assistant/split.json. Run once: npx tsx eval/assistant/split.ts. The split is random with a
 // fixed seed and stratified by expected passage (out-of-scope questions are one group), so each
-// half holds half of every passage's questions; running it again gives the same split.
+// half holds half of every passage's questions; running it again gives the same split. The
+// questions of tuning.<lang>.txt (more out-of-scope ones, written later) are then appended to the
+// tuning half: they take no draw of the generator, so the held-out half stays exactly as it was.
 import fs from 'node:fs';
 import { OUT_OF_SCOPE, readQuestions, SPLIT_FILE, type Lang, type Question, type Split } from './questions.js';
 
@@ -42,9 +44,10 @@ export function split(seed: number): Split {
       heldout.push(...shuffled.slice(0, half));
       tuning.push(...shuffled.slice(half));
     }
+    tuning.push(...readQuestions(lang, 'tuning'));
     sets[lang] = { tuning, heldout };
   }
-  return { seed, method: `stratified by expected passage ("${OUT_OF_SCOPE}" is one group), mulberry32 Fisher-Yates shuffle, first half of each group held out`, sets };
+  return { seed, method: `stratified by expected passage ("${OUT_OF_SCOPE}" is one group), mulberry32 Fisher-Yates shuffle, first half of each group held out; tuning.<lang>.txt appended to the tuning half`, sets };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OUT_OF_SCOPE, readQuestions, readSplit } from '../../eval/assistant/questions.js';
+import { PARAPHRASES } from './paraphrases.js';
 import { SEED, split } from '../../eval/assistant/split.js';
 import { DEFAULT_THESAURUS_DIR, loadPassages } from '../../src/modules/assistant/knowledge.js';
 import { normalizeText } from '../../src/modules/assistant/text.js';
@@ -17,8 +18,11 @@ describe('assistant evaluation set', () => {
     expect(split(SEED)).toEqual(stored);
     for (const lang of ['en', 'fa'] as const) {
       const { tuning, heldout } = stored.sets[lang];
-      expect(tuning.length + heldout.length).toBe(readQuestions(lang).length);
-      expect(new Set([...tuning, ...heldout].map((q) => q.query)).size).toBe(readQuestions(lang).length);
+      const all = readQuestions(lang).length + readQuestions(lang, 'tuning').length;
+      expect(tuning.length + heldout.length).toBe(all);
+      expect(new Set([...tuning, ...heldout].map((q) => q.query)).size).toBe(all);
+      // The later out-of-scope questions are in the tuning half only, after the seeded split.
+      expect(tuning.slice(-readQuestions(lang, 'tuning').length)).toEqual(readQuestions(lang, 'tuning'));
     }
   });
 
@@ -77,6 +81,55 @@ describe('assistant evaluation set', () => {
         const needle = words(query);
         expect(knowledge.some((text) => text.includes(needle)), `fresh "${query}" is in the knowledge base`).toBe(false);
         expect(thesaurus.some((line) => line.includes(needle)), `fresh "${query}" is in the thesaurus`).toBe(false);
+      }
+    }
+  });
+
+  it('has an unseen set of a question per passage and 30 out-of-scope ones per language, none of them in any other question file', () => {
+    const passages = loadPassages();
+    for (const lang of ['en', 'fa'] as const) {
+      const unseen = readQuestions(lang, 'unseen');
+      const perPassage = new Map<string, number>();
+      for (const q of unseen) perPassage.set(q.expected, (perPassage.get(q.expected) ?? 0) + 1);
+      for (const p of passages.filter((p) => p.lang === lang)) expect(perPassage.get(p.id) ?? 0, p.id).toBeGreaterThanOrEqual(1);
+      expect(perPassage.get(OUT_OF_SCOPE) ?? 0).toBeGreaterThanOrEqual(30);
+      expect(new Set(unseen.map((q) => words(q.query))).size).toBe(unseen.length);
+      const others = [
+        ...readQuestions(lang).map((q) => q.query),
+        ...readQuestions(lang, 'fresh').map((q) => q.query),
+        ...readQuestions(lang, 'tuning').map((q) => q.query),
+        ...PARAPHRASES.filter((p) => p.lang === lang).map((p) => p.query),
+      ].map(words);
+      for (const { query } of unseen) {
+        const needle = words(query);
+        expect(others.some((other) => other.includes(needle) || needle.includes(other)), `unseen "${query}" is in another question file`).toBe(false);
+      }
+    }
+  });
+
+  it('keeps every unseen question out of the knowledge base and the thesaurus', () => {
+    for (const lang of ['en', 'fa'] as const) {
+      const knowledge = knowledgeLines(lang);
+      const thesaurus = thesaurusLines(lang);
+      for (const { query } of readQuestions(lang, 'unseen')) {
+        const needle = words(query);
+        expect(knowledge.some((text) => text.includes(needle)), `unseen "${query}" is in the knowledge base`).toBe(false);
+        expect(thesaurus.some((line) => line.includes(needle)), `unseen "${query}" is in the thesaurus`).toBe(false);
+      }
+    }
+  });
+
+  it('adds at least 30 out-of-scope questions and one per passage per language to the tuning half, none of them in a measured set', () => {
+    const passages = loadPassages();
+    for (const lang of ['en', 'fa'] as const) {
+      const extra = readQuestions(lang, 'tuning');
+      const ids = new Set(passages.filter((p) => p.lang === lang).map((p) => p.id));
+      expect(extra.filter((q) => q.expected === OUT_OF_SCOPE).length).toBeGreaterThanOrEqual(30);
+      expect(new Set(extra.map((q) => q.expected).filter((e) => e !== OUT_OF_SCOPE))).toEqual(ids);
+      const measured = [...stored.sets[lang].heldout, ...readQuestions(lang, 'fresh'), ...readQuestions(lang, 'unseen'), ...PARAPHRASES.filter((p) => p.lang === lang)].map((q) => words(q.query));
+      for (const { query } of extra) {
+        const needle = words(query);
+        expect(measured.some((other) => other.includes(needle) || needle.includes(other)), `tuning "${query}" is in a measured set`).toBe(false);
       }
     }
   });
