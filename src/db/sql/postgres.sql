@@ -27,7 +27,6 @@ select
   "id",
   "type",
   "data",
-  "read_at",
   "created_at"
 from
   "notifications"

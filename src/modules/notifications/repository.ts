@@ -18,7 +18,8 @@ export const UNREAD_LIST_LIMIT = 100;
 
 const COLUMNS = ['id', 'type', 'data', 'read_at', 'created_at'] as const;
 
-type Row = { id: string; type: string; data: string; read_at: string | null; created_at: string };
+/** A stored notification; a row read only among the unread may leave read_at out (it is null). */
+type Row = { id: string; type: string; data: string; read_at?: string | null; created_at: string };
 
 export function toRecord(row: Row): NotificationRecord {
   // Rows are written only by insertNotifications from the typed builders, so the stored JSON and
@@ -27,7 +28,7 @@ export function toRecord(row: Row): NotificationRecord {
     id: row.id,
     type: row.type as NotificationRecord['type'],
     data: JSON.parse(row.data) as NotificationRecord['data'],
-    read_at: row.read_at,
+    read_at: row.read_at ?? null,
     created_at: row.created_at,
   };
 }
@@ -45,10 +46,11 @@ export async function insertNotifications(db: Kysely<Database>, pending: Pending
   return rows.map((r) => r.id);
 }
 
+// No read_at: every row of the page is unread, so it is null by the WHERE.
 const unreadPage = compiledQuery('notifications.unreadPage', (db, userId: number) =>
   db
     .selectFrom('notifications')
-    .select(COLUMNS)
+    .select(['id', 'type', 'data', 'created_at'])
     .where('user_id', '=', userId)
     .where('read_at', 'is', null)
     .orderBy('created_at', 'desc')
