@@ -25,7 +25,6 @@ where
 -- parameters: #0
 select
   "id",
-  "type",
   "data",
   "created_at"
 from

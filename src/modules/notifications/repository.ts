@@ -18,8 +18,7 @@ export const UNREAD_LIST_LIMIT = 100;
 
 const COLUMNS = ['id', 'type', 'data', 'read_at', 'created_at'] as const;
 
-/** A stored notification; a row read only among the unread may leave read_at out (it is null). */
-type Row = { id: string; type: string; data: string; read_at?: string | null; created_at: string };
+type Row = { id: string; type: string; data: string; read_at: string | null; created_at: string };
 
 export function toRecord(row: Row): NotificationRecord {
   // Rows are written only by insertNotifications from the typed builders, so the stored JSON and
@@ -28,7 +27,7 @@ export function toRecord(row: Row): NotificationRecord {
     id: row.id,
     type: row.type as NotificationRecord['type'],
     data: JSON.parse(row.data) as NotificationRecord['data'],
-    read_at: row.read_at ?? null,
+    read_at: row.read_at,
     created_at: row.created_at,
   };
 }
@@ -46,11 +45,12 @@ export async function insertNotifications(db: Kysely<Database>, pending: Pending
   return rows.map((r) => r.id);
 }
 
-// No read_at: every row of the page is unread, so it is null by the WHERE.
+// Three columns: read_at is null by the WHERE, and the type is the one the data repeats (both are
+// written from the same typed notification); each column read costs a value made in JavaScript.
 const unreadPage = compiledQuery('notifications.unreadPage', (db, userId: number) =>
   db
     .selectFrom('notifications')
-    .select(['id', 'type', 'data', 'created_at'])
+    .select(['id', 'data', 'created_at'])
     .where('user_id', '=', userId)
     .where('read_at', 'is', null)
     .orderBy('created_at', 'desc')
@@ -61,7 +61,10 @@ const unreadPage = compiledQuery('notifications.unreadPage', (db, userId: number
 
 /** The user's unread notifications, newest first, at most UNREAD_LIST_LIMIT. */
 export async function listUnread(db: Kysely<Database>, userId: number): Promise<NotificationRecord[]> {
-  return (await unreadPage(db, userId)).map(toRecord);
+  return (await unreadPage(db, userId)).map((row) => {
+    const data = JSON.parse(row.data) as NotificationRecord['data'];
+    return { id: row.id, type: data.type, data, read_at: null, created_at: row.created_at };
+  });
 }
 
 const unreadCount = compiledQuery('notifications.unreadCount', (db, userId: number) =>
