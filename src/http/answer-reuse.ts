@@ -24,14 +24,23 @@ export interface ReusedRequest {
   values: object;
 }
 
+/** Writes a payload as the route's 200 answer; by default the route's own response serializer. */
+export type AnswerSerializer = (reply: FastifyReply, payload: unknown) => string;
+
+const routeSerializer: AnswerSerializer = (reply, payload) => String(reply.serialize(payload));
+
 export class AnswerReuse {
   private readonly cache: AnswerCache<string>;
 
-  /** maxBytes 0: nothing is kept, every answer is built. */
+  /**
+   * maxBytes 0: nothing is kept, every answer is built. `serialize` must write the bytes the
+   * route's 200 schema describes (http/tagged-list.ts for a list of a tagged union).
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly scope: AnswerScope,
     maxBytes: number,
+    private readonly serialize: AnswerSerializer = routeSerializer,
   ) {
     this.cache = new AnswerCache<string>(maxBytes);
   }
@@ -54,7 +63,7 @@ export class AnswerReuse {
       async () => known ?? answerVersion(this.db, request.userId, this.scope),
       async (now) => {
         const { payload, validUntil } = await build(now);
-        return { body: Buffer.from(String(reply.serialize(payload))), validUntil };
+        return { body: Buffer.from(this.serialize(reply, payload)), validUntil };
       },
     );
     return reply.type('application/json; charset=utf-8').send(body);

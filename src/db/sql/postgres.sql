@@ -25,9 +25,7 @@ where
 -- parameters: #0
 select
   "id",
-  "type",
   "data",
-  "read_at",
   "created_at"
 from
   "notifications"

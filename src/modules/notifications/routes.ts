@@ -6,9 +6,10 @@ import { AnswerReuse } from '../../http/answer-reuse.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale, t } from '../../http/i18n.js';
 import { SuccessMessage, errorResponses } from '../../http/schemas.js';
+import { taggedListSerializer } from '../../http/tagged-list.js';
 import adminRoutes from './admin-routes.js';
 import streamRoutes from './stream-routes.js';
-import { NotificationIdParams, NotificationList, ReadAllResult, UnreadCount } from './schemas.js';
+import { NotificationIdParams, NotificationList, NotificationOfType, ReadAllResult, UnreadCount } from './schemas.js';
 import { NotificationService } from './service.js';
 
 const tags = ['notifications'];
@@ -16,8 +17,9 @@ const tags = ['notifications'];
 const routes: FastifyPluginAsync = async (instance) => {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const notifications = new NotificationService(app.deps.db);
-  // The list answer, reused per caller until their notifications change (http/answer-reuse.ts).
-  const answers = new AnswerReuse(app.deps.db, 'notifications', app.deps.config.NOTIFICATIONS_CACHE_MB * 1_048_576);
+  // The list answer, reused per caller until their notifications change (http/answer-reuse.ts),
+  // written by a serializer per notification type (the bytes of NotificationList).
+  const answers = new AnswerReuse(app.deps.db, 'notifications', app.deps.config.NOTIFICATIONS_CACHE_MB * 1_048_576, taggedListSerializer('type', NotificationOfType));
   const config = { auth: 'user', validationForm: 'general' } as const;
 
   app.get(

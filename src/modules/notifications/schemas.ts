@@ -1,5 +1,5 @@
 // TypeBox schemas of the notification endpoints and of the admin integration API.
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { IntegerId, Timestamp } from '../../http/schemas.js';
 import { INVESTMENT_STATUSES, NOTIFICATION_TYPES, NOTIFYING_INVESTMENT_STATUSES, NOTIFYING_PROJECT_STATUSES, PROJECT_STATUSES } from './events.js';
 
@@ -64,10 +64,12 @@ export const InvestmentStatusChangedData = Type.Object(
   { title: 'investment_status_changed data' },
 );
 
+const DATA_SCHEMAS = [ProjectStatusChangedData, ProjectRevisionRequestedData, NewInvestmentReceivedData, InvestmentStatusChangedData] as const;
+
 export const Notification = Type.Object({
   id: Type.String({ description: 'UUID of the notification.' }),
   type: Type.Enum([...NOTIFICATION_TYPES], { description: 'One of the four notification types.' }),
-  data: Type.Union([ProjectStatusChangedData, ProjectRevisionRequestedData, NewInvestmentReceivedData, InvestmentStatusChangedData], {
+  data: Type.Union([...DATA_SCHEMAS], {
     description: 'Payload of the notification; its fields depend on the type, which it repeats.',
   }),
   read_at: Type.Union([Timestamp, Type.Null()], { description: 'When it was marked read; null while unread.' }),
@@ -75,6 +77,15 @@ export const Notification = Type.Object({
 }, { title: 'Notification' });
 
 export const NotificationList = Type.Array(Notification, { description: 'The unread notifications, newest first, at most 100.' });
+
+/**
+ * Notification narrowed to each type: the type is that literal and data that type's shape. The
+ * list's serializer compiles one per type and picks it by the item's type (http/tagged-list.ts),
+ * writing the bytes NotificationList describes without checking each item against the union.
+ */
+export const NotificationOfType: Readonly<Record<string, TSchema>> = Object.fromEntries(
+  DATA_SCHEMAS.map((data) => [data.properties.type.const, Type.Object({ ...Notification.properties, type: data.properties.type, data })]),
+);
 
 export const NotificationIdParams = Type.Object({
   id: Type.String({ description: 'UUID of the notification; any other value answers 404.' }),
