@@ -59,7 +59,19 @@ const SQLITE_MIGRATION_WAIT_MS = 60_000;
  * a second process waits for it, then finds nothing left to do; a failure leaves nothing behind.
  */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  if (isPostgres(db)) return appliedOrThrow(await migrator(db, await currentSchema(db)).migrateToLatest());
+  if (isPostgres(db)) {
+    const schema = await currentSchema(db);
+    return db.connection().execute(async (conn) => {
+      // DATABASE_STATEMENT_TIMEOUT_MS bounds requests; a migration building an index on a large
+      // table may rightly take minutes, so its connection runs without it.
+      await sql`set statement_timeout = 0`.execute(conn);
+      try {
+        return appliedOrThrow(await migrator(conn, schema).migrateToLatest());
+      } finally {
+        await sql`reset statement_timeout`.execute(conn);
+      }
+    });
+  }
   return db.connection().execute(async (conn) => {
     const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(conn);
     await sql.raw(`pragma busy_timeout = ${SQLITE_MIGRATION_WAIT_MS}`).execute(conn);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { configWith } from '../../src/config.js';
-import { buildTestApp, testDialect, type TestApp } from '../helpers/app.js';
+import { buildTestApp, createTestDatabase, testDialect, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
 
 describe('DATABASE_STATEMENT_TIMEOUT_MS', () => {
@@ -34,6 +34,19 @@ describe.runIf(testDialect === 'postgres')('a statement over DATABASE_STATEMENT_
   afterAll(async () => {
     await locker?.end();
     await t?.close();
+  });
+
+  it('leaves the migrations alone: they run on a connection without the timeout', async () => {
+    // 1 ms would cancel nearly every DDL statement of the migrations if it applied to them.
+    const database = await createTestDatabase({ DATABASE_STATEMENT_TIMEOUT_MS: 1 });
+    try {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from kysely_migration`.execute(database.db);
+      expect(rows[0]!.n).toBeGreaterThan(10);
+      // The pool's other statements still have it.
+      await expect(sql`select pg_sleep(0.05)`.execute(database.db)).rejects.toThrow('canceling statement due to statement timeout');
+    } finally {
+      await database.destroy();
+    }
   });
 
   it('is cancelled by PostgreSQL and answered 503 with Retry-After while the lock is still held', async () => {
