@@ -65,6 +65,15 @@ export interface ServerProcess {
 }
 
 /**
+ * The node flags of `npm start` (package.json's start script, e.g. V8's semi-space size), so the
+ * benchmarks run the server as production does.
+ */
+function startFlags(): string[] {
+  const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  return start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
+/**
  * The service as it runs in production (`node dist/server.js`, built when stale) in a process of
  * its own, on a migrated database (SQLite in a temp folder, or DATABASE_URL) that this process
  * fills through its own connection while the server runs.
@@ -80,7 +89,7 @@ export async function startServerProcess(
   execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--if-stale', '--quiet'], { stdio: 'inherit' });
   const { server: prefix, placement } = pinCores();
   const port = await freePort();
-  const command = [...prefix, process.execPath, path.join(root, 'dist', 'server.js')];
+  const command = [...prefix, process.execPath, ...startFlags(), path.join(root, 'dist', 'server.js')];
   const child: ChildProcess = spawn(command[0]!, command.slice(1), {
     cwd: root,
     env: {
