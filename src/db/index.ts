@@ -93,13 +93,6 @@ export function createDatabase(config: Config, options: DatabaseOptions = {}): D
   // writer wait for another instead of failing at once.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
-  // With synchronous = NORMAL a commit writes the WAL without fsync; the checkpoint that copies the
-  // WAL back into the database file is what fsyncs, and it runs inside the commit that crosses the
-  // limit, on the event loop. At SQLite's default limit (1,000 pages, 4 MB) a chat's writes crossed
-  // it every few dozen chats: 1.4 % of them took over 2 ms, and checkpoints were a third of the
-  // write time. At 10,000 pages (a WAL of up to 40 MB) each checkpoint copies a hot page once for
-  // ten times as many commits (bench/wal-checkpoint.mjs; docs/performance.md, "Assistant").
-  sqlite.pragma('wal_autocheckpoint = 10000');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   // Temporary b-trees (a materialized subquery, an ORDER BY the index cannot give) in memory: with
