@@ -28,7 +28,7 @@ for (const wordWeight of [0.3, 0.4, 0.5, 0.6, 0.7]) {
 const thresholds: Thresholds[] = [];
 for (const marginWeight of [0, 0.25, 0.5]) {
   for (const knownWeight of steps(0, 2, 0.4)) {
-    for (const bestWeight of steps(0, 2, 0.4)) for (const minConfidence of steps(0.2, 0.9, 0.01)) thresholds.push({ marginWeight, knownWeight, bestWeight, minConfidence, secondRatio: 0.9 });
+    for (const minConfidence of steps(0.2, 0.9, 0.01)) thresholds.push({ marginWeight, knownWeight, minConfidence, secondRatio: 0.9 });
   }
 }
 
@@ -39,7 +39,7 @@ const TOP1_FLOOR: Record<'en' | 'fa', number> = { en: 105 / 126, fa: 111 / 126 }
 const results: Array<{ objective: number; ranking: Ranking; threshold: Thresholds; detail: string; kept: boolean }> = [];
 const raw = new Map<string, number>();
 const gaps = new Map<string, number>();
-const key = (ranking: Ranking, t: Thresholds, minConfidence: number) => `${JSON.stringify(ranking)} ${t.marginWeight} ${t.knownWeight} ${t.bestWeight ?? 0} ${minConfidence.toFixed(2)}`;
+const key = (ranking: Ranking, t: Thresholds, minConfidence: number) => `${JSON.stringify(ranking)} ${t.marginWeight} ${t.knownWeight} ${minConfidence.toFixed(2)}`;
 for (const ranking of rankings) {
   const knowledge = new KnowledgeBase(passages, thesaurus, { en: ranking, fa: ranking });
   const ranked = languages.map((lang) =>
@@ -82,20 +82,20 @@ results.sort((a, b) => b.objective - a.objective);
 process.stdout.write(`best without the top-1 floor: ${results[0]!.objective.toFixed(3)} (${results[0]!.detail})\n`);
 const best = results.find((r) => r.kept) ?? results[0]!;
 const chosen = results
-  .filter((r) => JSON.stringify(r.ranking) === JSON.stringify(best.ranking) && r.threshold.marginWeight === best.threshold.marginWeight && r.threshold.knownWeight === best.threshold.knownWeight && r.threshold.bestWeight === best.threshold.bestWeight)
+  .filter((r) => JSON.stringify(r.ranking) === JSON.stringify(best.ranking) && r.threshold.marginWeight === best.threshold.marginWeight && r.threshold.knownWeight === best.threshold.knownWeight)
   .filter((r) => r.kept && r.objective >= best.objective - 0.006)
   .sort((a, b) => b.threshold.minConfidence - a.threshold.minConfidence)[0]!;
 // The code's current defaults, scored the same way, so a step can be compared with the one before.
 const defaults = DEFAULT_THRESHOLDS.en;
 const current = results.find(
   ({ ranking, threshold: t }) =>
-    JSON.stringify(ranking) === JSON.stringify(DEFAULT_RANKING.en) && t.marginWeight === defaults.marginWeight && t.knownWeight === defaults.knownWeight && (t.bestWeight ?? 0) === (defaults.bestWeight ?? 0) && t.minConfidence === defaults.minConfidence,
+    JSON.stringify(ranking) === JSON.stringify(DEFAULT_RANKING.en) && t.marginWeight === defaults.marginWeight && t.knownWeight === defaults.knownWeight && t.minConfidence === defaults.minConfidence,
 );
 process.stdout.write(current ? `current defaults: ${current.objective.toFixed(3)} (${current.detail})\n` : 'current defaults: not in the grid\n');
 process.stdout.write(`chosen: minConfidence ${chosen.threshold.minConfidence} with the best setting below (${chosen.detail})\n`);
 for (const r of results.filter((r) => r.kept).slice(0, Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 15))) {
   const { wordWeight, halfScore, coverageWeight } = r.ranking;
-  const { marginWeight, knownWeight, bestWeight, minConfidence } = r.threshold;
+  const { marginWeight, knownWeight, minConfidence } = r.threshold;
   const gap = gaps.get(key(r.ranking, r.threshold, r.threshold.minConfidence))!;
-  process.stdout.write(`${r.objective.toFixed(3)} (gap ${gap.toFixed(4)})  ranking {wordWeight ${wordWeight}, halfScore ${halfScore}, coverageWeight ${coverageWeight}}  thresholds {marginWeight ${marginWeight}, knownWeight ${knownWeight}, bestWeight ${bestWeight}, minConfidence ${minConfidence}}  (${r.detail})\n`);
+  process.stdout.write(`${r.objective.toFixed(3)} (gap ${gap.toFixed(4)})  ranking {wordWeight ${wordWeight}, halfScore ${halfScore}, coverageWeight ${coverageWeight}}  thresholds {marginWeight ${marginWeight}, knownWeight ${knownWeight}, minConfidence ${minConfidence}}  (${r.detail})\n`);
 }

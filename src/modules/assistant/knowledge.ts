@@ -121,13 +121,12 @@ export class KnowledgeBase {
 
   /**
    * The query's words plus the knowledge-base words of the thesaurus phrases it contains, and
-   * which of the query's words those phrases stand for (they count as understood), each with the
-   * knowledge-base words it stands for.
+   * which of the query's words those phrases stand for (they count as understood).
    */
-  expand(query: string, lang: Locale): { words: string[]; terms: string[]; translated: Map<string, string[]> } {
+  expand(query: string, lang: Locale): { words: string[]; terms: string[]; translated: Set<string> } {
     const words = this.words(query, lang);
     const terms = new Set(words);
-    const translated = new Map<string, string[]>();
+    const translated = new Set<string>();
     // The message's tokens as typed, and again with any ending glued to a phrase's word taken off (اکانتمو → اکانت).
     const tokens = tokenize(query);
     const phraseTokens = this.phraseTokens.get(lang)!;
@@ -137,10 +136,10 @@ export class KnowledgeBase {
     for (const { phrase, adds } of this.thesaurus[lang]) {
       if (!text.includes(` ${phrase} `) && !stripped.includes(` ${phrase} `)) continue;
       for (const add of adds) terms.add(add);
-      for (const word of this.words(phrase, lang)) translated.set(word, [...(translated.get(word) ?? []), ...adds]);
+      for (const word of this.words(phrase, lang)) translated.add(word);
     }
     // A word with an ending glued on is understood when the phrase word under it is (اکانتمو).
-    for (const word of words) if (!translated.has(word) && translated.has(strip(word))) translated.set(word, translated.get(strip(word))!);
+    for (const word of words) if (translated.has(strip(word))) translated.add(word);
     return { words, terms: [...terms], translated };
   }
 
@@ -159,13 +158,10 @@ export class KnowledgeBase {
    * each word weighted by its rarity among the passages (a word most passages use, such as
    * "where" or چند, says little either way; a word no passage uses counts as the rarest).
    * A question about something else (the weather, a pizza) has most of its weight unknown.
-   * bestKnown is the same share counting only the words the best passage itself contains (or
-   * whose thesaurus words it contains): a question near a topic (the tax on profits) has words
-   * the knowledge base knows, but no one passage answers all of its rare ones.
    */
-  match(query: string, lang: Locale, limit = 3): { hits: Hit[]; known: number; bestKnown: number } {
+  match(query: string, lang: Locale, limit = 3): { hits: Hit[]; known: number } {
     const { words, terms, translated } = this.expand(query, lang);
-    if (terms.length === 0) return { hits: [], known: 0, bestKnown: 0 };
+    if (terms.length === 0) return { hits: [], known: 0 };
     const own = this.byLang.get(lang)!;
     const results = this.indexes.get(lang)!.search(terms.join(' '), {
       boost: { question: 2 },
@@ -186,22 +182,17 @@ export class KnowledgeBase {
       const score = wordWeight * (bm25 / (bm25 + halfScore)) + coverageWeight * coverage + (1 - wordWeight - coverageWeight) * similarity[i]!;
       return { passage, score, coverage };
     });
-    hits.sort((a, b) => b.score - a.score);
     const matched = new Set(results.flatMap((r) => r.queryTerms));
-    const inBest = new Set(hits[0] ? byId.get(hits[0].passage.id)?.queryTerms : []);
     const frequency = this.passageFrequency.get(lang)!;
     let knownWeight = 0;
-    let bestWeight = 0;
     let totalWeight = 0;
     for (const word of words) {
       const weight = Math.log(1 + own.length / (frequency.get(word) ?? 1));
       totalWeight += weight;
-      const stands = translated.get(word);
-      if (matched.has(word) || stands) knownWeight += weight;
-      if (inBest.has(word) || stands?.some((term) => inBest.has(term))) bestWeight += weight;
+      if (matched.has(word) || translated.has(word)) knownWeight += weight;
     }
-    const share = (part: number): number => (totalWeight === 0 ? 0 : part / totalWeight);
-    return { hits: hits.slice(0, limit), known: share(knownWeight), bestKnown: share(bestWeight) };
+    const known = totalWeight === 0 ? 0 : knownWeight / totalWeight;
+    return { hits: hits.sort((a, b) => b.score - a.score).slice(0, limit), known };
   }
 
   /** Other passages of the same topic, for suggestions. */

@@ -6,22 +6,18 @@ import type { Hit, KnowledgeBase, Passage } from './knowledge.js';
 
 /**
  * When the best passage counts as an answer, and when a second one joins it. The decision is a
- * linear rule over four signals of the search: the best passage's score (0 to 1, see
- * KnowledgeBase.search), its lead over the second passage, the share of the message's words the
- * knowledge base knows at all, and the share the best passage itself holds (KnowledgeBase.match;
- * both weighted by each word's rarity). A question about something else scores low, leads nothing
- * and has most of its words unknown; a question near a topic (the tax on profits) has its words
- * known, but spread over passages; a real question typed badly still has most of its words in
- * the passage that answers it.
+ * linear rule over three signals of the search: the best passage's score (0 to 1, see
+ * KnowledgeBase.search), its lead over the second passage, and the share of the message's words
+ * the knowledge base knows at all (KnowledgeBase.match, each word weighted by its rarity). A
+ * question about something else scores low, leads nothing and has most of its words unknown; a
+ * real question typed badly still has most of its words known.
  */
 export interface Thresholds {
   /** Weight of the best passage's lead over the second one. */
   marginWeight: number;
   /** Weight of the share of the message's words the knowledge base knows. */
   knownWeight: number;
-  /** Weight of the share of the message's words the best passage holds (0 when absent). */
-  bestWeight?: number;
-  /** (score + marginWeight × lead + knownWeight × known share + bestWeight × best share) / (1 + the three weights), 0 to 1, must reach this to answer. */
+  /** (score + marginWeight × lead + knownWeight × known share) / (1 + marginWeight + knownWeight), 0 to 1, must reach this to answer. */
   minConfidence: number;
   /** A second passage joins the answer when its score is at least this share of the best one's. */
   secondRatio: number;
@@ -29,17 +25,17 @@ export interface Thresholds {
 
 // Chosen on both languages' tuning halves together with eval/assistant/tune.ts (its "chosen" line;
 // docs/performance.md, "Assistant quality"): the Persian half alone no longer tells settings apart.
-// On the tuning half with tuning.<lang>.txt the best passage's share (bestWeight) did not help (0).
+// A fourth signal, the share of the message's rare words the best passage itself holds, was in
+// the grid of the third session and got weight 0 on the tuning half; it was then removed.
 export const DEFAULT_THRESHOLDS: Record<Locale, Thresholds> = {
-  en: { marginWeight: 0.25, knownWeight: 0.4, bestWeight: 0, minConfidence: 0.51, secondRatio: 0.9 },
-  fa: { marginWeight: 0.25, knownWeight: 0.4, bestWeight: 0, minConfidence: 0.51, secondRatio: 0.9 },
+  en: { marginWeight: 0.25, knownWeight: 0.4, minConfidence: 0.51, secondRatio: 0.9 },
+  fa: { marginWeight: 0.25, knownWeight: 0.4, minConfidence: 0.51, secondRatio: 0.9 },
 };
 
 /** What a search found for a message: the best passages and the shares of its words known (see KnowledgeBase.match). */
 export interface Match {
   hits: Hit[];
   known: number;
-  bestKnown?: number;
 }
 
 export interface Retrieval {
@@ -51,12 +47,12 @@ export interface Retrieval {
 }
 
 /** How sure the search is that its best passage answers the message (see Thresholds). */
-export function confidence({ hits, known, bestKnown = 0 }: Match, thresholds: Thresholds): number {
+export function confidence({ hits, known }: Match, thresholds: Thresholds): number {
   const [best, second] = hits;
   if (!best) return 0;
-  const { marginWeight, knownWeight, bestWeight = 0 } = thresholds;
+  const { marginWeight, knownWeight } = thresholds;
   const lead = best.score - (second?.score ?? 0);
-  return (best.score + marginWeight * lead + knownWeight * known + bestWeight * bestKnown) / (1 + marginWeight + knownWeight + bestWeight);
+  return (best.score + marginWeight * lead + knownWeight * known) / (1 + marginWeight + knownWeight);
 }
 
 export function isWeakMatch(match: Match, thresholds: Thresholds): boolean {
