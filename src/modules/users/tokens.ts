@@ -86,10 +86,10 @@ export interface VerifiedCaller {
 
 type TokenRow = Awaited<ReturnType<typeof tokenWithUser>>[number];
 
-/** The token id of a well-formed bearer token ("<id>|<40 characters>"), else undefined. */
-function tokenId(bearer: string): number | undefined {
+/** The id and secret of a well-formed bearer token ("<id>|<40 characters>"), else undefined. */
+function parseBearer(bearer: string): { id: number; secret: string } | undefined {
   const match = TOKEN_FORMAT.exec(bearer);
-  return match ? Number(match[1]) : undefined;
+  return match ? { id: Number(match[1]), secret: match[2]! } : undefined;
 }
 
 export class TokenVerifier {
@@ -100,25 +100,25 @@ export class TokenVerifier {
 
   /** The token's user, or undefined for a malformed, unknown, revoked or expired token. */
   async verify(bearer: string): Promise<UserRecord | undefined> {
-    const id = tokenId(bearer);
-    if (id === undefined) return undefined;
-    const [token] = await tokenWithUser(this.db, id);
-    return token && this.accept(bearer, token);
+    const parsed = parseBearer(bearer);
+    if (!parsed) return undefined;
+    const [token] = await tokenWithUser(this.db, parsed.id);
+    return token && this.accept(parsed.secret, token);
   }
 
   /** verify(), also reading the user's answer version of `scope` in the same statement. */
   async verifyWithVersion(bearer: string, scope: AnswerScope): Promise<VerifiedCaller | undefined> {
-    const id = tokenId(bearer);
-    if (id === undefined) return undefined;
-    const [token] = await tokenWithUserAndVersion(this.db, id, scope);
-    const user = token && this.accept(bearer, token);
+    const parsed = parseBearer(bearer);
+    if (!parsed) return undefined;
+    const [token] = await tokenWithUserAndVersion(this.db, parsed.id, scope);
+    const user = token && this.accept(parsed.secret, token);
     return user && { user, answerVersion: token.answer_version === null ? 0 : Number(token.answer_version) };
   }
 
-  private accept(bearer: string, token: TokenRow): UserRecord | undefined {
+  private accept(secret: string, token: TokenRow): UserRecord | undefined {
     if (token.revoked_at !== null) return undefined;
     const expected = Buffer.from(token.token_hash, 'hex');
-    const given = Buffer.from(hashSecret(bearer.slice(bearer.indexOf('|') + 1)), 'hex');
+    const given = Buffer.from(hashSecret(secret), 'hex');
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
     const now = Date.now();
     if (token.expires_at !== null && Date.parse(token.expires_at) <= now) return undefined;
