@@ -11,9 +11,11 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Database } from '../src/db/schema.js';
+import { pendingDataText } from '../src/modules/notifications/data-text.js';
 import { NotificationBuilder, type PendingNotification } from '../src/modules/notifications/events.js';
+import type { NotificationsTable } from '../src/modules/notifications/tables.js';
 import { createToken } from '../src/modules/users/tokens.js';
 import { CASE_ARGS, caseOptions, ensureWrk, measureCase, printSummary, startCeiling, type CaseOptions, type Ceiling } from './client.js';
 import { startServerProcess, type ServerProcess } from './lib.js';
@@ -22,14 +24,8 @@ const TARGET_TOTAL = 2_000;
 const TARGET_UNREAD = 50;
 const BATCH = 500;
 
-interface Row {
-  id: string;
-  user_id: number;
-  type: string;
-  data: string;
-  read_at: string | null;
-  created_at: string;
-}
+/** A notifications row as the server itself writes it (data as data-text.ts stores it). */
+type Row = Insertable<NotificationsTable>;
 
 /** A deterministic pseudo-random sequence, so runs generate the same data. */
 function prng(seed: number): () => number {
@@ -58,7 +54,7 @@ function* notificationRows(count: number, users: number): Generator<Row> {
       id: randomUUID(),
       user_id: userId,
       type: pending.type,
-      data: JSON.stringify(pending.data),
+      data: pendingDataText(pending),
       read_at: read ? new Date(createdAt.getTime() + 3_600_000).toISOString() : null,
       created_at: createdAt.toISOString(),
     };

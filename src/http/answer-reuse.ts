@@ -10,8 +10,8 @@ import type { Database } from '../db/schema.js';
 import { AnswerCache, answerKey } from './answer-cache.js';
 
 /** What a route's build step returns: the payload its response schema describes, and until when it holds. */
-export interface FreshAnswer {
-  payload: unknown;
+export interface FreshAnswer<P = unknown> {
+  payload: P;
   /** Epoch ms from which the answer is out of date whatever the version (an SLA status due to move). */
   validUntil?: number;
 }
@@ -25,22 +25,22 @@ export interface ReusedRequest {
 }
 
 /** Writes a payload as the route's 200 answer; by default the route's own response serializer. */
-export type AnswerSerializer = (reply: FastifyReply, payload: unknown) => string;
+export type AnswerSerializer<P = unknown> = (reply: FastifyReply, payload: P) => string;
 
 const routeSerializer: AnswerSerializer = (reply, payload) => String(reply.serialize(payload));
 
-export class AnswerReuse {
+export class AnswerReuse<P = unknown> {
   private readonly cache: AnswerCache<string>;
 
   /**
    * maxBytes 0: nothing is kept, every answer is built. `serialize` must write the bytes the
-   * route's 200 schema describes (http/tagged-list.ts for a list of a tagged union).
+   * route's 200 schema describes (notifications/list-json.ts, held to them by its test).
    */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly scope: AnswerScope,
     maxBytes: number,
-    private readonly serialize: AnswerSerializer = routeSerializer,
+    private readonly serialize: AnswerSerializer<P> = routeSerializer,
   ) {
     this.cache = new AnswerCache<string>(maxBytes);
   }
@@ -54,7 +54,7 @@ export class AnswerReuse {
   }
 
   /** Sends the held answer while the user's version of the scope is unchanged, else the one `build` makes (kept). */
-  async send(reply: FastifyReply, request: ReusedRequest, build: (now: number) => Promise<FreshAnswer>): Promise<FastifyReply> {
+  async send(reply: FastifyReply, request: ReusedRequest, build: (now: number) => Promise<FreshAnswer<P>>): Promise<FastifyReply> {
     const req = reply.request;
     // The version the auth hook read with the token, when it is this scope's and this user's.
     const known = req.answerVersion !== null && req.routeOptions.config.answerScope === this.scope && req.user?.id === request.userId ? req.answerVersion : undefined;

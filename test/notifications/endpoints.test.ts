@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotificationBuilder } from '../../src/modules/notifications/events.js';
-import { insertNotifications } from '../../src/modules/notifications/repository.js';
+import { insertNotifications, toRecord } from '../../src/modules/notifications/repository.js';
 import { NotificationList } from '../../src/modules/notifications/schemas.js';
-import { NotificationService, UNREAD_LIST_LIMIT } from '../../src/modules/notifications/service.js';
+import { UNREAD_LIST_LIMIT } from '../../src/modules/notifications/service.js';
 import { Value } from 'typebox/value';
 import { testDialect, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
@@ -90,7 +90,8 @@ describe('notification endpoints', () => {
       const res = await t.app.inject({ method: 'GET', url: '/api/notifications', headers: user.auth });
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       const body = res.json();
-      expect(body).toEqual(await new NotificationService(t.db).unread(user.id));
+      // The parsed records, newest first (the second was created a day after the first).
+      expect(body).toEqual((await storedFor(t, user.id)).reverse().map(toRecord));
       expect(Value.Check(NotificationList, body), JSON.stringify([...Value.Errors(NotificationList, body)])).toBe(true);
       expect(body[1].data.project_title).toBe('Quote " and \\ backslash, emoji 🌱, فارسی');
     });

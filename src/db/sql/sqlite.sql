@@ -25,6 +25,7 @@ where
 -- parameters: #0
 select
   "id",
+  "type",
   "data",
   "created_at"
 from

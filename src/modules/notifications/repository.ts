@@ -7,7 +7,9 @@ import { compiledQuery } from '../../db/compiled.js';
 import { answerVersion } from '../../db/answer-versions.js';
 import type { Static } from 'typebox';
 import type { Database } from '../../db/schema.js';
-import type { PendingNotification } from './events.js';
+import { pendingDataText, type DataText } from './data-text.js';
+import type { NotificationType, PendingNotification } from './events.js';
+import type { UnreadItem } from './list-json.js';
 import type { Notification } from './schemas.js';
 
 /** A notification as the API shows it; data is parsed from its JSON column. */
@@ -18,14 +20,14 @@ export const UNREAD_LIST_LIMIT = 100;
 
 const COLUMNS = ['id', 'type', 'data', 'read_at', 'created_at'] as const;
 
-type Row = { id: string; type: string; data: string; read_at: string | null; created_at: string };
+type Row = { id: string; type: NotificationType; data: DataText; read_at: string | null; created_at: string };
 
 export function toRecord(row: Row): NotificationRecord {
   // Rows are written only by insertNotifications from the typed builders, so the stored JSON and
   // type have the shapes the schema declares.
   return {
     id: row.id,
-    type: row.type as NotificationRecord['type'],
+    type: row.type,
     data: JSON.parse(row.data) as NotificationRecord['data'],
     read_at: row.read_at,
     created_at: row.created_at,
@@ -40,17 +42,17 @@ export function notificationsVersion(db: Kysely<Database>, userId: number): Prom
 /** Writes the notifications (inside the caller's transaction); returns their ids in order. */
 export async function insertNotifications(db: Kysely<Database>, pending: PendingNotification[], createdAt: string): Promise<string[]> {
   if (pending.length === 0) return [];
-  const rows = pending.map((n) => ({ id: randomUUID(), user_id: n.user_id, type: n.type, data: JSON.stringify(n.data), created_at: createdAt }));
+  const rows = pending.map((n) => ({ id: randomUUID(), user_id: n.user_id, type: n.type, data: pendingDataText(n), created_at: createdAt }));
   await db.insertInto('notifications').values(rows).execute();
   return rows.map((r) => r.id);
 }
 
-// Three columns: read_at is null by the WHERE, and the type is the one the data repeats (both are
-// written from the same typed notification); each column read costs a value made in JavaScript.
+// read_at is null by the WHERE; data is read as the text stored (data-text.ts), not parsed: the
+// list answer places it as it is (list-json.ts).
 const unreadPage = compiledQuery('notifications.unreadPage', (db, userId: number) =>
   db
     .selectFrom('notifications')
-    .select(['id', 'data', 'created_at'])
+    .select(['id', 'type', 'data', 'created_at'])
     .where('user_id', '=', userId)
     .where('read_at', 'is', null)
     .orderBy('created_at', 'desc')
@@ -60,11 +62,8 @@ const unreadPage = compiledQuery('notifications.unreadPage', (db, userId: number
 );
 
 /** The user's unread notifications, newest first, at most UNREAD_LIST_LIMIT. */
-export async function listUnread(db: Kysely<Database>, userId: number): Promise<NotificationRecord[]> {
-  return (await unreadPage(db, userId)).map((row) => {
-    const data = JSON.parse(row.data) as NotificationRecord['data'];
-    return { id: row.id, type: data.type, data, read_at: null, created_at: row.created_at };
-  });
+export async function listUnread(db: Kysely<Database>, userId: number): Promise<UnreadItem[]> {
+  return unreadPage(db, userId);
 }
 
 const unreadCount = compiledQuery('notifications.unreadCount', (db, userId: number) =>

@@ -6,10 +6,10 @@ import { AnswerReuse } from '../../http/answer-reuse.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale, t } from '../../http/i18n.js';
 import { SuccessMessage, errorResponses } from '../../http/schemas.js';
-import { taggedListSerializer } from '../../http/tagged-list.js';
 import adminRoutes from './admin-routes.js';
 import streamRoutes from './stream-routes.js';
-import { NotificationIdParams, NotificationList, NotificationOfType, ReadAllResult, UnreadCount } from './schemas.js';
+import { unreadListJson, type UnreadItem } from './list-json.js';
+import { NotificationIdParams, NotificationList, ReadAllResult, UnreadCount } from './schemas.js';
 import { NotificationService } from './service.js';
 
 const tags = ['notifications'];
@@ -18,8 +18,8 @@ const routes: FastifyPluginAsync = async (instance) => {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const notifications = new NotificationService(app.deps.db);
   // The list answer, reused per caller until their notifications change (http/answer-reuse.ts),
-  // written by a serializer per notification type (the bytes of NotificationList).
-  const answers = new AnswerReuse(app.deps.db, 'notifications', app.deps.config.NOTIFICATIONS_CACHE_MB * 1_048_576, taggedListSerializer('type', NotificationOfType));
+  // written from the rows with each item's data as stored (list-json.ts: the bytes of NotificationList).
+  const answers = new AnswerReuse<UnreadItem[]>(app.deps.db, 'notifications', app.deps.config.NOTIFICATIONS_CACHE_MB * 1_048_576, (_reply, items) => unreadListJson(items));
   const config = { auth: 'user', validationForm: 'general' } as const;
 
   app.get(

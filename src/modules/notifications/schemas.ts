@@ -1,7 +1,7 @@
 // TypeBox schemas of the notification endpoints and of the admin integration API.
 import { Type, type TSchema } from 'typebox';
 import { IntegerId, Timestamp } from '../../http/schemas.js';
-import { INVESTMENT_STATUSES, NOTIFICATION_TYPES, NOTIFYING_INVESTMENT_STATUSES, NOTIFYING_PROJECT_STATUSES, PROJECT_STATUSES } from './events.js';
+import { INVESTMENT_STATUSES, NOTIFICATION_TYPES, type NotificationType, NOTIFYING_INVESTMENT_STATUSES, NOTIFYING_PROJECT_STATUSES, PROJECT_STATUSES } from './events.js';
 
 const MAX_SAFE_AMOUNT = Number.MAX_SAFE_INTEGER;
 /** Text without NUL characters, which PostgreSQL cannot store. */
@@ -78,14 +78,13 @@ export const Notification = Type.Object({
 
 export const NotificationList = Type.Array(Notification, { description: 'The unread notifications, newest first, at most 100.' });
 
-/**
- * Notification narrowed to each type: the type is that literal and data that type's shape. The
- * list's serializer compiles one per type and picks it by the item's type (http/tagged-list.ts),
- * writing the bytes NotificationList describes without checking each item against the union.
- */
-export const NotificationOfType: Readonly<Record<string, TSchema>> = Object.fromEntries(
-  DATA_SCHEMAS.map((data) => [data.properties.type.const, Type.Object({ ...Notification.properties, type: data.properties.type, data })]),
-);
+/** The data schema of each notification type (data-text.ts writes the stored data with it). */
+export const DATA_SCHEMA_OF = {
+  project_status_changed: ProjectStatusChangedData,
+  project_revision_requested: ProjectRevisionRequestedData,
+  new_investment_received: NewInvestmentReceivedData,
+  investment_status_changed: InvestmentStatusChangedData,
+} as const satisfies Record<NotificationType, TSchema>;
 
 export const NotificationIdParams = Type.Object({
   id: Type.String({ description: 'UUID of the notification; any other value answers 404.' }),

@@ -5,6 +5,7 @@ import { nowIso } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { notFoundMessageOnly } from '../../http/errors.js';
 import { registerMessages, t, type Locale } from '../../http/i18n.js';
+import type { UnreadItem } from './list-json.js';
 import { countUnread, deleteOwned, findOwned, listUnread, markAllRead, markRead, type NotificationRecord } from './repository.js';
 
 export { UNREAD_LIST_LIMIT } from './repository.js';
@@ -22,7 +23,7 @@ export class NotificationService {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** The unread list, newest first, at most UNREAD_LIST_LIMIT. */
-  unread(userId: number): Promise<NotificationRecord[]> {
+  unread(userId: number): Promise<UnreadItem[]> {
     return listUnread(this.db, userId);
   }
 

@@ -1,4 +1,6 @@
 import type { Generated } from 'kysely';
+import type { DataText } from './data-text.js';
+import type { NotificationType } from './events.js';
 
 /** A project as the platform reports it; the id is the platform's. */
 export interface ProjectsTable {
@@ -38,9 +40,9 @@ export interface NotificationsTable {
   id: string;
   /** The recipient. */
   user_id: number;
-  type: string;
-  /** JSON text of the data object (which repeats the type). */
-  data: string;
+  type: NotificationType;
+  /** JSON text of the data object (which repeats the type), as data-text.ts writes it. */
+  data: DataText;
   read_at: string | null;
   created_at: string;
 }
