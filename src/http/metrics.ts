@@ -3,14 +3,15 @@
 //
 // The per-request cost matters (the geographic routes are benchmarked against bare node:http):
 // one onResponse hook, which reads the route pattern Fastify already holds (routeOptions.url) and
-// the status class from a fixed table, and observes one histogram child cached per
-// (pattern, method, class); no object is built per request. A route with config.metrics = false
+// the status class from a fixed table, and observes one histogram series cached per
+// (pattern, method, class; http/request-histogram.ts); no object is built per request. A route with config.metrics = false
 // is skipped altogether (its hook is not even installed).
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { RequestHistogram, type HistogramSeries } from './request-histogram.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -53,18 +54,18 @@ const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
 export function registerMetrics(app: FastifyInstance, pool?: pg.Pool): void {
   const token = app.deps.config.METRICS_TOKEN;
   const registry = new Registry();
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Request duration by route pattern, method and status class',
-    labelNames: ['route', 'method', 'status_class'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
-    registers: [registry],
-  });
+  const duration = new RequestHistogram(
+    'http_request_duration_seconds',
+    'Request duration by route pattern, method and status class',
+    ['route', 'method', 'status_class'],
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registry,
+  );
   let inFlight = 0;
   new Gauge({ name: 'http_requests_in_flight', help: 'Requests being answered', registers: [registry], collect() { this.set(inFlight); } });
 
   // One histogram child per (route, method, status class), found by a string key.
-  const children = new Map<string, ReturnType<typeof duration.labels>>();
+  const children = new Map<string, HistogramSeries>();
   const onRequest = (_req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
     inFlight++;
     done();

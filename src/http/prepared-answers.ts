@@ -52,8 +52,15 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
+interface HeaderLists {
+  cacheControl: string;
+  ok: string[];
+  notModified: string[];
+}
+
 export class PreparedAnswers {
   private readonly lookups: PreparedLookup[] = [];
+  private readonly headerLists = new WeakMap<PreparedBody, HeaderLists>();
   private readonly security = securityHeaders();
   private record: RequestRecorder | undefined;
   private open = true;
@@ -87,19 +94,37 @@ export class PreparedAnswers {
     if (!match) return false;
     const started = this.record ? performance.now() : 0;
     const { answer } = match;
-    // The order Fastify's route produces: the request-id hook, the security-headers hook, the handler.
-    const out: Record<string, string | number> = { 'x-request-id': requestIdOf(req), ...this.security, 'cache-control': match.cacheControl, etag: answer.etag };
+    const templates = this.headersFor(match);
     let status = 304;
     if (etagMatches(headers['if-none-match'], answer.etag)) {
-      res.writeHead(304, out).end();
+      templates.notModified[1] = requestIdOf(req);
+      res.writeHead(304, templates.notModified).end();
     } else {
       status = 200;
-      out['content-type'] = 'application/json; charset=utf-8';
-      out['content-length'] = answer.body.length;
-      res.writeHead(200, out).end(answer.body);
+      templates.ok[1] = requestIdOf(req);
+      res.writeHead(200, templates.ok).end(answer.body);
     }
     this.record?.(match.route, 'GET', status, (performance.now() - started) / 1000);
     return true;
+  }
+
+  /**
+   * The answer's response headers as [name, value, …] lists, made once per answer (and cache
+   * policy): writeHead reads them at once, so one list per answer serves every request, with the
+   * request id (index 1) written in before each use. The order Fastify's route produces: the
+   * request-id hook, the security-headers hook, the handler.
+   */
+  private headersFor(match: PreparedMatch): HeaderLists {
+    const held = this.headerLists.get(match.answer);
+    if (held && held.cacheControl === match.cacheControl) return held;
+    const common = ['x-request-id', '', ...Object.entries(this.security).flat(), 'cache-control', match.cacheControl, 'etag', match.answer.etag];
+    const made: HeaderLists = {
+      cacheControl: match.cacheControl,
+      notModified: common,
+      ok: [...common, 'content-type', 'application/json; charset=utf-8', 'content-length', String(match.answer.body.length)],
+    };
+    this.headerLists.set(match.answer, made);
+    return made;
   }
 
   /**
