@@ -1,5 +1,5 @@
 // A histogram for the request-duration metric, observed on every request: each label set's series
-// is an object the caller keeps, and an observation is a bucket search and three additions. A
+// is an object found by its label values, and an observation is a bucket search and three additions. A
 // prom-client Histogram child does the same after converting, checking and hashing its labels on
 // every call (about 0.4 µs, measured: docs/performance.md "Geographic"). prom-client's registry
 // formats this metric's values as it formats its own histogram's:
@@ -55,7 +55,7 @@ export class RequestHistogram<L extends string> {
     registry.registerMetric(this as never);
   }
 
-  /** The series of these label values (in labelNames' order), made on first use; keep it. */
+  /** The series of these label values (in labelNames' order), made on first use. */
   labels(...values: string[]): HistogramSeries {
     const key = values.join('\u0000');
     let series = this.series.get(key);
