@@ -1,7 +1,7 @@
 // npm run eval -- assistant [--misses heldout,tuning,older|none]: how well the offline assistant
 // picks passages, per language and per question set (docs/performance.md, "Assistant quality").
-// The "fresh" and "unseen" sets (eval/assistant/fresh.<lang>.txt, unseen.<lang>.txt) are measured
-// but their misses are never printed, whatever --misses says, so nobody tunes on them.
+// The "fresh", "unseen" and "sealed" sets (eval/assistant/<set>.<lang>.txt) are measured but their
+// misses are never printed, whatever --misses says, so nobody tunes on them.
 // Each question goes through the chat's own retrieval and answer choice (retrieve, answerPassages).
 //   top-1      the answer's first passage is the expected one
 //   anywhere   the expected passage is among the passages the answer uses
@@ -12,9 +12,9 @@ import { answerPassages, retrieve } from '../src/modules/assistant/retrieval.js'
 import { PARAPHRASES } from '../test/assistant/paraphrases.js';
 import { OUT_OF_SCOPE, readQuestions, readSplit, type Lang, type Question } from './assistant/questions.js';
 
-const SET_NAMES = ['heldout', 'tuning', 'older', 'fresh', 'unseen'] as const;
+const SET_NAMES = ['heldout', 'tuning', 'older', 'fresh', 'unseen', 'sealed'] as const;
 type SetName = (typeof SET_NAMES)[number];
-const NEVER_SHOWN: ReadonlySet<SetName> = new Set(['fresh', 'unseen']);
+const NEVER_SHOWN: ReadonlySet<SetName> = new Set(['fresh', 'unseen', 'sealed']);
 
 interface Outcome {
   question: Question;
@@ -52,6 +52,7 @@ export default async function run(args: string[]): Promise<number> {
       older: PARAPHRASES.filter((p) => p.lang === lang),
       fresh: readQuestions(lang, 'fresh'),
       unseen: readQuestions(lang, 'unseen'),
+      sealed: readQuestions(lang, 'sealed'),
     };
     for (const name of SET_NAMES) {
       const outcomes = evaluate(lang, sets[name]);

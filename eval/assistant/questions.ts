@@ -2,7 +2,9 @@
 // "Assistant quality"). questions.<lang>.txt is split into a tuning and a held-out half;
 // fresh.<lang>.txt is a later set written before the next round of changes and never tuned on;
 // unseen.<lang>.txt is a third such set, written before the third session's changes;
-// tuning.<lang>.txt holds more out-of-scope questions that split.ts adds to the tuning half only.
+// tuning.<lang>.txt holds more questions that split.ts adds to the tuning half only;
+// sealed.<lang>.txt is a fourth measured set, written in the fourth session by writers who saw only
+// the passages' headings and answers (not the alternates, the thesaurus or any other question).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +25,7 @@ export const OUT_OF_SCOPE = 'none';
 export const here = path.dirname(fileURLToPath(import.meta.url));
 export const SPLIT_FILE = path.join(here, 'split.json');
 
-export type QuestionFile = 'questions' | 'fresh' | 'unseen' | 'tuning';
+export type QuestionFile = 'questions' | 'fresh' | 'unseen' | 'sealed' | 'tuning';
 
 export function readQuestions(lang: Lang, file: QuestionFile = 'questions'): Question[] {
   const text = fs.readFileSync(path.join(here, `${file}.${lang}.txt`), 'utf8');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { OUT_OF_SCOPE, readQuestions, readSplit } from '../../eval/assistant/questions.js';
 import { PARAPHRASES } from './paraphrases.js';
 import { SEED, split } from '../../eval/assistant/split.js';
-import { DEFAULT_THESAURUS_DIR, loadPassages } from '../../src/modules/assistant/knowledge.js';
+import { DEFAULT_THESAURUS_DIR, loadOutside, loadPassages } from '../../src/modules/assistant/knowledge.js';
 import { normalizeText } from '../../src/modules/assistant/text.js';
 
 // Words only, one space apart: punctuation, case, ZWNJ and Arabic letters cannot hide a copy.
@@ -73,7 +73,7 @@ describe('assistant evaluation set', () => {
     }
   });
 
-  for (const set of ['fresh', 'unseen'] as const) {
+  for (const set of ['fresh', 'unseen', 'sealed'] as const) {
     it(`keeps every ${set} question out of the knowledge base and the thesaurus`, () => {
       for (const lang of ['en', 'fa'] as const) {
         const knowledge = knowledgeLines(lang);
@@ -120,6 +120,44 @@ describe('assistant evaluation set', () => {
       for (const { query } of extra) {
         const needle = words(query);
         expect(measured.some((other) => other.includes(needle) || needle.includes(other)), `tuning "${query}" is in a measured set`).toBe(false);
+      }
+    }
+  });
+
+  it('has a sealed set of at least a question per passage and 30 out-of-scope ones per language, none of them in any other question file', () => {
+    const passages = loadPassages();
+    for (const lang of ['en', 'fa'] as const) {
+      const sealed = readQuestions(lang, 'sealed');
+      const perPassage = new Map<string, number>();
+      for (const q of sealed) perPassage.set(q.expected, (perPassage.get(q.expected) ?? 0) + 1);
+      for (const p of passages.filter((p) => p.lang === lang)) expect(perPassage.get(p.id) ?? 0, p.id).toBeGreaterThanOrEqual(1);
+      expect(perPassage.get(OUT_OF_SCOPE) ?? 0).toBeGreaterThanOrEqual(30);
+      expect([...perPassage.keys()].filter((id) => id !== OUT_OF_SCOPE && !passages.some((p) => p.lang === lang && p.id === id))).toEqual([]);
+      expect(new Set(sealed.map((q) => words(q.query))).size).toBe(sealed.length);
+      const others = (['questions', 'fresh', 'unseen', 'tuning'] as const)
+        .flatMap((file) => readQuestions(lang, file).map((q) => q.query))
+        .concat(PARAPHRASES.filter((p) => p.lang === lang).map((p) => p.query))
+        .map(words);
+      for (const { query } of sealed) {
+        const needle = words(query);
+        expect(others.some((other) => other.includes(needle) || needle.includes(other)), `sealed "${query}" is in another question file`).toBe(false);
+      }
+    }
+  });
+
+  it('keeps every measured question out of the questions outside the scope', () => {
+    const outside = loadOutside();
+    for (const lang of ['en', 'fa'] as const) {
+      expect(outside[lang].length).toBeGreaterThanOrEqual(60);
+      const lines = outside[lang].map(words);
+      const measured = [
+        ...stored.sets[lang].heldout,
+        ...(['fresh', 'unseen', 'sealed'] as const).flatMap((file) => readQuestions(lang, file)),
+        ...PARAPHRASES.filter((p) => p.lang === lang),
+      ];
+      for (const { query } of measured) {
+        const needle = words(query);
+        expect(lines.some((line) => line.includes(needle)), `measured "${query}" is in outside/${lang}.txt`).toBe(false);
       }
     }
   });

@@ -1,8 +1,13 @@
 // The retrieval mechanisms behind the assistant's answers (docs/performance.md, "Assistant
 // quality"): the share of a question's words the knowledge base knows, the abstention rule built
-// on it, word pairs in the phrasing similarity, and the spoken-Persian and informal-English forms.
+// on it, the questions outside the scope, word pairs in the phrasing similarity, and the
+// spoken-Persian and informal-English forms.
 import { describe, expect, it } from 'vitest';
-import { KnowledgeBase, parseKnowledgeFile, type Thesaurus } from '../../src/modules/assistant/knowledge.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { formalPersian } from '../../src/modules/assistant/colloquial.js';
+import { KnowledgeBase, loadOutside, parseKnowledgeFile, type Thesaurus } from '../../src/modules/assistant/knowledge.js';
 import { trigrams } from '../../src/modules/assistant/ngrams.js';
 import { answerPassages, confidence, isWeakMatch, retrieve, type Thresholds } from '../../src/modules/assistant/retrieval.js';
 import { queryTerms } from '../../src/modules/assistant/terms.js';
@@ -58,12 +63,12 @@ describe('the share of a question the knowledge base knows', () => {
 });
 
 describe('the abstention rule', () => {
-  const rule: Thresholds = { marginWeight: 0, knownWeight: 1, minConfidence: 0.4, secondRatio: 0.9 };
+  const rule: Thresholds = { marginWeight: 0, knownWeight: 1, outsideWeight: 0, minConfidence: 0.4, secondRatio: 0.9 };
 
   it('mixes the best score and the known share, scaled back to 0..1', () => {
     const match = kb.match('refund not received', 'en');
     expect(confidence(match, rule)).toBeCloseTo((match.hits[0]!.score + match.known) / 2, 10);
-    expect(confidence({ hits: [], known: 1 }, rule)).toBe(0);
+    expect(confidence({ hits: [], known: 1, outside: 0 }, rule)).toBe(0);
   });
 
   it('answers a question the passages cover and says "I don\'t know" to one they do not', () => {
@@ -84,6 +89,39 @@ describe('the abstention rule', () => {
   });
 });
 
+describe('questions outside the scope', () => {
+  const outside = { en: ['can amazon refund my parcel order', 'what is the tax on my profit'], fa: ['مالیات سود سرمایه چقدره'] };
+  const passages = [...parseKnowledgeFile(EN, 't', 'en', 't.en.md'), ...parseKnowledgeFile(FA, 't', 'fa', 't.fa.md')];
+  const guarded = new KnowledgeBase(passages, thesaurus, undefined, outside);
+  const rule: Thresholds = { marginWeight: 0, knownWeight: 0, outsideWeight: 16, minConfidence: 0.1, secondRatio: 0.9 };
+
+  it('measures how close a message is to the closest of them, and nothing without them', () => {
+    const near = guarded.match('amazon refund for my parcel', 'en');
+    expect(near.outside).toBeGreaterThan(near.hits[0]!.similarity);
+    expect(guarded.match('refund not received yet', 'en').outside).toBeLessThan(guarded.match('refund not received yet', 'en').hits[0]!.similarity);
+    expect(kb.match('amazon refund for my parcel', 'en').outside).toBe(0);
+  });
+
+  it('turns away a message closer to one of them than to the best passage\'s phrasings, and keeps the others', () => {
+    expect(isWeakMatch(guarded.match('amazon refund for my parcel', 'en'), rule)).toBe(true);
+    expect(isWeakMatch(guarded.match('amazon refund for my parcel', 'en'), { ...rule, outsideWeight: 0 })).toBe(false);
+    expect(isWeakMatch(guarded.match('refund not received yet', 'en'), rule)).toBe(false);
+    expect(isWeakMatch(guarded.match('مالیات سودم چقدره', 'fa'), rule)).toBe(true);
+  });
+
+  it('subtracts the outside lead, weighted, from the confidence', () => {
+    const match = guarded.match('amazon refund for my parcel', 'en');
+    const lead = match.outside - match.hits[0]!.similarity;
+    expect(confidence(match, { ...rule, outsideWeight: 2 })).toBeCloseTo(match.hits[0]!.score - 2 * lead, 10);
+  });
+
+  it('reads one question a line, skipping comments and blank lines; a missing file is an empty list', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outside-'));
+    fs.writeFileSync(path.join(dir, 'en.txt'), '# a comment\n\nwhat is the tax on my profit\n  can amazon refund me  \n');
+    expect(loadOutside(dir)).toEqual({ en: ['what is the tax on my profit', 'can amazon refund me'], fa: [] });
+  });
+});
+
 describe('word pairs in the phrasing similarity', () => {
   it('adds each pair of neighbouring words as a feature', () => {
     const grams = trigrams(['status', 'changed']);
@@ -100,6 +138,20 @@ describe('word pairs in the phrasing similarity', () => {
 describe('spoken and informal forms', () => {
   it('drops English contractions typed without the apostrophe and informal fillers, also after stemming', () => {
     expect(queryTerms("whats the refund time pls, i cant wait, it's been days")).toEqual(['refund', 'time', 'wait', 'day']);
+  });
+
+  it('reads spoken Persian verbs after the subjunctive ب and the negative ن, and the unambiguous ones without a prefix', () => {
+    expect(formalPersian('بشه')).toEqual(['شود']);
+    expect(formalPersian('نتونم')).toEqual(['توانم']);
+    expect(formalPersian('بذاره')).toEqual(['گذارد']);
+    expect(formalPersian('شه')).toEqual(['شود']);
+    expect(formalPersian('کنه')).toEqual(['کند']);
+    // Short stems that are also nouns stay nouns without a prefix (ده: ten, a village; دم: a moment).
+    expect(formalPersian('ده')).toEqual(['ده']);
+    expect(formalPersian('دم')).toEqual(['دم']);
+    expect(formalPersian('بانک')).toEqual(['بانک']);
+    expect(kb.words('اگه پروژه رد بشه توش چی میمونه', 'fa')).not.toContain('اگه');
+    expect(kb.words('اگه پروژه رد بشه توش چی میمونه', 'fa')).not.toContain('بشه');
   });
 
   it('finds the written Persian word for a spoken و before ن', () => {

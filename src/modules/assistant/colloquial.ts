@@ -38,6 +38,10 @@ function presentStem(rest: string): string | null {
   return rest;
 }
 
+// Colloquial present stems that are unambiguous without a prefix (ورشکست شه, جمع کنه); shorter
+// ones such as ده or دم are also everyday nouns and are only read as verbs after a prefix.
+const BARE_VERBS = new Set(['شه', 'شن', 'کنه', 'کنن', 'کنین', 'خوام', 'خواد', 'تونم', 'تونه', 'تونن', 'ذاره', 'ذارن']);
+
 /** The written forms of one normalised Persian word (one or two words), or the word itself. */
 export function formalPersian(word: string): string[] {
   const whole = WORDS[word];
@@ -47,6 +51,12 @@ export function formalPersian(word: string): string[] {
       const stem = presentStem(word.slice(prefix.length));
       if (stem) return [prefix, stem];
     }
+  }
+  if (BARE_VERBS.has(word)) return [IRREGULAR[word]!];
+  // The subjunctive ب and the negative ن before a colloquial stem (بشه → شود, نتونم → توانم, بذاره → گذارد).
+  for (const prefix of ['ب', 'ن']) {
+    const irregular = word.startsWith(prefix) ? IRREGULAR[word.slice(prefix.length)] : undefined;
+    if (irregular) return [irregular];
   }
   return [word];
 }

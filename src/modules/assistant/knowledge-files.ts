@@ -1,6 +1,7 @@
 // The knowledge base's files: question-and-answer passages in Markdown under
 // assets/assistant/knowledge (one file per topic and language, each passage with an id line and
-// alternate questions) and the thesauri under assets/assistant/thesaurus, read and checked at start.
+// alternate questions), the thesauri under assets/assistant/thesaurus and the questions outside the
+// knowledge base's scope under assets/assistant/outside, read and checked at start.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locale } from '../../http/i18n.js';
@@ -24,6 +25,10 @@ export class KnowledgeBaseError extends Error {
 
 export const DEFAULT_KNOWLEDGE_DIR = path.join(assetsDir, 'assistant', 'knowledge');
 export const DEFAULT_THESAURUS_DIR = path.join(assetsDir, 'assistant', 'thesaurus');
+export const DEFAULT_OUTSIDE_DIR = path.join(assetsDir, 'assistant', 'outside');
+
+/** Per language: questions no passage answers, asked the way members ask them (negative examples). */
+export type Outside = Record<Locale, string[]>;
 
 /** Per language: phrases members use (normalised tokens joined by one space) -> knowledge-base terms. */
 export type Thesaurus = Record<Locale, Array<{ phrase: string; adds: string[] }>>;
@@ -101,4 +106,23 @@ export function loadThesaurus(dir: string = DEFAULT_THESAURUS_DIR): Thesaurus {
     }
   }
   return thesaurus;
+}
+
+/**
+ * Reads outside/<lang>.txt: one question a line that no passage answers (other companies'
+ * services, tax, legal or personal financial advice, small talk...), # for comments. A message
+ * closer to one of them than to any passage's phrasings is not answered with a passage.
+ */
+export function loadOutside(dir: string = DEFAULT_OUTSIDE_DIR): Outside {
+  const outside: Outside = { en: [], fa: [] };
+  for (const lang of ['en', 'fa'] as const) {
+    const file = path.join(dir, `${lang}.txt`);
+    if (!fs.existsSync(file)) continue;
+    outside[lang] = fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'));
+  }
+  return outside;
 }

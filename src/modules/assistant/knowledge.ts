@@ -5,17 +5,28 @@
 import MiniSearch from 'minisearch';
 import type { Locale } from '../../http/i18n.js';
 import { formalPersian } from './colloquial.js';
-import { loadPassages, loadThesaurus, type Passage, type Thesaurus } from './knowledge-files.js';
+import { loadOutside, loadPassages, loadThesaurus, type Outside, type Passage, type Thesaurus } from './knowledge-files.js';
 import { PhrasingIndex } from './ngrams.js';
 import { indexedStem, queryTerms, searchTerm, SUFFIXES, tokenize } from './terms.js';
 
-export { DEFAULT_KNOWLEDGE_DIR, DEFAULT_THESAURUS_DIR, KnowledgeBaseError, loadPassages, loadThesaurus, parseKnowledgeFile, type Passage, type Thesaurus } from './knowledge-files.js';
+export { DEFAULT_KNOWLEDGE_DIR, DEFAULT_OUTSIDE_DIR, DEFAULT_THESAURUS_DIR, KnowledgeBaseError, loadOutside, loadPassages, loadThesaurus, parseKnowledgeFile, type Outside, type Passage, type Thesaurus } from './knowledge-files.js';
 
 export interface Hit {
   passage: Passage;
   score: number;
   /** Share of the query's search terms that the passage contains, 0 to 1. */
   coverage: number;
+  /** Similarity of the query to the passage's closest phrasing (character trigrams and word pairs), 0 to 1. */
+  similarity: number;
+}
+
+/** What a search found: the best passages, and how the query relates to the knowledge base as a whole. */
+export interface SearchMatch {
+  hits: Hit[];
+  /** Share of the query's words (by rarity) the knowledge base understands, 0 to 1. */
+  known: number;
+  /** Similarity of the query to the closest question outside the knowledge base's scope (assets/assistant/outside), 0 to 1. */
+  outside: number;
 }
 
 type Indexed = Passage & { key: string };
@@ -36,8 +47,8 @@ const ANSWER_SENTENCE_WEIGHT = 0.5;
 // Per language, so the two can differ; since the abstention rule (retrieval.ts) is chosen on both
 // languages' tuning halves together (eval/assistant/tune.ts), they are the same.
 export const DEFAULT_RANKING: Record<Locale, Ranking> = {
-  en: { wordWeight: 0.7, halfScore: 16, coverageWeight: 0 },
-  fa: { wordWeight: 0.7, halfScore: 16, coverageWeight: 0 },
+  en: { wordWeight: 0.6, halfScore: 64, coverageWeight: 0 },
+  fa: { wordWeight: 0.6, halfScore: 64, coverageWeight: 0 },
 };
 
 export class KnowledgeBase {
@@ -54,6 +65,7 @@ export class KnowledgeBase {
     readonly passages: Passage[],
     private readonly thesaurus: Thesaurus = { en: [], fa: [] },
     readonly ranking: Record<Locale, Ranking> = DEFAULT_RANKING,
+    outside: Outside = { en: [], fa: [] },
   ) {
     for (const lang of ['en', 'fa'] as const) {
       const own = passages.filter((p) => p.lang === lang);
@@ -72,10 +84,15 @@ export class KnowledgeBase {
       });
       index.addAll(own.map((p) => ({ ...p, key: p.id, question: [p.question, ...p.alternates].join('\n') })));
       this.indexes.set(lang, index);
-      const phrasings = own.flatMap((p, owner) => [
-        ...[p.question, ...p.alternates].map((text) => ({ owner, words: this.words(text, lang) })),
-        ...p.answer.split(/[.!?؟;؛:]\s/).map((text) => ({ owner, words: this.words(text, lang), weight: ANSWER_SENTENCE_WEIGHT })),
-      ]);
+      // The questions outside the scope share the index as one more owner, after the passages, so
+      // their similarities and the passages' are measured with the same trigram weights.
+      const phrasings = [
+        ...own.flatMap((p, owner) => [
+          ...[p.question, ...p.alternates].map((text) => ({ owner, words: this.words(text, lang) })),
+          ...p.answer.split(/[.!?؟;؛:]\s/).map((text) => ({ owner, words: this.words(text, lang), weight: ANSWER_SENTENCE_WEIGHT })),
+        ]),
+        ...outside[lang].map((text) => ({ owner: own.length, words: this.words(text, lang) })),
+      ];
       this.phrasings.set(lang, new PhrasingIndex(phrasings));
     }
   }
@@ -159,9 +176,9 @@ export class KnowledgeBase {
    * "where" or چند, says little either way; a word no passage uses counts as the rarest).
    * A question about something else (the weather, a pizza) has most of its weight unknown.
    */
-  match(query: string, lang: Locale, limit = 3): { hits: Hit[]; known: number } {
+  match(query: string, lang: Locale, limit = 3): SearchMatch {
     const { words, terms, translated } = this.expand(query, lang);
-    if (terms.length === 0) return { hits: [], known: 0 };
+    if (terms.length === 0) return { hits: [], known: 0, outside: 0 };
     const own = this.byLang.get(lang)!;
     const results = this.indexes.get(lang)!.search(terms.join(' '), {
       boost: { question: 2 },
@@ -173,14 +190,14 @@ export class KnowledgeBase {
       tokenize: (text) => text.split(' '),
     });
     const byId = new Map(results.map((r) => [String(r.id), r]));
-    const similarity = this.phrasings.get(lang)!.similarities(words, own.length);
+    const similarity = this.phrasings.get(lang)!.similarities(words, own.length + 1);
     const { wordWeight, halfScore, coverageWeight } = this.ranking[lang];
     const hits = own.map((passage, i) => {
       const result = byId.get(passage.id);
       const bm25 = result?.score ?? 0;
       const coverage = Math.min(1, (result?.queryTerms.length ?? 0) / Math.max(1, words.length));
       const score = wordWeight * (bm25 / (bm25 + halfScore)) + coverageWeight * coverage + (1 - wordWeight - coverageWeight) * similarity[i]!;
-      return { passage, score, coverage };
+      return { passage, score, coverage, similarity: similarity[i]! };
     });
     const matched = new Set(results.flatMap((r) => r.queryTerms));
     const frequency = this.passageFrequency.get(lang)!;
@@ -192,7 +209,7 @@ export class KnowledgeBase {
       if (matched.has(word) || translated.has(word)) knownWeight += weight;
     }
     const known = totalWeight === 0 ? 0 : knownWeight / totalWeight;
-    return { hits: hits.sort((a, b) => b.score - a.score).slice(0, limit), known };
+    return { hits: hits.sort((a, b) => b.score - a.score).slice(0, limit), known, outside: similarity[own.length]! };
   }
 
   /** Other passages of the same topic, for suggestions. */
@@ -205,6 +222,6 @@ let shared: KnowledgeBase | undefined;
 
 /** The bundled knowledge base, read and indexed once per process. */
 export function bundledKnowledgeBase(): KnowledgeBase {
-  shared ??= new KnowledgeBase(loadPassages(), loadThesaurus());
+  shared ??= new KnowledgeBase(loadPassages(), loadThesaurus(), DEFAULT_RANKING, loadOutside());
   return shared;
 }

@@ -2,7 +2,7 @@
 // to count as an answer, and which of them an offline answer uses (its sources). The chat, the
 // providers and the evaluation (npm run eval -- assistant) all go through these functions.
 import type { Locale } from '../../http/i18n.js';
-import type { Hit, KnowledgeBase, Passage } from './knowledge.js';
+import type { Hit, KnowledgeBase, Passage, SearchMatch } from './knowledge.js';
 
 /**
  * When the best passage counts as an answer, and when a second one joins it. The decision is a
@@ -17,7 +17,9 @@ export interface Thresholds {
   marginWeight: number;
   /** Weight of the share of the message's words the knowledge base knows. */
   knownWeight: number;
-  /** (score + marginWeight × lead + knownWeight × known share) / (1 + marginWeight + knownWeight), 0 to 1, must reach this to answer. */
+  /** Weight of how much closer the message is to a question outside the scope than to the best passage's phrasings (subtracted). */
+  outsideWeight: number;
+  /** (score + marginWeight × lead + knownWeight × known share − outsideWeight × outside lead) / (1 + marginWeight + knownWeight), must reach this to answer. */
   minConfidence: number;
   /** A second passage joins the answer when its score is at least this share of the best one's. */
   secondRatio: number;
@@ -28,15 +30,12 @@ export interface Thresholds {
 // A fourth signal, the share of the message's rare words the best passage itself holds, was in
 // the grid of the third session and got weight 0 on the tuning half; it was then removed.
 export const DEFAULT_THRESHOLDS: Record<Locale, Thresholds> = {
-  en: { marginWeight: 0.25, knownWeight: 0.4, minConfidence: 0.51, secondRatio: 0.9 },
-  fa: { marginWeight: 0.25, knownWeight: 0.4, minConfidence: 0.51, secondRatio: 0.9 },
+  en: { marginWeight: 0, knownWeight: 0.4, outsideWeight: 16, minConfidence: 0.58, secondRatio: 0.9 },
+  fa: { marginWeight: 0, knownWeight: 0.4, outsideWeight: 16, minConfidence: 0.58, secondRatio: 0.9 },
 };
 
-/** What a search found for a message: the best passages and the shares of its words known (see KnowledgeBase.match). */
-export interface Match {
-  hits: Hit[];
-  known: number;
-}
+/** What a search found for a message (see KnowledgeBase.match). */
+export type Match = SearchMatch;
 
 export interface Retrieval {
   /** The best passages, best first. */
@@ -47,12 +46,13 @@ export interface Retrieval {
 }
 
 /** How sure the search is that its best passage answers the message (see Thresholds). */
-export function confidence({ hits, known }: Match, thresholds: Thresholds): number {
+export function confidence({ hits, known, outside }: Match, thresholds: Thresholds): number {
   const [best, second] = hits;
   if (!best) return 0;
-  const { marginWeight, knownWeight } = thresholds;
+  const { marginWeight, knownWeight, outsideWeight } = thresholds;
   const lead = best.score - (second?.score ?? 0);
-  return (best.score + marginWeight * lead + knownWeight * known) / (1 + marginWeight + knownWeight);
+  const outsideLead = Math.max(0, outside - best.similarity);
+  return (best.score + marginWeight * lead + knownWeight * known - outsideWeight * outsideLead) / (1 + marginWeight + knownWeight);
 }
 
 export function isWeakMatch(match: Match, thresholds: Thresholds): boolean {

@@ -23,7 +23,9 @@ const STOP_WORDS = new Set(
     // Spoken forms and light verbs that every passage shares.
     'تو یه چیه چیا چیست اینو اونو بعدش دیگه الان خب مگه شود شوم شوند کند کنند کنید دهد دهم دهند خواهد خواهند آید ' +
     // Spoken question words with است glued on, and the light verbs of requests (بگو, بده, کن).
-    'کیه چنده چقدره کجاست کجاس چطوره چجوریه کدومه کدوم کدام بگو بگید بگین بگی بده بدید بدین کن بکن بکنم کنین لطفا مرسی ممنونم'
+    'کیه چنده چقدره کجاست کجاس چطوره چجوریه کدومه کدوم کدام بگو بگید بگین بگی بده بدید بدین کن بکن بکنم کنین لطفا مرسی ممنونم ' +
+    // Spoken if and in-it, which every kind of question uses.
+    'اگه توش'
   )
     .split(/\s+/)
     .map((w) => normalizeText(w)),
