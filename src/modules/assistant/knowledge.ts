@@ -58,12 +58,14 @@ export class KnowledgeBase {
   private readonly vocabulary = new Map<Locale, Set<string>>();
   /** Per language: every token of the thesaurus's phrases, so a phrase is found with an ending glued on. */
   private readonly phraseTokens = new Map<Locale, Set<string>>();
+  /** Per language: the thesaurus's phrases by their first token, each padded with spaces and with the words it stands for. */
+  private readonly phrasesByFirstToken = new Map<Locale, Map<string, Array<{ padded: string; adds: string[]; stands: string[] }>>>();
   /** Per language: in how many passages (heading, alternates or answer) each word occurs. */
   private readonly passageFrequency = new Map<Locale, Map<string, number>>();
 
   constructor(
     readonly passages: Passage[],
-    private readonly thesaurus: Thesaurus = { en: [], fa: [] },
+    thesaurus: Thesaurus = { en: [], fa: [] },
     readonly ranking: Record<Locale, Ranking> = DEFAULT_RANKING,
     outside: Outside = { en: [], fa: [] },
   ) {
@@ -75,6 +77,16 @@ export class KnowledgeBase {
       for (const p of own) for (const term of queryTerms([p.question, ...p.alternates, p.answer].join('\n'))) frequency.set(term, (frequency.get(term) ?? 0) + 1);
       this.passageFrequency.set(lang, frequency);
       this.phraseTokens.set(lang, new Set(thesaurus[lang].flatMap(({ phrase }) => phrase.split(' '))));
+      // A message is only checked against the phrases that start with one of its tokens.
+      const byFirstToken = new Map<string, Array<{ padded: string; adds: string[]; stands: string[] }>>();
+      for (const { phrase, adds } of thesaurus[lang]) {
+        const first = phrase.split(' ')[0]!;
+        const entry = { padded: ` ${phrase} `, adds, stands: this.words(phrase, lang) };
+        const list = byFirstToken.get(first);
+        if (list) list.push(entry);
+        else byFirstToken.set(first, [entry]);
+      }
+      this.phrasesByFirstToken.set(lang, byFirstToken);
       const index = new MiniSearch<Indexed>({
         idField: 'key',
         fields: ['question', 'answer'],
@@ -149,11 +161,18 @@ export class KnowledgeBase {
     const phraseTokens = this.phraseTokens.get(lang)!;
     const text = ` ${tokens.join(' ')} `;
     const strip = (t: string): string => (phraseTokens.has(t) ? t : (indexedStem(t, SUFFIXES[lang], phraseTokens, lang) ?? t));
-    const stripped = ` ${tokens.map(strip).join(' ')} `;
-    for (const { phrase, adds } of this.thesaurus[lang]) {
-      if (!text.includes(` ${phrase} `) && !stripped.includes(` ${phrase} `)) continue;
-      for (const add of adds) terms.add(add);
-      for (const word of this.words(phrase, lang)) translated.add(word);
+    const strippedTokens = tokens.map(strip);
+    const stripped = ` ${strippedTokens.join(' ')} `;
+    const byFirstToken = this.phrasesByFirstToken.get(lang)!;
+    const seen = new Set<string>();
+    for (const first of [...tokens, ...strippedTokens]) {
+      if (seen.has(first)) continue;
+      seen.add(first);
+      for (const { padded, adds, stands } of byFirstToken.get(first) ?? []) {
+        if (!text.includes(padded) && !stripped.includes(padded)) continue;
+        for (const add of adds) terms.add(add);
+        for (const word of stands) translated.add(word);
+      }
     }
     // A word with an ending glued on is understood when the phrase word under it is (اکانتمو).
     for (const word of words) if (translated.has(strip(word))) translated.add(word);
