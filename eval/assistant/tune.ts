@@ -7,7 +7,7 @@
 // objective) loses to one in the middle of a plateau, and takes the best setting that keeps top-1
 // (the floor below). The tuning half includes eval/assistant/tuning.<lang>.txt (split.ts). The held-out
 // half is never read here. Prints the best setting without the floor, the current defaults'
-// objective, the chosen threshold and the best settings under the floor, best first.
+// objective, then the best settings under the floor, best first: the first is the one chosen.
 import { DEFAULT_RANKING, KnowledgeBase, loadOutside, loadPassages, loadThesaurus, type Ranking } from '../../src/modules/assistant/knowledge.js';
 import { confidence, DEFAULT_THRESHOLDS, isWeakMatch, type Match, type Thresholds } from '../../src/modules/assistant/retrieval.js';
 import { OUT_OF_SCOPE, readSplit } from './questions.js';

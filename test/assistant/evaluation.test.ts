@@ -12,6 +12,12 @@ const words = (text: string): string => ` ${normalizeText(text).split(/[^\p{L}\p
 
 describe('assistant evaluation set', () => {
   const stored = readSplit();
+  // Every question a figure is reported on: the held-out half, the later sets and the older paraphrases.
+  const measuredQuestions = (lang: 'en' | 'fa') => [
+    ...stored.sets[lang].heldout,
+    ...(['fresh', 'unseen', 'sealed'] as const).flatMap((file) => readQuestions(lang, file)),
+    ...PARAPHRASES.filter((p) => p.lang === lang),
+  ];
 
   it('is the split the fixed seed makes, and every question is in exactly one half', () => {
     expect(stored.seed).toBe(SEED);
@@ -123,7 +129,7 @@ describe('assistant evaluation set', () => {
       const ids = new Set(passages.filter((p) => p.lang === lang).map((p) => p.id));
       expect(extra.filter((q) => q.expected === OUT_OF_SCOPE).length).toBeGreaterThanOrEqual(30);
       expect(new Set(extra.map((q) => q.expected).filter((e) => e !== OUT_OF_SCOPE))).toEqual(ids);
-      const measured = [...stored.sets[lang].heldout, ...readQuestions(lang, 'fresh'), ...readQuestions(lang, 'unseen'), ...PARAPHRASES.filter((p) => p.lang === lang)].map((q) => words(q.query));
+      const measured = measuredQuestions(lang).map((q) => words(q.query));
       for (const { query } of extra) {
         const needle = words(query);
         expect(measured.some((other) => other.includes(needle) || needle.includes(other)), `tuning "${query}" is in a measured set`).toBe(false);
@@ -136,11 +142,7 @@ describe('assistant evaluation set', () => {
     for (const lang of ['en', 'fa'] as const) {
       expect(outside[lang].length).toBeGreaterThanOrEqual(60);
       const lines = outside[lang].map(words);
-      const measured = [
-        ...stored.sets[lang].heldout,
-        ...(['fresh', 'unseen', 'sealed'] as const).flatMap((file) => readQuestions(lang, file)),
-        ...PARAPHRASES.filter((p) => p.lang === lang),
-      ];
+      const measured = measuredQuestions(lang);
       for (const { query } of measured) {
         const needle = words(query);
         expect(lines.some((line) => line.includes(needle)), `measured "${query}" is in outside/${lang}.txt`).toBe(false);

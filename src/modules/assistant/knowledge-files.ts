@@ -87,22 +87,29 @@ export function loadPassages(dir: string = DEFAULT_KNOWLEDGE_DIR): Passage[] {
   return passages;
 }
 
+/** The lines of <dir>/<lang>.txt per language, trimmed, without blank lines and # comments, with their line numbers; a missing file has none. */
+function languageLines(dir: string): Array<{ lang: Locale; file: string; number: number; line: string }> {
+  return (['en', 'fa'] as const).flatMap((lang) => {
+    const file = path.join(dir, `${lang}.txt`);
+    if (!fs.existsSync(file)) return [];
+    return fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .map((raw, index) => ({ lang, file, number: index + 1, line: raw.trim() }))
+      .filter(({ line }) => line !== '' && !line.startsWith('#'));
+  });
+}
+
 /** Reads thesaurus/<lang>.txt: "kb words: variant, variant phrase" per line, # for comments. */
 export function loadThesaurus(dir: string = DEFAULT_THESAURUS_DIR): Thesaurus {
   const thesaurus: Thesaurus = { en: [], fa: [] };
-  for (const lang of ['en', 'fa'] as const) {
-    const file = path.join(dir, `${lang}.txt`);
-    if (!fs.existsSync(file)) continue;
-    for (const [index, raw] of fs.readFileSync(file, 'utf8').split('\n').entries()) {
-      const line = raw.trim();
-      if (!line || line.startsWith('#')) continue;
-      const colon = line.indexOf(':');
-      if (colon <= 0) throw new KnowledgeBaseError(`${file}:${index + 1}: expected "words: variant, variant"`);
-      const adds = queryTerms(line.slice(0, colon));
-      for (const variant of line.slice(colon + 1).split(/[,،]/)) {
-        const phrase = tokenize(variant).join(' ');
-        if (phrase) thesaurus[lang].push({ phrase, adds });
-      }
+  for (const { lang, file, number, line } of languageLines(dir)) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) throw new KnowledgeBaseError(`${file}:${number}: expected "words: variant, variant"`);
+    const adds = queryTerms(line.slice(0, colon));
+    for (const variant of line.slice(colon + 1).split(/[,،]/)) {
+      const phrase = tokenize(variant).join(' ');
+      if (phrase) thesaurus[lang].push({ phrase, adds });
     }
   }
   return thesaurus;
@@ -115,14 +122,6 @@ export function loadThesaurus(dir: string = DEFAULT_THESAURUS_DIR): Thesaurus {
  */
 export function loadOutside(dir: string = DEFAULT_OUTSIDE_DIR): Outside {
   const outside: Outside = { en: [], fa: [] };
-  for (const lang of ['en', 'fa'] as const) {
-    const file = path.join(dir, `${lang}.txt`);
-    if (!fs.existsSync(file)) continue;
-    outside[lang] = fs
-      .readFileSync(file, 'utf8')
-      .split('\n')
-      .map((line) => line.trim())
-      .filter((line) => line !== '' && !line.startsWith('#'));
-  }
+  for (const { lang, line } of languageLines(dir)) outside[lang].push(line);
   return outside;
 }

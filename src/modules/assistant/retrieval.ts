@@ -6,11 +6,12 @@ import type { Hit, KnowledgeBase, Passage, SearchMatch } from './knowledge.js';
 
 /**
  * When the best passage counts as an answer, and when a second one joins it. The decision is a
- * linear rule over three signals of the search: the best passage's score (0 to 1, see
- * KnowledgeBase.search), its lead over the second passage, and the share of the message's words
- * the knowledge base knows at all (KnowledgeBase.match, each word weighted by its rarity). A
- * question about something else scores low, leads nothing and has most of its words unknown; a
- * real question typed badly still has most of its words known.
+ * linear rule over four signals of the search: the best passage's score (0 to 1, see
+ * KnowledgeBase.search), its lead over the second passage, the share of the message's words the
+ * knowledge base knows at all (KnowledgeBase.match, each word weighted by its rarity), and how much
+ * closer the message is to a question outside the scope than to the best passage's phrasings. A
+ * question about something else scores low, leads nothing and has most of its words unknown, or
+ * sits next to an outside question; a real question typed badly still has most of its words known.
  */
 export interface Thresholds {
   /** Weight of the best passage's lead over the second one. */
