@@ -37,7 +37,16 @@ export default async function run(args: string[]): Promise<void> {
         .values(
           Array.from({ length: 50 }, (_, j) => {
             const at = new Date(start + (i + j) * 60_000).toISOString();
-            return { user_id: reader.id, title: `Conversation ${i + j}`, agent_type: 'steward', status: (i + j) % 10 === 0 ? 'archived' : 'active', last_message: 'Refunds arrive within three to seven working days.', escalated_ticket_id: null, created_at: at, updated_at: at };
+            return {
+              user_id: reader.id,
+              title: `Conversation ${i + j}`,
+              agent_type: 'steward',
+              status: (i + j) % 10 === 0 ? 'archived' : 'active',
+              last_message: 'Refunds arrive within three to seven working days.',
+              escalated_ticket_id: null,
+              created_at: at,
+              updated_at: at,
+            };
           }),
         )
         .execute();
@@ -46,15 +55,46 @@ export default async function run(args: string[]): Promise<void> {
     const chatHeaders = { authorization: `Bearer ${chatToken}`, 'content-type': 'application/json' };
     const bodies = QUESTIONS.map((q) => JSON.stringify({ message: q }).replace(/[\\"]/g, (c) => `\\${c}`));
     const lua = `local bodies = {${bodies.map((b) => `"${b}"`).join(', ')}}\nlocal i = 0\nrequest = function()\n  i = i % #bodies + 1\n  return wrk.format(nil, nil, nil, bodies[i])\nend`;
-    const chatRequest = { method: 'POST', path: '/api/assistant/chat', headers: chatHeaders, body: JSON.stringify({ message: QUESTIONS[0] }), lua };
+    const chatRequest = {
+      method: 'POST',
+      path: '/api/assistant/chat',
+      headers: chatHeaders,
+      body: JSON.stringify({ message: QUESTIONS[0] }),
+      lua,
+    };
     const readHeaders = { authorization: `Bearer ${readToken}` };
     const results = [
-      await measureCase('POST /api/assistant/chat (offline, 16 connections)', server, ceiling, chatRequest, { ...options, connections: 16 }),
-      await measureCase('POST /api/assistant/chat (offline, 1 connection: service time)', server, ceiling, chatRequest, { ...options, connections: 1 }),
-      await measureCase('GET /api/assistant/conversations (500 conversations, 16 connections)', server, ceiling, { path: '/api/assistant/conversations?per_page=20', headers: readHeaders }, { ...options, connections: 16 }),
-      await measureCase('GET /api/assistant/conversations?page=20 (16 connections)', server, ceiling, { path: '/api/assistant/conversations?per_page=20&page=20', headers: readHeaders }, { ...options, connections: 16 }),
+      await measureCase('POST /api/assistant/chat (offline, 16 connections)', server, ceiling, chatRequest, {
+        ...options,
+        connections: 16,
+      }),
+      await measureCase(
+        'POST /api/assistant/chat (offline, 1 connection: service time)',
+        server,
+        ceiling,
+        chatRequest,
+        { ...options, connections: 1 },
+      ),
+      await measureCase(
+        'GET /api/assistant/conversations (500 conversations, 16 connections)',
+        server,
+        ceiling,
+        { path: '/api/assistant/conversations?per_page=20', headers: readHeaders },
+        { ...options, connections: 16 },
+      ),
+      await measureCase(
+        'GET /api/assistant/conversations?page=20 (16 connections)',
+        server,
+        ceiling,
+        { path: '/api/assistant/conversations?per_page=20&page=20', headers: readHeaders },
+        { ...options, connections: 16 },
+      ),
     ];
-    printSummary(`assistant (${server.database.dialect})`, results, 'Targets: chat p99 < 30 ms, list p99 < 20 ms. wrk -t1; the ceiling is a bare node:http server replaying the answer.');
+    printSummary(
+      `assistant (${server.database.dialect})`,
+      results,
+      'Targets: chat p99 < 30 ms, list p99 < 20 ms. wrk -t1; the ceiling is a bare node:http server replaying the answer.',
+    );
     process.stdout.write(`dialect: ${server.database.dialect}; targets: chat p99 < 30 ms, list p99 < 20 ms\n`);
   } finally {
     await ceiling.close();

@@ -19,7 +19,11 @@ export function ensureWrk(): void {
   if (spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined) return;
   process.stderr.write('wrk is missing: installing it with apt-get (Debian package "wrk")...\n');
   const asRoot = process.getuid?.() === 0;
-  const install = asRoot ? spawnSync('sh', ['-c', 'apt-get install -y wrk || (apt-get update && apt-get install -y wrk)'], { stdio: 'ignore' }) : undefined;
+  const install = asRoot
+    ? spawnSync('sh', ['-c', 'apt-get install -y wrk || (apt-get update && apt-get install -y wrk)'], {
+        stdio: 'ignore',
+      })
+    : undefined;
   if (install?.status === 0 && spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined) return;
   throw new Error(
     'the benchmarks need wrk (https://github.com/wg/wrk) and it could not be installed' +
@@ -72,7 +76,10 @@ function luaString(value: string): string {
 
 /** One wrk run: -t1, N connections, S seconds; its CPU time is read from the shell that waited for it. */
 export async function wrk(base: string, request: Request, connections: number, seconds: number): Promise<WrkResult> {
-  const setup = [request.method ? `wrk.method = ${luaString(request.method)}` : '', request.body !== undefined ? `wrk.body = ${luaString(request.body)}` : '']
+  const setup = [
+    request.method ? `wrk.method = ${luaString(request.method)}` : '',
+    request.body !== undefined ? `wrk.body = ${luaString(request.body)}` : '',
+  ]
     .concat(Object.entries(request.headers ?? {}).map(([k, v]) => `wrk.headers[${luaString(k)}] = ${luaString(v)}`))
     .join('\n');
   const script = path.join(os.tmpdir(), `platform-wrk-${process.pid}-${Math.random().toString(36).slice(2)}.lua`);
@@ -81,19 +88,32 @@ export async function wrk(base: string, request: Request, connections: number, s
   // `cat /proc/$$/stat` after wrk: the shell's cutime/cstime are wrk's user and system time.
   const shell = 'wrk -t1 -c"$1" -d"$2"s --timeout 10s -s "$3" "$4" && cat /proc/$$/stat';
   const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn('sh', ['-c', shell, 'sh', String(connections), String(seconds), script, base + request.path], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', shell, 'sh', String(connections), String(seconds), script, base + request.path], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let text = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (text += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited ${code}: ${err.trim() || text.trim()}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(text) : reject(new Error(`wrk exited ${code}: ${err.trim() || text.trim()}`)),
+    );
   });
   const wall = (performance.now() - started) / 1000;
   fs.rmSync(script, { force: true });
   const line = out.split('\n').find((l) => l.startsWith('WRK '));
   if (!line) throw new Error(`wrk printed no result:\n${out}`);
-  const r = JSON.parse(line.slice(4)) as { requests: number; us: number; errors: number; status: number; p50: number; p90: number; p99: number; p999: number };
+  const r = JSON.parse(line.slice(4)) as {
+    requests: number;
+    us: number;
+    errors: number;
+    status: number;
+    p50: number;
+    p90: number;
+    p99: number;
+    p999: number;
+  };
   const stat = out.trim().split('\n').at(-1)!.split(') ')[1]!.split(' ');
   const ticks = Number(stat[13]) + Number(stat[14]); // cutime, cstime (fields 16 and 17), 100 per second
   const ms = (us: number) => Math.round(us / 10) / 100;
@@ -133,7 +153,10 @@ export async function startCeiling(): Promise<Ceiling> {
     pid: child.pid!,
     async record(at, status, headers, body) {
       const kept = Object.fromEntries(Object.entries(headers).filter(([k]) => !SKIPPED_HEADERS.has(k)));
-      const res = await fetch(`${url}/__reply?path=${encodeURIComponent(at)}`, { method: 'PUT', body: JSON.stringify({ status, headers: kept, body: body.toString('base64') }) });
+      const res = await fetch(`${url}/__reply?path=${encodeURIComponent(at)}`, {
+        method: 'PUT',
+        body: JSON.stringify({ status, headers: kept, body: body.toString('base64') }),
+      });
       if (!res.ok) throw new Error(`bare server refused the reply for ${at}`);
     },
     async close() {
@@ -153,15 +176,30 @@ export interface CaseOptions {
 }
 
 /** --duration S (10), --connections N (32), --rounds R (3), --warmup S (3) from parsed arguments. */
-export function caseOptions(values: Record<string, string | boolean | undefined>, defaults: Partial<CaseOptions> = {}): CaseOptions {
-  const number = (name: keyof CaseOptions, fallback: number) => (typeof values[name] === 'string' ? Number(values[name]) : (defaults[name] ?? fallback));
-  const options = { connections: number('connections', 32), duration: number('duration', 10), rounds: number('rounds', 3), warmup: number('warmup', 3) };
-  if (!(options.connections >= 1 && options.duration > 0 && options.rounds >= 1 && options.warmup >= 0)) throw new Error('--connections, --duration, --rounds must be positive, --warmup >= 0');
+export function caseOptions(
+  values: Record<string, string | boolean | undefined>,
+  defaults: Partial<CaseOptions> = {},
+): CaseOptions {
+  const number = (name: keyof CaseOptions, fallback: number) =>
+    typeof values[name] === 'string' ? Number(values[name]) : (defaults[name] ?? fallback);
+  const options = {
+    connections: number('connections', 32),
+    duration: number('duration', 10),
+    rounds: number('rounds', 3),
+    warmup: number('warmup', 3),
+  };
+  if (!(options.connections >= 1 && options.duration > 0 && options.rounds >= 1 && options.warmup >= 0))
+    throw new Error('--connections, --duration, --rounds must be positive, --warmup >= 0');
   return options;
 }
 
 /** The parseArgs declarations of caseOptions. */
-export const CASE_ARGS = { duration: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' }, warmup: { type: 'string' } } as const;
+export const CASE_ARGS = {
+  duration: { type: 'string' },
+  connections: { type: 'string' },
+  rounds: { type: 'string' },
+  warmup: { type: 'string' },
+} as const;
 
 export interface CaseResult {
   name: string;
@@ -182,7 +220,11 @@ export async function measureCase(
   request: Request,
   options: CaseOptions,
 ): Promise<CaseResult> {
-  const sample = await fetch(service.url + request.path, { method: request.method ?? 'GET', headers: request.headers, body: request.body });
+  const sample = await fetch(service.url + request.path, {
+    method: request.method ?? 'GET',
+    headers: request.headers,
+    body: request.body,
+  });
   const headers: Record<string, string> = {};
   sample.headers.forEach((value, key) => (headers[key] = value));
   await ceiling.record(request.path, sample.status, headers, Buffer.from(await sample.arrayBuffer()));
@@ -200,7 +242,9 @@ export async function measureCase(
       run.serverCpuMicros = (processCpuMicros(pid) - before) / (run.requestsPerSecond * options.duration);
       (side === 'service' ? result.rounds : result.ceiling).push(run);
     }
-    process.stderr.write(`  ${name} round ${round + 1}: service ${result.rounds.at(-1)!.requestsPerSecond} req/s, ceiling ${result.ceiling.at(-1)!.requestsPerSecond} req/s\n`);
+    process.stderr.write(
+      `  ${name} round ${round + 1}: service ${result.rounds.at(-1)!.requestsPerSecond} req/s, ceiling ${result.ceiling.at(-1)!.requestsPerSecond} req/s\n`,
+    );
   }
   return result;
 }

@@ -5,7 +5,16 @@
 // its core, side by side with a bare node:http server answering the same bytes and headers
 // (bench/client.ts). Target: service >= 80 % of the bare server's req/s on every case.
 import { parseArgs } from 'node:util';
-import { CASE_ARGS, caseOptions, ensureWrk, measureCase, printSummary, ratioOf, startCeiling, type CaseResult } from './client.js';
+import {
+  CASE_ARGS,
+  caseOptions,
+  ensureWrk,
+  measureCase,
+  printSummary,
+  ratioOf,
+  startCeiling,
+  type CaseResult,
+} from './client.js';
 import { startServerProcess } from './lib.js';
 
 const CASES = [
@@ -18,10 +27,15 @@ export default async function geoBenchmark(args: string[]): Promise<void> {
   const options = caseOptions(parseArgs({ args, options: CASE_ARGS }).values);
   ensureWrk();
   // LOG_LEVEL empty = the default (info), RATE_LIMIT_PER_MINUTE empty = the default (600).
-  const server = await startServerProcess({ NODE_ENV: 'production', LOG_LEVEL: '', RATE_LIMIT_PER_MINUTE: '' }, { discardStdout: true });
+  const server = await startServerProcess(
+    { NODE_ENV: 'production', LOG_LEVEL: '', RATE_LIMIT_PER_MINUTE: '' },
+    { discardStdout: true },
+  );
   const ceiling = await startCeiling();
   try {
-    process.stdout.write(`${server.placement}; wrk -t1 -c${options.connections}, ${options.rounds} alternating rounds of ${options.duration} s after a ${options.warmup} s warm-up\n`);
+    process.stdout.write(
+      `${server.placement}; wrk -t1 -c${options.connections}, ${options.rounds} alternating rounds of ${options.duration} s after a ${options.warmup} s warm-up\n`,
+    );
     const results: CaseResult[] = [];
     for (const c of CASES) {
       const sample = await fetch(server.url + c.path);
@@ -34,7 +48,12 @@ export default async function geoBenchmark(args: string[]): Promise<void> {
       `Target: service/ceiling >= 80 % on every case. Here the ceiling is the bare node:http server on its core (wrk uses well under a core: see its CPU share), so reaching it is the goal.`,
     );
     const met = results.every((r) => ratioOf(r) >= 0.8);
-    process.stdout.write(`target (>= 80 % of bare on every case): ${met ? 'met' : 'NOT met'}; load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+    process.stdout.write(
+      `target (>= 80 % of bare on every case): ${met ? 'met' : 'NOT met'}; load average ${(await import('node:os'))
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}\n`,
+    );
   } finally {
     await ceiling.close();
     await server.close();

@@ -44,14 +44,18 @@ export function serverCores(): string[] {
 function placeOnCores(): { server: string[]; placement: string } {
   const cores = os.availableParallelism();
   const taskset = spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
-  if (cores < 2 || !taskset) return { server: [], placement: `not pinned (${cores} core(s), taskset ${taskset ? 'present' : 'missing'})` };
+  if (cores < 2 || !taskset)
+    return { server: [], placement: `not pinned (${cores} core(s), taskset ${taskset ? 'present' : 'missing'})` };
   const rest = cores === 2 ? '1' : `1-${cores - 1}`;
   try {
     execFileSync('taskset', ['-a', '-p', '-c', rest, String(process.pid)], { stdio: 'ignore' });
   } catch {
-    return { server: [], placement: 'not pinned (taskset could not set this process\'s cores here)' };
+    return { server: [], placement: "not pinned (taskset could not set this process's cores here)" };
   }
-  return { server: ['taskset', '-c', '0'], placement: `server process (and the bare ceiling server) on core 0; wrk, this process and the data generator on core ${rest}` };
+  return {
+    server: ['taskset', '-c', '0'],
+    placement: `server process (and the bare ceiling server) on core 0; wrk, this process and the data generator on core ${rest}`,
+  };
 }
 
 export interface ServerProcess {
@@ -69,7 +73,8 @@ export interface ServerProcess {
  * benchmarks run the server as production does.
  */
 function startFlags(): string[] {
-  const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } })
+    .scripts.start;
   return start.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
@@ -80,13 +85,18 @@ function startFlags(): string[] {
  */
 export async function startServerProcess(
   env: Record<string, string> = {},
-  options: { discardStdout?: boolean; /** A second instance on the database (and DATA_DIR) of this one. */ besides?: ServerProcess } = {},
+  options: {
+    discardStdout?: boolean /** A second instance on the database (and DATA_DIR) of this one. */;
+    besides?: ServerProcess;
+  } = {},
 ): Promise<ServerProcess> {
   const dataDir = options.besides?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'platform-bench-'));
   const config = configWith({ DATA_DIR: dataDir, DATABASE_URL: process.env.DATABASE_URL });
   const database = createDatabase(config);
   if (!options.besides) await migrateToLatest(database.db);
-  execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--if-stale', '--quiet'], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--if-stale', '--quiet'], {
+    stdio: 'inherit',
+  });
   const { server: prefix, placement } = pinCores();
   const port = await freePort();
   const command = [...prefix, process.execPath, ...startFlags(), path.join(root, 'dist', 'server.js')];
@@ -102,7 +112,11 @@ export async function startServerProcess(
       RATE_LIMIT_PER_MINUTE: '0',
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
       // PostgreSQL settings given to the benchmark reach the server.
-      ...Object.fromEntries(['DATABASE_POOL_SIZE', 'DATABASE_STATEMENT_TIMEOUT_MS'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!])),
+      ...Object.fromEntries(
+        ['DATABASE_POOL_SIZE', 'DATABASE_STATEMENT_TIMEOUT_MS']
+          .filter((k) => process.env[k])
+          .map((k) => [k, process.env[k]!]),
+      ),
       ...env,
     },
     // At the default log level every request is logged: to /dev/null, not this terminal.
@@ -125,7 +139,9 @@ export async function startServerProcess(
     if (child.exitCode !== null) break;
     try {
       if ((await fetch(`${url}/health`)).ok) {
-        const pool = process.env.DATABASE_URL ? `; PostgreSQL (not pinned: it shares the cores with everything else), pool ${process.env.DATABASE_POOL_SIZE ?? 10}` : '';
+        const pool = process.env.DATABASE_URL
+          ? `; PostgreSQL (not pinned: it shares the cores with everything else), pool ${process.env.DATABASE_POOL_SIZE ?? 10}`
+          : '';
         return { database, dataDir, url, pid: child.pid!, placement: placement + pool, close };
       }
     } catch {

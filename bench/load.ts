@@ -41,7 +41,13 @@ function parseOptions(args: string[]): Options {
   const db = value('db') ?? (process.env.DATABASE_URL ? 'postgres' : 'sqlite');
   if (db !== 'sqlite' && db !== 'postgres') throw new Error('--db must be sqlite or postgres');
   const connections = value('connections');
-  return { db, duration: Number(value('duration') ?? 120), step: Number(value('step') ?? 10), connections: connections ? Number(connections) : undefined, users: Number(value('users') ?? 200) };
+  return {
+    db,
+    duration: Number(value('duration') ?? 120),
+    step: Number(value('step') ?? 10),
+    connections: connections ? Number(connections) : undefined,
+    users: Number(value('users') ?? 200),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -58,7 +64,14 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   // One process (no tsx launcher in between), so its pid is the server's.
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src', 'server.ts')], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -77,7 +90,10 @@ async function startServer(env: Record<string, string>): Promise<Server> {
 
 /** VmRSS of the process in MiB. */
 function rssMiB(pid: number): number {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'))!;
   return Math.round((Number(line.split(/\s+/)[1]) / 1024) * 10) / 10;
 }
 
@@ -107,12 +123,25 @@ interface Answer {
   body: string;
 }
 
-function request(base: string, method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
+function request(
+  base: string,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const req = http.request(
       `${base}${url}`,
-      { method, agent, headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}) } },
+      {
+        method,
+        agent,
+        headers: {
+          ...headers,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}),
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -149,34 +178,81 @@ const PROJECT_STATUSES = ['approved', 'rejected', 'under_review', 'archived'];
 
 /** The mix: name, share in per cent, the request. */
 const MIX: Array<[string, number, Op]> = [
-  ['geo read', 35, (b, w) => {
-    const r = Math.random();
-    if (r < 0.3) return request(b, 'GET', '/api/provinces', {});
-    if (r < 0.6) return request(b, 'GET', `/api/counties/${pick(w.provinceIds)}`, {});
-    if (r < 0.8) return request(b, 'GET', `/api/geographic/section/${pick(w.districtIds)}/children`, {});
-    if (r < 0.9) return request(b, 'GET', `/api/districts/${pick(w.countyIds)}`, {});
-    return request(b, 'GET', '/api/geographic/continents', {});
-  }],
+  [
+    'geo read',
+    35,
+    (b, w) => {
+      const r = Math.random();
+      if (r < 0.3) return request(b, 'GET', '/api/provinces', {});
+      if (r < 0.6) return request(b, 'GET', `/api/counties/${pick(w.provinceIds)}`, {});
+      if (r < 0.8) return request(b, 'GET', `/api/geographic/section/${pick(w.districtIds)}/children`, {});
+      if (r < 0.9) return request(b, 'GET', `/api/districts/${pick(w.countyIds)}`, {});
+      return request(b, 'GET', '/api/geographic/continents', {});
+    },
+  ],
   ['notifications list', 15, (b, _w, c) => request(b, 'GET', '/api/notifications', c.headers)],
   ['ticket list', 10, (b, _w, c) => request(b, 'GET', '/api/tickets', c.headers)],
   ['ticket detail', 10, (b, _w, c) => request(b, 'GET', `/api/tickets/${pick(c.ticketIds)}`, c.headers)],
-  ['chat', 10, (b, _w, c, n) =>
-    request(b, 'POST', '/api/assistant/chat', c.headers, { message: `How do I withdraw my investment? (${n})`, ...(n % 2 && c.conversationId ? { conversation_id: c.conversationId } : {}) })],
+  [
+    'chat',
+    10,
+    (b, _w, c, n) =>
+      request(b, 'POST', '/api/assistant/chat', c.headers, {
+        message: `How do I withdraw my investment? (${n})`,
+        ...(n % 2 && c.conversationId ? { conversation_id: c.conversationId } : {}),
+      }),
+  ],
   ['conversation list', 5, (b, _w, c) => request(b, 'GET', '/api/assistant/conversations', c.headers)],
-  ['ticket create', 5, async (b, _w, c, n) => {
-    const res = await request(b, 'POST', '/api/tickets', c.headers, { subject: `Load test ${n}`, message: `A question asked under load, number ${n}.` });
-    if (res.status === 201 && c.ticketIds.length < 50) c.ticketIds.push(JSON.parse(res.body).data.id);
-    return res;
-  }],
-  ['comment', 3, (b, _w, c, n) => request(b, 'POST', `/api/tickets/${pick(c.ticketIds)}/comments`, c.headers, { message: `A follow-up, number ${n}.` })],
+  [
+    'ticket create',
+    5,
+    async (b, _w, c, n) => {
+      const res = await request(b, 'POST', '/api/tickets', c.headers, {
+        subject: `Load test ${n}`,
+        message: `A question asked under load, number ${n}.`,
+      });
+      if (res.status === 201 && c.ticketIds.length < 50) c.ticketIds.push(JSON.parse(res.body).data.id);
+      return res;
+    },
+  ],
+  [
+    'comment',
+    3,
+    (b, _w, c, n) =>
+      request(b, 'POST', `/api/tickets/${pick(c.ticketIds)}/comments`, c.headers, {
+        message: `A follow-up, number ${n}.`,
+      }),
+  ],
   ['mark read', 4, (b, _w, c) => request(b, 'POST', `/api/notifications/${pick(c.notificationIds)}`, c.headers)],
-  ['escalate', 1, (b, _w, c, n) => request(b, 'POST', '/api/assistant/escalate', c.headers, { reason: `Escalated under load ${n}` })],
-  ['feedback', 1, (b, _w, c, n) => request(b, 'POST', '/api/assistant/feedback', c.headers, { type: 'improvement', subject: 'Load', content: `Feedback ${n}`, rating: 4 })],
+  [
+    'escalate',
+    1,
+    (b, _w, c, n) => request(b, 'POST', '/api/assistant/escalate', c.headers, { reason: `Escalated under load ${n}` }),
+  ],
+  [
+    'feedback',
+    1,
+    (b, _w, c, n) =>
+      request(b, 'POST', '/api/assistant/feedback', c.headers, {
+        type: 'improvement',
+        subject: 'Load',
+        content: `Feedback ${n}`,
+        rating: 4,
+      }),
+  ],
   // Keeps notifications coming, so mark read and the unread list keep working on fresh rows.
-  ['admin project status', 1, (b, w, _c, n) => {
-    const project = pick(w.projectIds);
-    return request(b, 'PUT', `/api/admin/projects/${project.id}`, w.admin, { title: `Project ${project.id}`, owner_id: project.ownerId, status: PROJECT_STATUSES[n % 4] });
-  }],
+  [
+    'admin project status',
+    1,
+    (b, w, _c, n) => {
+      const project = pick(w.projectIds);
+      return request(b, 'PUT', `/api/admin/projects/${project.id}`, w.admin, {
+        title: `Project ${project.id}`,
+        owner_id: project.ownerId,
+        status: PROJECT_STATUSES[n % 4],
+      });
+    },
+  ],
 ];
 const TOTAL_SHARE = MIX.reduce((s, m) => s + m[1], 0);
 
@@ -193,25 +269,52 @@ function chooseOp(): [string, Op] {
 
 async function seed(url: string, db: ReturnType<typeof createDatabase>['db'], users: number): Promise<World> {
   const now = new Date().toISOString();
-  const adminUser = await insertUser(db, { email: `load-admin-${randomBytes(3).toString('hex')}@example.com`, first_name: 'Load', last_name: 'Admin', is_admin: true, locale: 'en' });
+  const adminUser = await insertUser(db, {
+    email: `load-admin-${randomBytes(3).toString('hex')}@example.com`,
+    first_name: 'Load',
+    last_name: 'Admin',
+    is_admin: true,
+    locale: 'en',
+  });
   const admin = { authorization: `Bearer ${(await createToken(db, adminUser.id)).plaintext}` };
   const clients: Client[] = [];
   for (let i = 0; i < users; i++) {
-    const user = await insertUser(db, { email: `load-${i}-${now.slice(11, 19)}@example.com`, first_name: 'Load', last_name: `User ${i}`, is_admin: false, locale: i % 5 === 0 ? 'fa' : 'en' });
+    const user = await insertUser(db, {
+      email: `load-${i}-${now.slice(11, 19)}@example.com`,
+      first_name: 'Load',
+      last_name: `User ${i}`,
+      is_admin: false,
+      locale: i % 5 === 0 ? 'fa' : 'en',
+    });
     const token = (await createToken(db, user.id)).plaintext;
     // Each simulated user comes from an address of its own (TRUST_PROXY=true on the server).
-    clients.push({ headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` }, ticketIds: [], notificationIds: [], userId: user.id });
+    clients.push({
+      headers: {
+        authorization: `Bearer ${token}`,
+        'x-forwarded-for': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+      },
+      ticketIds: [],
+      notificationIds: [],
+      userId: user.id,
+    });
   }
   const projectIds: World['projectIds'] = [];
   await Promise.all(
     clients.map(async (c, i) => {
       for (let t = 0; t < 3; t++) {
-        const res = await request(url, 'POST', '/api/tickets', c.headers, { subject: `Seed ticket ${t}`, message: `Seeded before the load run, ticket ${t}.` });
+        const res = await request(url, 'POST', '/api/tickets', c.headers, {
+          subject: `Seed ticket ${t}`,
+          message: `Seeded before the load run, ticket ${t}.`,
+        });
         c.ticketIds.push(JSON.parse(res.body).data.id);
       }
       for (let p = 0; p < 2; p++) {
         const id = 1_000_000 + i * 10 + p;
-        const res = await request(url, 'PUT', `/api/admin/projects/${id}`, admin, { title: `Project ${id}`, owner_id: c.userId, status: 'under_review' });
+        const res = await request(url, 'PUT', `/api/admin/projects/${id}`, admin, {
+          title: `Project ${id}`,
+          owner_id: c.userId,
+          status: 'under_review',
+        });
         c.notificationIds.push(...(JSON.parse(res.body).notification_ids as string[]));
         projectIds.push({ id, ownerId: c.userId });
       }
@@ -221,8 +324,30 @@ async function seed(url: string, db: ReturnType<typeof createDatabase>['db'], us
   );
   const provinces = JSON.parse((await request(url, 'GET', '/api/provinces', {})).body).data as Array<{ id: number }>;
   const provinceIds = provinces.map((p) => p.id);
-  const countyIds = (await Promise.all(provinceIds.slice(0, 10).map(async (id) => JSON.parse((await request(url, 'GET', `/api/counties/${id}`, {})).body).data as Array<{ id: number }>))).flat().map((c) => c.id);
-  const districtIds = (await Promise.all(countyIds.slice(0, 20).map(async (id) => JSON.parse((await request(url, 'GET', `/api/districts/${id}`, {})).body).data as Array<{ id: number }>))).flat().map((d) => d.id);
+  const countyIds = (
+    await Promise.all(
+      provinceIds
+        .slice(0, 10)
+        .map(
+          async (id) =>
+            JSON.parse((await request(url, 'GET', `/api/counties/${id}`, {})).body).data as Array<{ id: number }>,
+        ),
+    )
+  )
+    .flat()
+    .map((c) => c.id);
+  const districtIds = (
+    await Promise.all(
+      countyIds
+        .slice(0, 20)
+        .map(
+          async (id) =>
+            JSON.parse((await request(url, 'GET', `/api/districts/${id}`, {})).body).data as Array<{ id: number }>,
+        ),
+    )
+  )
+    .flat()
+    .map((d) => d.id);
   if (!provinceIds.length || !countyIds.length || !districtIds.length) throw new Error('no geographic data to read');
   return { clients, admin, provinceIds, countyIds, districtIds, projectIds };
 }
@@ -238,7 +363,13 @@ interface Stats {
   seconds: number;
 }
 
-async function runMix(server: Server, world: World, connections: number, seconds: number, onTick?: (elapsed: number) => void): Promise<Stats> {
+async function runMix(
+  server: Server,
+  world: World,
+  connections: number,
+  seconds: number,
+  onTick?: (elapsed: number) => void,
+): Promise<Stats> {
   const stats: Stats = { latencies: new Map(), errors: new Map(), firstErrors: [], total: 0, seconds };
   const started = Date.now();
   const end = started + seconds * 1000;
@@ -294,7 +425,12 @@ function table(stats: Stats): string {
     return `| ${name} | ${count} | ${(count / stats.seconds).toFixed(1)} | ${ms(percentile(list, 50))} | ${ms(percentile(list, 99))} | ${stats.errors.get(name) ?? 0} |`;
   });
   const s = summary(stats);
-  return ['| request | count | req/s | p50 ms | p99 ms | errors |', '|---|---|---|---|---|---|', ...rows, `| **all** | ${stats.total} | ${s.rps} | ${ms(s.p50)} | ${ms(s.p99)} | ${s.errors} |`].join('\n');
+  return [
+    '| request | count | req/s | p50 ms | p99 ms | errors |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    `| **all** | ${stats.total} | ${s.rps} | ${ms(s.p50)} | ${ms(s.p99)} | ${s.errors} |`,
+  ].join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -314,12 +450,22 @@ export default async function run(args: string[]): Promise<void> {
   const config = configWith({ DATA_DIR: dataDir, DATABASE_URL: schema ? pgUrl : undefined, DATABASE_POOL_SIZE: 2 });
   const database = createDatabase(config, schema ? { pgSchema: schema } : {});
   await migrateToLatest(database.db);
-  const env: Record<string, string> = { DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0', TRUST_PROXY: 'true', ...(schema ? { DATABASE_URL: pgUrl, PGOPTIONS: `-c search_path=${schema}` } : { DATABASE_URL: '' }) };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    RATE_LIMIT_PER_MINUTE: '0',
+    TRUST_PROXY: 'true',
+    ...(schema ? { DATABASE_URL: pgUrl, PGOPTIONS: `-c search_path=${schema}` } : { DATABASE_URL: '' }),
+  };
   let server: Server | undefined;
   try {
     server = await startServer(env);
     const s = server;
-    out(`# load: ${options.db}, server pid ${s.pid}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    out(
+      `# load: ${options.db}, server pid ${s.pid}, ${os.cpus().length} cores, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     const world = await seed(s.url, database.db, options.users);
     out(`seeded ${options.users} users: 3 tickets, 2 notifications and 1 conversation each`);
 
@@ -331,7 +477,8 @@ export default async function run(args: string[]): Promise<void> {
       for (let c = 2; c <= 256; c *= 2) {
         const step = summary(await runMix(s, world, c, options.step));
         out(`| ${c} | ${step.rps} | ${ms(step.p50)} | ${ms(step.p99)} | ${step.errors} |`);
-        const blewUp = step.errors > 0 || step.p99 > 1000 || (best && step.p99 > 4 * best.p99 && step.rps < 1.1 * best.rps);
+        const blewUp =
+          step.errors > 0 || step.p99 > 1000 || (best && step.p99 > 4 * best.p99 && step.rps < 1.1 * best.rps);
         if (blewUp) break;
         if (best && step.rps < 1.05 * best.rps) break; // saturated: more connections only queue
         best = { connections: c, rps: step.rps, p99: step.p99 };
@@ -345,7 +492,9 @@ export default async function run(args: string[]): Promise<void> {
     const samples: Array<[number, number]> = [[0, rssMiB(s.pid)]];
     const cpuStart = cpuSeconds(s.pid);
     const clientCpuStart = process.cpuUsage();
-    const stats = await runMix(s, world, connections, options.duration, (elapsed) => samples.push([elapsed, rssMiB(s.pid)]));
+    const stats = await runMix(s, world, connections, options.duration, (elapsed) =>
+      samples.push([elapsed, rssMiB(s.pid)]),
+    );
     // The last tick may have fired at the very end: one sample per moment.
     if (stats.seconds - samples.at(-1)![0] < 1) samples.pop();
     samples.push([stats.seconds, rssMiB(s.pid)]);
@@ -354,14 +503,29 @@ export default async function run(args: string[]): Promise<void> {
     out(table(stats));
     if (stats.firstErrors.length) out(`first errors:\n${stats.firstErrors.map((e) => `  ${e}`).join('\n')}`);
     const half = samples.filter(([t]) => t >= stats.seconds / 2);
-    out(`\nserver CPU: ${cpu.toFixed(1)} s over ${stats.seconds.toFixed(0)} s (${((cpu / stats.seconds) * 100).toFixed(0)} % of one core), ${((cpu / stats.total) * 1e6).toFixed(0)} µs per request`);
-    out(`load generator CPU (this process): ${((clientCpu.user + clientCpu.system) / 1e6).toFixed(1)} s (${(((clientCpu.user + clientCpu.system) / 1e6 / stats.seconds) * 100).toFixed(0)} % of one core)`);
+    out(
+      `\nserver CPU: ${cpu.toFixed(1)} s over ${stats.seconds.toFixed(0)} s (${((cpu / stats.seconds) * 100).toFixed(0)} % of one core), ${((cpu / stats.total) * 1e6).toFixed(0)} µs per request`,
+    );
+    out(
+      `load generator CPU (this process): ${((clientCpu.user + clientCpu.system) / 1e6).toFixed(1)} s (${(((clientCpu.user + clientCpu.system) / 1e6 / stats.seconds) * 100).toFixed(0)} % of one core)`,
+    );
     out(`VmRSS MiB (t s: MiB): ${samples.map(([t, v]) => `${Math.round(t)}: ${v}`).join(', ')}`);
     // RSS swings with garbage collection; the lowest value of each third is the floor it returns to.
-    const thirds = [0, 1, 2].map((i) => samples.filter(([t]) => t >= (i * stats.seconds) / 3 && t <= ((i + 1) * stats.seconds) / 3).map(([, v]) => v));
-    out(`VmRSS per third of the run (min-max MiB): ${thirds.map((v) => (v.length ? `${Math.min(...v)}-${Math.max(...v)}` : '-')).join(', ')}`);
-    out(`VmRSS start ${samples[0]![1]} MiB, end ${samples.at(-1)![1]} MiB; slope ${(slope(samples) * 60).toFixed(1)} MiB/min overall, ${(slope(half) * 60).toFixed(1)} MiB/min over the second half`);
-    out(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    const thirds = [0, 1, 2].map((i) =>
+      samples.filter(([t]) => t >= (i * stats.seconds) / 3 && t <= ((i + 1) * stats.seconds) / 3).map(([, v]) => v),
+    );
+    out(
+      `VmRSS per third of the run (min-max MiB): ${thirds.map((v) => (v.length ? `${Math.min(...v)}-${Math.max(...v)}` : '-')).join(', ')}`,
+    );
+    out(
+      `VmRSS start ${samples[0]![1]} MiB, end ${samples.at(-1)![1]} MiB; slope ${(slope(samples) * 60).toFixed(1)} MiB/min overall, ${(slope(half) * 60).toFixed(1)} MiB/min over the second half`,
+    );
+    out(
+      `load average after: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     if (server) {
       server.child.kill('SIGTERM');

@@ -17,7 +17,16 @@ import { pendingDataText } from '../src/modules/notifications/data-text.js';
 import { NotificationBuilder, type PendingNotification } from '../src/modules/notifications/events.js';
 import type { NotificationsTable } from '../src/modules/notifications/tables.js';
 import { createToken } from '../src/modules/users/tokens.js';
-import { CASE_ARGS, caseOptions, ensureWrk, measureCase, printSummary, startCeiling, type CaseOptions, type Ceiling } from './client.js';
+import {
+  CASE_ARGS,
+  caseOptions,
+  ensureWrk,
+  measureCase,
+  printSummary,
+  startCeiling,
+  type CaseOptions,
+  type Ceiling,
+} from './client.js';
 import { startServerProcess, type ServerProcess } from './lib.js';
 
 const TARGET_TOTAL = 2_000;
@@ -49,7 +58,12 @@ function* notificationRows(count: number, users: number): Generator<Row> {
     const userId = isTarget ? 1 : 2 + (i % (users - 1));
     const createdAt = new Date(now - Math.floor(random() * year));
     const read = isTarget ? !targetUnread.has(i) : random() < 0.9;
-    const pending: PendingNotification = builder.projectStatusChanged({ id: userId, locale: 'en' }, { id: 1 + (i % 5_000), title: `Project ${i % 5_000}` }, 'approved', null);
+    const pending: PendingNotification = builder.projectStatusChanged(
+      { id: userId, locale: 'en' },
+      { id: 1 + (i % 5_000), title: `Project ${i % 5_000}` },
+      'approved',
+      null,
+    );
     yield {
       id: randomUUID(),
       user_id: userId,
@@ -63,7 +77,16 @@ function* notificationRows(count: number, users: number): Generator<Row> {
 
 function userRow(id: number) {
   const at = new Date().toISOString();
-  return { id, first_name: 'Bench', last_name: `User ${id}`, email: `bench-${id}@example.com`, is_admin: 0, locale: 'en', created_at: at, updated_at: at };
+  return {
+    id,
+    first_name: 'Bench',
+    last_name: `User ${id}`,
+    email: `bench-${id}@example.com`,
+    is_admin: 0,
+    locale: 'en',
+    created_at: at,
+    updated_at: at,
+  };
 }
 
 /** SQLite: one prepared multi-row statement, one transaction per 100 batches, on its own connection. */
@@ -78,13 +101,20 @@ function generateSqlite(file: string, count: number, users: number): void {
     for (let id = 1; id <= users; id++) insertUser.run(userRow(id));
   })();
   const placeholders = Array.from({ length: BATCH }, () => '(?, ?, ?, ?, ?, ?)').join(', ');
-  const insertBatch = sqlite.prepare(`insert into notifications (id, user_id, type, data, read_at, created_at) values ${placeholders}`);
-  const insertOne = sqlite.prepare('insert into notifications (id, user_id, type, data, read_at, created_at) values (?, ?, ?, ?, ?, ?)');
+  const insertBatch = sqlite.prepare(
+    `insert into notifications (id, user_id, type, data, read_at, created_at) values ${placeholders}`,
+  );
+  const insertOne = sqlite.prepare(
+    'insert into notifications (id, user_id, type, data, read_at, created_at) values (?, ?, ?, ?, ?, ?)',
+  );
   const flush = sqlite.transaction((rows: Row[]) => {
     for (let start = 0; start + BATCH <= rows.length; start += BATCH) {
-      insertBatch.run(rows.slice(start, start + BATCH).flatMap((r) => [r.id, r.user_id, r.type, r.data, r.read_at, r.created_at]));
+      insertBatch.run(
+        rows.slice(start, start + BATCH).flatMap((r) => [r.id, r.user_id, r.type, r.data, r.read_at, r.created_at]),
+      );
     }
-    for (const r of rows.slice(rows.length - (rows.length % BATCH))) insertOne.run(r.id, r.user_id, r.type, r.data, r.read_at, r.created_at);
+    for (const r of rows.slice(rows.length - (rows.length % BATCH)))
+      insertOne.run(r.id, r.user_id, r.type, r.data, r.read_at, r.created_at);
   });
   let rows: Row[] = [];
   for (const row of notificationRows(count, users)) {
@@ -136,20 +166,47 @@ async function measureList(server: ServerProcess, ceiling: Ceiling, options: Cas
   const headers = { authorization: `Bearer ${token.plaintext}` };
   const check = await fetch(`${server.url}/api/notifications`, { headers });
   const list = (await check.json()) as unknown[];
-  if (check.status !== 200 || list.length !== TARGET_UNREAD) throw new Error(`expected ${TARGET_UNREAD} unread, got ${check.status} with ${list.length}`);
+  if (check.status !== 200 || list.length !== TARGET_UNREAD)
+    throw new Error(`expected ${TARGET_UNREAD} unread, got ${check.status} with ${list.length}`);
   return [
-    await measureCase(`GET /api/notifications (50 unread of 2,000; ${count.toLocaleString('en-US')} rows)`, server, ceiling, { path: '/api/notifications', headers }, options),
-    await measureCase('GET /api/notifications/unread-count', server, ceiling, { path: '/api/notifications/unread-count', headers }, options),
+    await measureCase(
+      `GET /api/notifications (50 unread of 2,000; ${count.toLocaleString('en-US')} rows)`,
+      server,
+      ceiling,
+      { path: '/api/notifications', headers },
+      options,
+    ),
+    await measureCase(
+      'GET /api/notifications/unread-count',
+      server,
+      ceiling,
+      { path: '/api/notifications/unread-count', headers },
+      options,
+    ),
   ];
 }
 
 async function measureCreation(server: ServerProcess, ceiling: Ceiling, options: CaseOptions) {
   const db = server.database.db;
-  const admin = await db.insertInto('users').values({ ...userRow(0), id: undefined, email: 'bench-admin@example.com', is_admin: 1 } as never).returning('id').executeTakeFirstOrThrow();
+  const admin = await db
+    .insertInto('users')
+    .values({ ...userRow(0), id: undefined, email: 'bench-admin@example.com', is_admin: 1 } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const token = await createToken(db, admin.id, { name: 'bench' });
   const at = new Date().toISOString();
-  await db.insertInto('projects').values({ id: 1, owner_id: 2, title: 'Bench project', status: 'approved', created_at: at, updated_at: at }).execute();
-  const before = Number((await db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  await db
+    .insertInto('projects')
+    .values({ id: 1, owner_id: 2, title: 'Bench project', status: 'approved', created_at: at, updated_at: at })
+    .execute();
+  const before = Number(
+    (
+      await db
+        .selectFrom('notifications')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   const body = JSON.stringify({ project_id: 1, investor_id: 3, amount: 1_000_000, status: 'paid' });
   // A new investment id per request, in Lua: each wrk run starts at (seconds since the epoch mod
   // 100,000) x 10,000, so runs at least a second apart never reuse an id (< 10,000 requests/s).
@@ -158,10 +215,23 @@ async function measureCreation(server: ServerProcess, ceiling: Ceiling, options:
     'PUT /api/admin/investments/{id} status paid (2 notifications each)',
     server,
     ceiling,
-    { method: 'PUT', path: '/api/admin/investments/1', headers: { authorization: `Bearer ${token.plaintext}`, 'content-type': 'application/json' }, body, lua },
+    {
+      method: 'PUT',
+      path: '/api/admin/investments/1',
+      headers: { authorization: `Bearer ${token.plaintext}`, 'content-type': 'application/json' },
+      body,
+      lua,
+    },
     { ...options, warmup: 0 },
   );
-  const after = Number((await db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const after = Number(
+    (
+      await db
+        .selectFrom('notifications')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   return { result, created: after - before, seconds: options.rounds * options.duration };
 }
 
@@ -191,14 +261,24 @@ export default async function notificationsBench(args: string[]): Promise<void> 
     if (dialect === 'sqlite') generateSqlite(server.database.sqliteFile!, count, users);
     else await generatePostgres(server.database.db, count, users);
     const seconds = (performance.now() - started) / 1000;
-    process.stdout.write(`${dialect}: generated ${count.toLocaleString('en-US')} notifications over ${users.toLocaleString('en-US')} users in ${seconds.toFixed(1)} s (${Math.round(count / seconds).toLocaleString('en-US')} rows/s)\n`);
+    process.stdout.write(
+      `${dialect}: generated ${count.toLocaleString('en-US')} notifications over ${users.toLocaleString('en-US')} users in ${seconds.toFixed(1)} s (${Math.round(count / seconds).toLocaleString('en-US')} rows/s)\n`,
+    );
 
     const listResults = await measureList(server, ceiling, options, count);
     const creation = await measureCreation(server, ceiling, options);
-    printSummary(`notifications (${dialect})`, [...listResults, creation.result], 'Targets: list p99 < 10 ms; >= 1,000 notifications created per second. wrk -t1 (the PUT rotates ids in Lua); the ceiling is a bare node:http server replaying the answer.');
+    printSummary(
+      `notifications (${dialect})`,
+      [...listResults, creation.result],
+      'Targets: list p99 < 10 ms; >= 1,000 notifications created per second. wrk -t1 (the PUT rotates ids in Lua); the ceiling is a bare node:http server replaying the answer.',
+    );
     const perSecond = Math.round(creation.created / creation.seconds);
-    process.stdout.write(`notifications created through the integration API: ${creation.created} in ${creation.seconds} s of service rounds = ${perSecond}/s (goal >= 1000/s)\n`);
-    process.stdout.write(`GET /api/notifications p99 per round ${listResults[0]!.rounds.map((r) => r.p99).join(' / ')} ms (goal < 10 ms)\n`);
+    process.stdout.write(
+      `notifications created through the integration API: ${creation.created} in ${creation.seconds} s of service rounds = ${perSecond}/s (goal >= 1000/s)\n`,
+    );
+    process.stdout.write(
+      `GET /api/notifications p99 per round ${listResults[0]!.rounds.map((r) => r.p99).join(' / ')} ms (goal < 10 ms)\n`,
+    );
   } finally {
     await ceiling.close();
     await server.close();

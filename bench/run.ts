@@ -15,6 +15,8 @@ if (!name || !available.includes(name)) {
   process.stderr.write(`usage: npm run bench -- <${available.join('|')}> [options]\n`);
   process.exit(name ? 2 : 0);
 }
-const module = (await import(pathToFileURL(path.join(here, `${name}.ts`)).href)) as { default: (args: string[]) => Promise<void> };
+const module = (await import(pathToFileURL(path.join(here, `${name}.ts`)).href)) as {
+  default: (args: string[]) => Promise<void>;
+};
 await module.default(args);
 process.exit(0);

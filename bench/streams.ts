@@ -68,12 +68,18 @@ function openStream(url: string, headers: Record<string, string>): Promise<OpenS
     req.on('error', reject);
     const stream: OpenStream = {
       req,
-      nextNotification: () => (arrivals.length > 0 ? Promise.resolve(arrivals.shift()!) : new Promise((wake) => (waiting = wake))),
+      nextNotification: () =>
+        arrivals.length > 0 ? Promise.resolve(arrivals.shift()!) : new Promise((wake) => (waiting = wake)),
     };
   });
 }
 
-async function inBatches<T>(count: number, batch: number, make: (i: number) => Promise<T>, progress?: (done: number) => void): Promise<T[]> {
+async function inBatches<T>(
+  count: number,
+  batch: number,
+  make: (i: number) => Promise<T>,
+  progress?: (done: number) => void,
+): Promise<T[]> {
   const out: T[] = [];
   for (let start = 0; start < count; start += batch) {
     out.push(...(await Promise.all(Array.from({ length: Math.min(batch, count - start) }, (_, i) => make(start + i)))));
@@ -89,10 +95,34 @@ async function seedUsers(server: ServerProcess, users: number): Promise<{ tokens
     const ids = Array.from({ length: Math.min(500, users - start + 1) }, (_, i) => start + i);
     await db
       .insertInto('users')
-      .values(ids.map((id) => ({ id, first_name: 'Bench', last_name: `User ${id}`, email: `bench-${id}@example.com`, is_admin: 0, locale: 'en', created_at: at, updated_at: at })))
+      .values(
+        ids.map((id) => ({
+          id,
+          first_name: 'Bench',
+          last_name: `User ${id}`,
+          email: `bench-${id}@example.com`,
+          is_admin: 0,
+          locale: 'en',
+          created_at: at,
+          updated_at: at,
+        })),
+      )
       .execute();
   }
-  const admin = await db.insertInto('users').values({ id: users + 1, first_name: 'Bench', last_name: 'Admin', email: 'bench-admin@example.com', is_admin: 1, locale: 'en', created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
+  const admin = await db
+    .insertInto('users')
+    .values({
+      id: users + 1,
+      first_name: 'Bench',
+      last_name: 'Admin',
+      email: 'bench-admin@example.com',
+      is_admin: 1,
+      locale: 'en',
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const tokens = await inBatches(users, 200, async (i) => (await createToken(db, i + 1, { name: 'bench' })).plaintext);
   return { tokens, admin: (await createToken(db, admin.id, { name: 'bench' })).plaintext };
 }
@@ -141,10 +171,22 @@ function summary(latencies: number[]): string {
 export default async function streamsBench(args: string[]): Promise<void> {
   // Each stream is a descriptor here and in the server: run again under the hard limit.
   if (process.env.BENCH_FD_RAISED !== '1') {
-    const again = spawn('sh', ['-c', 'ulimit -n "$(ulimit -Hn)" && exec "$@"', 'sh', process.execPath, ...process.execArgv, process.argv[1]!, ...process.argv.slice(2)], {
-      stdio: 'inherit',
-      env: { ...process.env, BENCH_FD_RAISED: '1' },
-    });
+    const again = spawn(
+      'sh',
+      [
+        '-c',
+        'ulimit -n "$(ulimit -Hn)" && exec "$@"',
+        'sh',
+        process.execPath,
+        ...process.execArgv,
+        process.argv[1]!,
+        ...process.argv.slice(2),
+      ],
+      {
+        stdio: 'inherit',
+        env: { ...process.env, BENCH_FD_RAISED: '1' },
+      },
+    );
     process.exit(await new Promise<number>((resolve) => again.on('exit', (code) => resolve(code ?? 1))));
   }
   const { values } = parseArgs({
@@ -161,7 +203,10 @@ export default async function streamsBench(args: string[]): Promise<void> {
   const events = Number(values.events);
   const listeners = Math.min(Number(values.listeners), users);
   const limit = Number(spawnSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).stdout.trim());
-  if (limit < streamCount + 1000) throw new Error(`the file-descriptor limit is ${limit}; ${streamCount} streams need about ${streamCount + 1000} (raise the hard limit, or pass a smaller --streams)`);
+  if (limit < streamCount + 1000)
+    throw new Error(
+      `the file-descriptor limit is ${limit}; ${streamCount} streams need about ${streamCount + 1000} (raise the hard limit, or pass a smaller --streams)`,
+    );
   const perUser = Math.ceil(streamCount / users);
 
   const server = await startServerProcess({ NOTIFICATION_STREAMS_PER_USER: String(Math.max(perUser, 5)) });
@@ -172,14 +217,23 @@ export default async function streamsBench(args: string[]): Promise<void> {
     process.stdout.write(`${server.placement}; ${dialect}; file-descriptor limit ${limit}\n`);
     const { tokens, admin } = await seedUsers(server, users);
     // Warm up the server (JIT, pools) before the baseline.
-    await inBatches(2_000, 50, (i) => fetch(`${server.url}/api/notifications/unread-count`, { headers: { authorization: `Bearer ${tokens[i % users]}` } }).then((r) => r.text()));
+    await inBatches(2_000, 50, (i) =>
+      fetch(`${server.url}/api/notifications/unread-count`, {
+        headers: { authorization: `Bearer ${tokens[i % users]}` },
+      }).then((r) => r.text()),
+    );
     await new Promise((r) => setTimeout(r, 1_000));
     const before = rssMb(server.pid);
     const started = performance.now();
     open.push(
-      ...(await inBatches(streamCount, 250, (i) => openStream(`${server.url}/api/notifications/stream`, { authorization: `Bearer ${tokens[i % users]}` }), (done) => {
-        if (done % 2_000 === 0 || done === streamCount) process.stdout.write(`  ${done} streams open\n`);
-      })),
+      ...(await inBatches(
+        streamCount,
+        250,
+        (i) => openStream(`${server.url}/api/notifications/stream`, { authorization: `Bearer ${tokens[i % users]}` }),
+        (done) => {
+          if (done % 2_000 === 0 || done === streamCount) process.stdout.write(`  ${done} streams open\n`);
+        },
+      )),
     );
     const openSeconds = (performance.now() - started) / 1000;
     await new Promise((r) => setTimeout(r, 3_000));
@@ -192,7 +246,9 @@ export default async function streamsBench(args: string[]): Promise<void> {
     for (const s of open.splice(0)) s.req.destroy();
 
     second = await startServerProcess({}, { besides: server });
-    const listening = await inBatches(listeners, 100, (i) => openStream(`${second!.url}/api/notifications/stream`, { authorization: `Bearer ${tokens[i]}` }));
+    const listening = await inBatches(listeners, 100, (i) =>
+      openStream(`${second!.url}/api/notifications/stream`, { authorization: `Bearer ${tokens[i]}` }),
+    );
     open.push(...listening);
     const statuses = ['approved', 'rejected'];
     const latencies: number[] = [];
@@ -202,7 +258,11 @@ export default async function streamsBench(args: string[]): Promise<void> {
       const res = await fetch(`${server.url}/api/admin/projects/${user + 1}`, {
         method: 'PUT',
         headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ title: `Project ${user + 1}`, owner_id: user + 1, status: statuses[Math.floor(e / listeners) % 2] }),
+        body: JSON.stringify({
+          title: `Project ${user + 1}`,
+          owner_id: user + 1,
+          status: statuses[Math.floor(e / listeners) % 2],
+        }),
       });
       if (res.status >= 300) throw new Error(`admin API answered ${res.status}: ${await res.text()}`);
       await res.text();
@@ -210,7 +270,9 @@ export default async function streamsBench(args: string[]): Promise<void> {
       latencies.push((await arrival) - answered);
     }
     const ceiling = await bareCeiling(listeners, events);
-    process.stdout.write(`latency, admin API answer on instance 1 -> event on instance 2's stream (${dialect}): ${summary(latencies)}\n`);
+    process.stdout.write(
+      `latency, admin API answer on instance 1 -> event on instance 2's stream (${dialect}): ${summary(latencies)}\n`,
+    );
     process.stdout.write(`client ceiling (same client and timing, bare node:http server): ${summary(ceiling)}\n`);
     process.stdout.write('target: p99 < 100 ms\n');
   } finally {

@@ -9,24 +9,65 @@ import type { Database } from '../src/db/schema.js';
 import { createToken } from '../src/modules/users/tokens.js';
 import { slaDeadlineFor, firstResponseDeadlineFor } from '../src/modules/tickets/sla.js';
 import { newTrackingCode } from '../src/modules/tickets/service.js';
-import { CASE_ARGS, caseOptions, ensureWrk, measureCase, printSummary, startCeiling, type CaseResult } from './client.js';
+import {
+  CASE_ARGS,
+  caseOptions,
+  ensureWrk,
+  measureCase,
+  printSummary,
+  startCeiling,
+  type CaseResult,
+} from './client.js';
 import { startServerProcess } from './lib.js';
 
 const USERS = 1_000;
-const WORDS = ['withdrawal', 'payment', 'login', 'invoice', 'project', 'investment', 'refund', 'profile', 'verification', 'تراکنش', 'برداشت', 'ورود'];
+const WORDS = [
+  'withdrawal',
+  'payment',
+  'login',
+  'invoice',
+  'project',
+  'investment',
+  'refund',
+  'profile',
+  'verification',
+  'تراکنش',
+  'برداشت',
+  'ورود',
+];
 const STATUSES = ['open', 'in-progress', 'closed'] as const;
 const PRIORITIES = ['low', 'normal', 'high'] as const;
 
 async function insertUsers(db: Kysely<Database>): Promise<Array<{ id: number; email: string }>> {
   const now = new Date().toISOString();
-  const rows = Array.from({ length: USERS }, (_, i) => ({ email: `bench-${i}@example.com`, first_name: 'Bench', last_name: `User ${i}`, is_admin: 0, locale: 'en', created_at: now, updated_at: now }));
+  const rows = Array.from({ length: USERS }, (_, i) => ({
+    email: `bench-${i}@example.com`,
+    first_name: 'Bench',
+    last_name: `User ${i}`,
+    is_admin: 0,
+    locale: 'en',
+    created_at: now,
+    updated_at: now,
+  }));
   const users: Array<{ id: number; email: string }> = [];
-  for (let i = 0; i < rows.length; i += 500) users.push(...(await db.insertInto('users').values(rows.slice(i, i + 500)).returning(['id', 'email']).execute()));
+  for (let i = 0; i < rows.length; i += 500)
+    users.push(
+      ...(await db
+        .insertInto('users')
+        .values(rows.slice(i, i + 500))
+        .returning(['id', 'email'])
+        .execute()),
+    );
   return users;
 }
 
 /** Multi-row inserts of 500 inside one transaction per 10,000 rows. */
-async function insertTickets(db: Kysely<Database>, users: Array<{ id: number; email: string }>, from: number, to: number): Promise<void> {
+async function insertTickets(
+  db: Kysely<Database>,
+  users: Array<{ id: number; email: string }>,
+  from: number,
+  to: number,
+): Promise<void> {
   const yearMs = 365 * 86_400_000;
   const start = Date.now() - yearMs;
   for (let chunk = from; chunk < to; chunk += 10_000) {
@@ -89,15 +130,27 @@ export default async function run(args: string[]): Promise<void> {
     t0 = Date.now();
     await insertTickets(db, users, 10_000, 100_000);
     process.stderr.write(`inserted 90,000 more tickets in ${Date.now() - t0} ms\n`);
-    if (server.database.dialect === 'postgres') await db.executeQuery({ sql: 'analyze', parameters: [], query: { kind: 'RawNode' } } as never).catch(() => undefined);
-    const own = await db.selectFrom('tickets').select('id').where('user_id', '=', caller.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    if (server.database.dialect === 'postgres')
+      await db
+        .executeQuery({ sql: 'analyze', parameters: [], query: { kind: 'RawNode' } } as never)
+        .catch(() => undefined);
+    const own = await db
+      .selectFrom('tickets')
+      .select('id')
+      .where('user_id', '=', caller.id)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     results.push(
       await measure('GET /api/tickets (100k tickets)', '/api/tickets'),
       await measure('GET /api/tickets?q=withdrawal (100k)', '/api/tickets?q=withdrawal'),
       await measure(`GET /api/tickets/{id} (100k)`, `/api/tickets/${own.id}`),
       await measure('GET /api/tickets/stats (100k)', '/api/tickets/stats'),
     );
-    printSummary(`tickets (${server.database.dialect}, 100k tickets, the caller owns 1/1,000)`, results, 'Targets: p99 < 20 ms on every case. wrk -t1; the ceiling is a bare node:http server replaying the answer.');
+    printSummary(
+      `tickets (${server.database.dialect}, 100k tickets, the caller owns 1/1,000)`,
+      results,
+      'Targets: p99 < 20 ms on every case. wrk -t1; the ceiling is a bare node:http server replaying the answer.',
+    );
   } finally {
     await ceiling.close();
     await server.close();

@@ -21,11 +21,15 @@ interface Outcome {
   sources: string[];
 }
 
-const percent = (part: number, whole: number): string => (whole === 0 ? '   —' : `${((100 * part) / whole).toFixed(1).padStart(5)} %`);
+const percent = (part: number, whole: number): string =>
+  whole === 0 ? '   —' : `${((100 * part) / whole).toFixed(1).padStart(5)} %`;
 
 function evaluate(lang: Lang, questions: Question[]): Outcome[] {
   const knowledge = bundledKnowledgeBase();
-  return questions.map((question) => ({ question, sources: answerPassages(retrieve(knowledge, question.query, lang)).map((p) => p.id) }));
+  return questions.map((question) => ({
+    question,
+    sources: answerPassages(retrieve(knowledge, question.query, lang)).map((p) => p.id),
+  }));
 }
 
 function checkSplit(lang: Lang, sets: { tuning: Question[]; heldout: Question[] }): void {
@@ -33,7 +37,9 @@ function checkSplit(lang: Lang, sets: { tuning: Question[]; heldout: Question[] 
   const inSplit = [...sets.tuning, ...sets.heldout].map(key).sort();
   const inFile = [...readQuestions(lang), ...readQuestions(lang, 'tuning')].map(key).sort();
   if (JSON.stringify(inSplit) !== JSON.stringify(inFile)) {
-    throw new Error(`eval/assistant/split.json no longer matches questions.${lang}.txt and tuning.${lang}.txt: the split is made once; questions are not edited after it`);
+    throw new Error(
+      `eval/assistant/split.json no longer matches questions.${lang}.txt and tuning.${lang}.txt: the split is made once; questions are not edited after it`,
+    );
   }
 }
 
@@ -67,8 +73,12 @@ export default async function run(args: string[]): Promise<number> {
       );
       if (!showMisses.has(name) || NEVER_SHOWN.has(name)) continue;
       for (const o of outcomes) {
-        const right = o.question.expected === OUT_OF_SCOPE ? o.sources.length === 0 : o.sources[0] === o.question.expected;
-        if (!right) missLines.push(`${lang} ${name}: "${o.question.query}" expected ${o.question.expected}, answered ${o.sources.join(' + ') || OUT_OF_SCOPE}`);
+        const right =
+          o.question.expected === OUT_OF_SCOPE ? o.sources.length === 0 : o.sources[0] === o.question.expected;
+        if (!right)
+          missLines.push(
+            `${lang} ${name}: "${o.question.query}" expected ${o.question.expected}, answered ${o.sources.join(' + ') || OUT_OF_SCOPE}`,
+          );
       }
     }
   }

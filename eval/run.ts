@@ -15,5 +15,7 @@ if (!name || !available.includes(name)) {
   process.stderr.write(`usage: npm run eval -- <${available.join('|')}> [options]\n`);
   process.exit(name ? 2 : 0);
 }
-const module = (await import(pathToFileURL(path.join(here, `${name}.ts`)).href)) as { default: (args: string[]) => Promise<number> };
+const module = (await import(pathToFileURL(path.join(here, `${name}.ts`)).href)) as {
+  default: (args: string[]) => Promise<number>;
+};
 process.exit(await module.default(args));

@@ -23,7 +23,11 @@ function newestMtime(dir) {
 function upToDate() {
   if (!fs.existsSync(stamp)) return false;
   const built = fs.statSync(stamp).mtimeMs;
-  const inputs = [path.join(root, 'tsconfig.json'), path.join(root, 'tsconfig.build.json'), path.join(root, 'package.json')];
+  const inputs = [
+    path.join(root, 'tsconfig.json'),
+    path.join(root, 'tsconfig.build.json'),
+    path.join(root, 'package.json'),
+  ];
   return newestMtime(path.join(root, 'src')) <= built && inputs.every((f) => fs.statSync(f).mtimeMs <= built);
 }
 
@@ -32,10 +36,15 @@ const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 if (!fs.existsSync(tsc)) {
   // A production install (npm ci --omit=dev) has no compiler: it runs the dist/ it was given.
   if (fs.existsSync(path.join(root, 'dist', 'server.js'))) {
-    if (!args.has('--quiet')) process.stderr.write('TypeScript is not installed (a production install): running the existing dist/, which may be older than src/\n');
+    if (!args.has('--quiet'))
+      process.stderr.write(
+        'TypeScript is not installed (a production install): running the existing dist/, which may be older than src/\n',
+      );
     process.exit(0);
   }
-  process.stderr.write('dist/ is missing and TypeScript is not installed (npm ci --omit=dev): run npm run build where the dev dependencies are installed and ship dist/ with the code\n');
+  process.stderr.write(
+    'dist/ is missing and TypeScript is not installed (npm ci --omit=dev): run npm run build where the dev dependencies are installed and ship dist/ with the code\n',
+  );
   process.exit(1);
 }
 if (!args.has('--quiet')) process.stderr.write('building dist/ from src/ ...\n');
@@ -43,7 +52,9 @@ if (!args.has('--quiet')) process.stderr.write('building dist/ from src/ ...\n')
 // previous dist/ in place.
 const next = path.join(root, 'dist.next');
 fs.rmSync(next, { recursive: true, force: true });
-const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', next], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', next], {
+  stdio: 'inherit',
+});
 if (result.status !== 0) {
   fs.rmSync(next, { recursive: true, force: true });
   process.stderr.write('build failed: see the TypeScript errors above (dist/ left as it was)\n');

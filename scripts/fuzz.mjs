@@ -11,5 +11,8 @@ const env = { ...process.env };
 if (socket) env.SOCKET_FUZZ_RUNS = env.SOCKET_FUZZ_RUNS ?? '2000';
 else env.FUZZ_RUNS = env.FUZZ_RUNS ?? '2000';
 const file = socket ? 'test/hostile/socket.test.ts' : 'test/hostile/fuzz.test.ts';
-const result = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', file, ...extra], { stdio: 'inherit', env });
+const result = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', file, ...extra], {
+  stdio: 'inherit',
+  env,
+});
 process.exit(result.status ?? 1);

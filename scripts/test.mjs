@@ -19,7 +19,14 @@ for (const run of runs) {
   const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'platform-vitest-')), 'report.json');
   const result = spawnSync(
     process.execPath,
-    ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extra],
+    [
+      'node_modules/vitest/vitest.mjs',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+      ...extra,
+    ],
     { stdio: 'inherit', env: { ...process.env, ...run.env } },
   );
   if (result.status !== 0) exitCode = result.status ?? 1;

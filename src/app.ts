@@ -46,7 +46,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       level: config.LOG_LEVEL,
       redact: ['req.headers.authorization', 'req.headers.cookie'],
       // Readable lines for development (npm run dev); production logs stay JSON lines.
-      ...(config.LOG_FORMAT === 'pretty' ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } } : {}),
+      ...(config.LOG_FORMAT === 'pretty'
+        ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } }
+        : {}),
     },
     // A hop count is accepted by Fastify at run time though its type omits it.
     trustProxy: config.TRUST_PROXY as boolean | string[],
@@ -67,7 +69,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Infrastructure: what every request and every module relies on.
   await app.register(validators);
   await app.register(redis, { config });
-  await app.register(deps, { config, database: options.database, startWorkers: options.startWorkers ?? true, loadGeoData: options.loadGeoData ?? true });
+  await app.register(deps, {
+    config,
+    database: options.database,
+    startWorkers: options.startWorkers ?? true,
+    loadGeoData: options.loadGeoData ?? true,
+  });
   await app.register(mailWorker);
   await app.register(attachmentStorage);
   await app.register(storageSweep);

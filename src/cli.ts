@@ -70,7 +70,15 @@ async function main(argv: string[]): Promise<number> {
   const verbose = rest.includes('--verbose');
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: joinNegativeValues(rest.filter((a) => a !== '--verbose'), command), options: command.options, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: joinNegativeValues(
+        rest.filter((a) => a !== '--verbose'),
+        command,
+      ),
+      options: command.options,
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (error) {
     throw new UsageError(`${(error as Error).message.split('\n')[0]} (see ${name} --help)`);
   }
@@ -80,7 +88,9 @@ async function main(argv: string[]): Promise<number> {
   // Without DATA_DIR (and on SQLite) the database goes to ./data of the working directory: say so
   // when that folder is about to be created, as it is easy to run the CLI from the wrong place.
   if (!process.env.DATA_DIR && !config.DATABASE_URL && !fs.existsSync(config.DATA_DIR)) {
-    process.stderr.write(`warning: DATA_DIR is not set: creating ${config.DATA_DIR} for the database (set DATA_DIR to the server's)\n`);
+    process.stderr.write(
+      `warning: DATA_DIR is not set: creating ${config.DATA_DIR} for the database (set DATA_DIR to the server's)\n`,
+    );
   }
   const database = createDatabase(config);
   if (verbose) process.stderr.write(`database: ${database.dialect} ${describeDatabase(config, database.sqliteFile)}\n`);

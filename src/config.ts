@@ -69,7 +69,10 @@ const trustProxy: Parser<boolean | number | string[]> = (raw, name) => {
   if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
-  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (list.length === 0 || list.some((s) => !/^[0-9A-Fa-f.:/]+$/.test(s))) {
     fail(name, 'true, false, a hop count, or a comma-separated list of IP addresses or CIDR ranges', raw);
   }
@@ -80,7 +83,10 @@ const trustProxy: Parser<boolean | number | string[]> = (raw, name) => {
 const corsOrigins: Parser<'*' | string[]> = (raw, name) => {
   if (raw === undefined || raw.trim() === '') return [];
   if (raw.trim() === '*') return '*';
-  const list = raw.split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean);
+  const list = raw
+    .split(',')
+    .map((s) => s.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
   for (const origin of list) {
     try {
       const parsed = new URL(origin);
@@ -139,7 +145,12 @@ export function s3Location(url: string): S3Location | undefined {
 /** STORAGE_URL: unset = attachments on the local disk (DATA_DIR/attachments); else an s3:// bucket. */
 const storageUrl: Parser<string | undefined> = (raw, name) => {
   if (raw === undefined || raw === '') return undefined;
-  if (!s3Location(raw)) fail(name, 's3://bucket or s3://bucket/prefix (bucket: 3-63 lowercase letters, digits, dots, hyphens), or unset for the local disk', raw);
+  if (!s3Location(raw))
+    fail(
+      name,
+      's3://bucket or s3://bucket/prefix (bucket: 3-63 lowercase letters, digits, dots, hyphens), or unset for the local disk',
+      raw,
+    );
   return raw;
 };
 
@@ -160,7 +171,10 @@ const settings = {
   /** Unset: attachments under DATA_DIR/attachments; s3://bucket[/prefix]: an S3-protocol bucket (modules/tickets/storage/s3.ts). */
   STORAGE_URL: storageUrl,
   /** An S3-protocol server other than AWS (MinIO, Ceph RGW, R2…); set: path-style addressing. */
-  S3_ENDPOINT: url(['http:', 'https:'], 'an http:// or https:// URL of an S3-protocol server, such as http://127.0.0.1:9000'),
+  S3_ENDPOINT: url(
+    ['http:', 'https:'],
+    'an http:// or https:// URL of an S3-protocol server, such as http://127.0.0.1:9000',
+  ),
   S3_REGION: region,
   REDIS_URL: url(['redis:', 'rediss:'], 'a redis:// or rediss:// URL'),
   /** Prefix of every Redis key, so several deployments (or test runs) can share one Redis. */
@@ -185,7 +199,10 @@ const settings = {
   NOTIFICATION_STREAM_POLL_MS: integer(500, 50, 1000),
   SMTP_URL: url(['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL'),
   MAIL_FROM: text('Platform Support <support@platform.local>'),
-  LLM_BASE_URL: url(['http:', 'https:'], 'an http:// or https:// URL of an OpenAI-compatible API, such as http://127.0.0.1:11434/v1'),
+  LLM_BASE_URL: url(
+    ['http:', 'https:'],
+    'an http:// or https:// URL of an OpenAI-compatible API, such as http://127.0.0.1:11434/v1',
+  ),
   LLM_API_KEY: optionalText,
   LLM_MODEL: optionalText,
   LLM_TIMEOUT_MS: integer(30_000, 100, 600_000),
@@ -213,7 +230,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const result = config as Config;
   if (result.S3_ENDPOINT && !result.STORAGE_URL) {
-    throw new ConfigError('S3_ENDPOINT is set but STORAGE_URL is not: set STORAGE_URL=s3://bucket[/prefix], or unset S3_ENDPOINT to keep attachments on the disk');
+    throw new ConfigError(
+      'S3_ENDPOINT is set but STORAGE_URL is not: set STORAGE_URL=s3://bucket[/prefix], or unset S3_ENDPOINT to keep attachments on the disk',
+    );
   }
   result.DATA_DIR = path.resolve(result.DATA_DIR);
   return result;

@@ -11,7 +11,10 @@ export function loadEnvFile(file = process.env.ENV_FILE || '.env'): string | und
     if (process.env.ENV_FILE) throw new ConfigError(`ENV_FILE names ${file}, which does not exist`);
     return undefined;
   }
-  if (typeof process.loadEnvFile !== 'function') throw new ConfigError(`${file} can only be read by Node 20.12 or later (this is ${process.version}); set the variables in the environment instead`);
+  if (typeof process.loadEnvFile !== 'function')
+    throw new ConfigError(
+      `${file} can only be read by Node 20.12 or later (this is ${process.version}); set the variables in the environment instead`,
+    );
   process.loadEnvFile(file);
   return file;
 }

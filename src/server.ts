@@ -30,11 +30,14 @@ async function start(): Promise<void> {
     try {
       import.meta.resolve('pino-pretty');
     } catch {
-      fail('configuration error: LOG_FORMAT=pretty needs pino-pretty, a dev dependency (npm install); use LOG_FORMAT=json in production');
+      fail(
+        'configuration error: LOG_FORMAT=pretty needs pino-pretty, a dev dependency (npm install); use LOG_FORMAT=json in production',
+      );
     }
   }
   const dataDirKind = fs.statSync(config.DATA_DIR, { throwIfNoEntry: false });
-  if (dataDirKind && !dataDirKind.isDirectory()) fail(`configuration error: DATA_DIR ${config.DATA_DIR} is not a directory`);
+  if (dataDirKind && !dataDirKind.isDirectory())
+    fail(`configuration error: DATA_DIR ${config.DATA_DIR} is not a directory`);
 
   let database: DatabaseHandle;
   let applied: string[];
@@ -105,7 +108,14 @@ async function start(): Promise<void> {
     const address = await app.listen({ port: config.PORT, host: config.HOST });
     const where = describeDatabase(config, database.sqliteFile);
     app.log.info(
-      { dialect: database.dialect, database: where, dataDir: config.DATA_DIR, attachments: config.STORAGE_URL ?? 'disk', migrationsApplied: applied.length, address },
+      {
+        dialect: database.dialect,
+        database: where,
+        dataDir: config.DATA_DIR,
+        attachments: config.STORAGE_URL ?? 'disk',
+        migrationsApplied: applied.length,
+        address,
+      },
       `serving ${address} on ${database.dialect} (${where}), data in ${config.DATA_DIR}${config.STORAGE_URL ? `, attachments in ${config.STORAGE_URL}` : ''}, ${applied.length} migrations applied now`,
     );
   } catch (error) {

@@ -13,7 +13,9 @@ const knowledge = bundledKnowledgeBase();
 const loadMs = performance.now() - loadStarted;
 const heapAfter = process.memoryUsage().heapUsed;
 
-const queries = (['en', 'fa'] as const satisfies Lang[]).flatMap((lang) => [...readQuestions(lang), ...readQuestions(lang, 'fresh')].map((q) => ({ lang, text: q.query })));
+const queries = (['en', 'fa'] as const satisfies Lang[]).flatMap((lang) =>
+  [...readQuestions(lang), ...readQuestions(lang, 'fresh')].map((q) => ({ lang, text: q.query })),
+);
 for (const q of queries) retrieve(knowledge, q.text, q.lang);
 const times: number[] = [];
 for (let round = 0; round < rounds; round += 1) {

@@ -47,7 +47,11 @@ export function split(seed: number): Split {
     tuning.push(...readQuestions(lang, 'tuning'));
     sets[lang] = { tuning, heldout };
   }
-  return { seed, method: `stratified by expected passage ("${OUT_OF_SCOPE}" is one group), mulberry32 Fisher-Yates shuffle, first half of each group held out; tuning.<lang>.txt appended to the tuning half`, sets };
+  return {
+    seed,
+    method: `stratified by expected passage ("${OUT_OF_SCOPE}" is one group), mulberry32 Fisher-Yates shuffle, first half of each group held out; tuning.<lang>.txt appended to the tuning half`,
+    sets,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

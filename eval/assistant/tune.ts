@@ -8,8 +8,21 @@
 // (the floor below). The tuning half includes eval/assistant/tuning.<lang>.txt (split.ts). The held-out
 // half is never read here. Prints the best setting without the floor, the current defaults'
 // objective, then the best settings under the floor, best first: the first is the one chosen.
-import { DEFAULT_RANKING, KnowledgeBase, loadOutside, loadPassages, loadThesaurus, type Ranking } from '../../src/modules/assistant/knowledge.js';
-import { confidence, DEFAULT_THRESHOLDS, isWeakMatch, type Match, type Thresholds } from '../../src/modules/assistant/retrieval.js';
+import {
+  DEFAULT_RANKING,
+  KnowledgeBase,
+  loadOutside,
+  loadPassages,
+  loadThesaurus,
+  type Ranking,
+} from '../../src/modules/assistant/knowledge.js';
+import {
+  confidence,
+  DEFAULT_THRESHOLDS,
+  isWeakMatch,
+  type Match,
+  type Thresholds,
+} from '../../src/modules/assistant/retrieval.js';
 import { OUT_OF_SCOPE, readSplit } from './questions.js';
 
 const split = readSplit();
@@ -19,17 +32,21 @@ const languages = langFlag === -1 ? (['en', 'fa'] as const) : ([process.argv[lan
 const passages = loadPassages();
 const thesaurus = loadThesaurus();
 const outside = loadOutside();
-const steps = (from: number, to: number, step: number): number[] => Array.from({ length: Math.round((to - from) / step) + 1 }, (_, i) => Math.round((from + i * step) * 1000) / 1000);
+const steps = (from: number, to: number, step: number): number[] =>
+  Array.from({ length: Math.round((to - from) / step) + 1 }, (_, i) => Math.round((from + i * step) * 1000) / 1000);
 
 const rankings: Ranking[] = [];
 for (const wordWeight of [0.3, 0.4, 0.5, 0.6, 0.7]) {
-  for (const coverageWeight of [0, 0.2]) for (const halfScore of [8, 16, 32, 64]) if (wordWeight + coverageWeight < 1) rankings.push({ wordWeight, halfScore, coverageWeight });
+  for (const coverageWeight of [0, 0.2])
+    for (const halfScore of [8, 16, 32, 64])
+      if (wordWeight + coverageWeight < 1) rankings.push({ wordWeight, halfScore, coverageWeight });
 }
 const thresholds: Thresholds[] = [];
 for (const marginWeight of [0, 0.25, 0.5]) {
   for (const knownWeight of steps(0, 1.2, 0.4)) {
     for (const outsideWeight of [0, 2, 4, 8, 16]) {
-      for (const minConfidence of steps(0.2, 0.9, 0.01)) thresholds.push({ marginWeight, knownWeight, outsideWeight, minConfidence, secondRatio: 0.9 });
+      for (const minConfidence of steps(0.2, 0.9, 0.01))
+        thresholds.push({ marginWeight, knownWeight, outsideWeight, minConfidence, secondRatio: 0.9 });
     }
   }
 }
@@ -38,20 +55,28 @@ for (const marginWeight of [0, 0.25, 0.5]) {
 // first than the code did when the fourth session started (0eb0fb4, on this tuning half: en
 // 161/203, fa 177/203 in scope).
 const TOP1_FLOOR: Record<'en' | 'fa', number> = { en: 161 / 203, fa: 177 / 203 };
-const results: Array<{ objective: number; ranking: Ranking; threshold: Thresholds; detail: string; kept: boolean }> = [];
+const results: Array<{ objective: number; ranking: Ranking; threshold: Thresholds; detail: string; kept: boolean }> =
+  [];
 const raw = new Map<string, number>();
 const gaps = new Map<string, number>();
-const key = (ranking: Ranking, t: Thresholds, minConfidence: number) => `${JSON.stringify(ranking)} ${t.marginWeight} ${t.knownWeight} ${t.outsideWeight} ${minConfidence.toFixed(2)}`;
+const key = (ranking: Ranking, t: Thresholds, minConfidence: number) =>
+  `${JSON.stringify(ranking)} ${t.marginWeight} ${t.knownWeight} ${t.outsideWeight} ${minConfidence.toFixed(2)}`;
 for (const ranking of rankings) {
   const knowledge = new KnowledgeBase(passages, thesaurus, { en: ranking, fa: ranking }, outside);
   const ranked = languages.map((lang) =>
-    split.sets[lang].tuning.map((q): { inScope: boolean; expected: string; match: Match } => ({ inScope: q.expected !== OUT_OF_SCOPE, expected: q.expected, match: knowledge.match(q.query, lang, 3) })),
+    split.sets[lang].tuning.map((q): { inScope: boolean; expected: string; match: Match } => ({
+      inScope: q.expected !== OUT_OF_SCOPE,
+      expected: q.expected,
+      match: knowledge.match(q.query, lang, 3),
+    })),
   );
   for (const threshold of thresholds) {
     const shares = ranked.map((rows) => {
       const inScope = rows.filter((r) => r.inScope);
       const outOfScope = rows.filter((r) => !r.inScope);
-      const top1 = inScope.filter((r) => r.match.hits[0]?.passage.id === r.expected && !isWeakMatch(r.match, threshold)).length / inScope.length;
+      const top1 =
+        inScope.filter((r) => r.match.hits[0]?.passage.id === r.expected && !isWeakMatch(r.match, threshold)).length /
+        inScope.length;
       const saidSo = outOfScope.filter((r) => isWeakMatch(r.match, threshold)).length / outOfScope.length;
       return { top1, saidSo };
     });
@@ -60,21 +85,28 @@ for (const ranking of rankings) {
     // the wrongly decided ones): among settings that decide the same questions right, the one with
     // the threshold in the middle of the gap wins.
     const distance = ranked.flat().filter((r) => !r.inScope || r.match.hits[0]?.passage.id === r.expected);
-    const gap = distance.reduce((sum, r) => {
-      const signed = (confidence(r.match, threshold) - threshold.minConfidence) * (r.inScope ? 1 : -1);
-      return sum + Math.max(-0.05, Math.min(0.05, signed));
-    }, 0) / distance.length;
+    const gap =
+      distance.reduce((sum, r) => {
+        const signed = (confidence(r.match, threshold) - threshold.minConfidence) * (r.inScope ? 1 : -1);
+        return sum + Math.max(-0.05, Math.min(0.05, signed));
+      }, 0) / distance.length;
     gaps.set(key(ranking, threshold, threshold.minConfidence), gap);
-    const detail = shares.map((s, i) => `${languages[i]} top-1 ${(100 * s.top1).toFixed(1)} % said so ${(100 * s.saidSo).toFixed(1)} %`).join(', ');
+    const detail = shares
+      .map((s, i) => `${languages[i]} top-1 ${(100 * s.top1).toFixed(1)} % said so ${(100 * s.saidSo).toFixed(1)} %`)
+      .join(', ');
     raw.set(key(ranking, threshold, threshold.minConfidence), objective);
     const kept = shares.every((s, i) => s.top1 >= TOP1_FLOOR[languages[i]!] - 1e-9);
     results.push({ objective, ranking, threshold, detail, kept });
   }
 }
 for (const r of results) {
-  const around = [-0.02, -0.01, 0, 0.01, 0.02].map((d) => raw.get(key(r.ranking, r.threshold, r.threshold.minConfidence + d)) ?? 0);
+  const around = [-0.02, -0.01, 0, 0.01, 0.02].map(
+    (d) => raw.get(key(r.ranking, r.threshold, r.threshold.minConfidence + d)) ?? 0,
+  );
   // The gap term is at most 0.005: it only orders settings whose smoothed accuracy is equal.
-  r.objective = around.reduce((a, b) => a + b, 0) / around.length + 0.1 * gaps.get(key(r.ranking, r.threshold, r.threshold.minConfidence))!;
+  r.objective =
+    around.reduce((a, b) => a + b, 0) / around.length +
+    0.1 * gaps.get(key(r.ranking, r.threshold, r.threshold.minConfidence))!;
 }
 results.sort((a, b) => b.objective - a.objective);
 // Sessions 2 and 3 then leaned to the highest threshold within half a question of the best, since
@@ -87,13 +119,23 @@ const chosen = results.find((r) => r.kept) ?? results[0]!;
 const defaults = DEFAULT_THRESHOLDS.en;
 const current = results.find(
   ({ ranking, threshold: t }) =>
-    JSON.stringify(ranking) === JSON.stringify(DEFAULT_RANKING.en) && t.marginWeight === defaults.marginWeight && t.knownWeight === defaults.knownWeight && t.outsideWeight === defaults.outsideWeight && t.minConfidence === defaults.minConfidence,
+    JSON.stringify(ranking) === JSON.stringify(DEFAULT_RANKING.en) &&
+    t.marginWeight === defaults.marginWeight &&
+    t.knownWeight === defaults.knownWeight &&
+    t.outsideWeight === defaults.outsideWeight &&
+    t.minConfidence === defaults.minConfidence,
 );
-process.stdout.write(current ? `current defaults: ${current.objective.toFixed(3)} (${current.detail})\n` : 'current defaults: not in the grid\n');
+process.stdout.write(
+  current
+    ? `current defaults: ${current.objective.toFixed(3)} (${current.detail})\n`
+    : 'current defaults: not in the grid\n',
+);
 process.stdout.write(`chosen: the first setting below (${chosen.detail})\n`);
 for (const r of results.filter((r) => r.kept).slice(0, Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 15))) {
   const { wordWeight, halfScore, coverageWeight } = r.ranking;
   const { marginWeight, knownWeight, outsideWeight, minConfidence } = r.threshold;
   const gap = gaps.get(key(r.ranking, r.threshold, r.threshold.minConfidence))!;
-  process.stdout.write(`${r.objective.toFixed(3)} (gap ${gap.toFixed(4)})  ranking {wordWeight ${wordWeight}, halfScore ${halfScore}, coverageWeight ${coverageWeight}}  thresholds {marginWeight ${marginWeight}, knownWeight ${knownWeight}, outsideWeight ${outsideWeight}, minConfidence ${minConfidence}}  (${r.detail})\n`);
+  process.stdout.write(
+    `${r.objective.toFixed(3)} (gap ${gap.toFixed(4)})  ranking {wordWeight ${wordWeight}, halfScore ${halfScore}, coverageWeight ${coverageWeight}}  thresholds {marginWeight ${marginWeight}, knownWeight ${knownWeight}, outsideWeight ${outsideWeight}, minConfidence ${minConfidence}}  (${r.detail})\n`,
+  );
 }

@@ -45,7 +45,10 @@ export function requireString(values: Record<string, string | boolean | undefine
   return value.trim();
 }
 
-export function optionalPositiveInteger(values: Record<string, string | boolean | undefined>, name: string): number | undefined {
+export function optionalPositiveInteger(
+  values: Record<string, string | boolean | undefined>,
+  name: string,
+): number | undefined {
   const value = values[name];
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < 1) {

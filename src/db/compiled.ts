@@ -51,13 +51,16 @@ export function statementName(sql: string): string | undefined {
 }
 
 function prepared<R>(query: CompiledQuery<R>): Prepared<R> {
-  if (!statementNames.has(query.sql)) statementNames.set(query.sql, `c_${createHash('sha1').update(query.sql).digest('hex').slice(0, 20)}`);
+  if (!statementNames.has(query.sql))
+    statementNames.set(query.sql, `c_${createHash('sha1').update(query.sql).digest('hex').slice(0, 20)}`);
   return { query, sources: query.parameters.map((p) => (p instanceof Placeholder ? p.key : undefined)) };
 }
 
 /** Runs the compiled query with each placeholder replaced by the value under its key. */
 async function run<R>(db: Kysely<Database>, { query, sources }: Prepared<R>, values: object): Promise<R[]> {
-  const parameters = sources.map((key, i) => (key === undefined ? query.parameters[i] : (values as Record<number | string, unknown>)[key]));
+  const parameters = sources.map((key, i) =>
+    key === undefined ? query.parameters[i] : (values as Record<number | string, unknown>)[key],
+  );
   return (await db.executeQuery<R>({ ...query, parameters })).rows;
 }
 
@@ -66,17 +69,29 @@ async function run<R>(db: Kysely<Database>, { query, sources }: Prepared<R>, val
  * must reach the query as a single bound value (a comparison, a limit), never as a list or an
  * identifier. Compiled once per database handle, so each dialect gets its own SQL.
  */
-export function compiledQuery<A extends unknown[], R>(name: string, build: (db: Kysely<Database>, ...args: A) => Compilable<R>): (db: Kysely<Database>, ...args: A) => Promise<R[]> {
+export function compiledQuery<A extends unknown[], R>(
+  name: string,
+  build: (db: Kysely<Database>, ...args: A) => Compilable<R>,
+): (db: Kysely<Database>, ...args: A) => Promise<R[]> {
   register({
     name,
-    build: (db) => [{ label: '', query: build(db, ...(Array.from({ length: build.length - 1 }, (_, i) => new Placeholder(i)) as unknown as A)).compile() as CompiledQuery<unknown> }],
+    build: (db) => [
+      {
+        label: '',
+        query: build(
+          db,
+          ...(Array.from({ length: build.length - 1 }, (_, i) => new Placeholder(i)) as unknown as A),
+        ).compile() as CompiledQuery<unknown>,
+      },
+    ],
   });
   const byDb = new WeakMap<Kysely<Database>, Prepared<R>>();
   const prepare = (db: Kysely<Database>, arity: number): Prepared<R> => {
     const placeholders = Array.from({ length: arity }, (_, i) => new Placeholder(i)) as unknown as A;
     const entry = prepared(build(db, ...placeholders).compile());
     const used = new Set(entry.sources);
-    for (let i = 0; i < arity; i++) if (!used.has(i)) throw new Error(`compiledQuery: argument ${i} does not reach the query as a bound value`);
+    for (let i = 0; i < arity; i++)
+      if (!used.has(i)) throw new Error(`compiledQuery: argument ${i} does not reach the query as a bound value`);
     byDb.set(db, entry);
     return entry;
   };
@@ -98,12 +113,18 @@ export function compiledQueryByShape<V extends object, S extends { key: string }
   examples: V[],
   maxShapes = 256,
 ): (db: Kysely<Database>, values: V) => Promise<R[]> {
-  const standIns = () => new Proxy({}, { get: (_, key) => new Placeholder(String(key)) }) as { readonly [K in keyof V]-?: NonNullable<V[K]> };
+  const standIns = () =>
+    new Proxy({}, { get: (_, key) => new Placeholder(String(key)) }) as {
+      readonly [K in keyof V]-?: NonNullable<V[K]>;
+    };
   register({
     name,
     build: (db) => {
       const shapes = new Map(examples.map((v) => [shapeOf(v).key, shapeOf(v)]));
-      return [...shapes.values()].map((shape) => ({ label: shape.key, query: build(db, shape, standIns()).compile() as CompiledQuery<unknown> }));
+      return [...shapes.values()].map((shape) => ({
+        label: shape.key,
+        query: build(db, shape, standIns()).compile() as CompiledQuery<unknown>,
+      }));
     },
   });
   const byDb = new WeakMap<Kysely<Database>, Map<string, Prepared<R>>>();

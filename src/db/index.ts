@@ -1,7 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type SqliteDatabase, type SqliteDialectConfig, type SqliteStatement } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type SqliteDatabase,
+  type SqliteDialectConfig,
+  type SqliteStatement,
+} from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { statementName } from './compiled.js';
@@ -163,7 +174,10 @@ function withRowsFromArrays(statement: SQLite.Statement): SqliteStatement {
   const names = statement.columns().map((column) => column.name);
   if (names.includes('__proto__')) return statement;
   // Each name is written as a JSON string literal, so no name can be read as code.
-  const toObject = new Function('row', `return { ${names.map((name, i) => `${JSON.stringify(name)}: row[${i}]`).join(', ')} };`) as (row: unknown[]) => object;
+  const toObject = new Function(
+    'row',
+    `return { ${names.map((name, i) => `${JSON.stringify(name)}: row[${i}]`).join(', ')} };`,
+  ) as (row: unknown[]) => object;
   statement.raw(true);
   return {
     reader: true,

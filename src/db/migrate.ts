@@ -23,7 +23,11 @@ class FolderMigrationProvider implements MigrationProvider {
 
 export function migrator(db: Kysely<any>, migrationTableSchema?: string): Migrator {
   const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-  return new Migrator({ db, provider: new FolderMigrationProvider(folder), ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  return new Migrator({
+    db,
+    provider: new FolderMigrationProvider(folder),
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
 }
 
 /**
@@ -43,7 +47,9 @@ export class MigrationFailed extends Error {
 function appliedOrThrow({ error, results }: MigrationResultSet): string[] {
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new MigrationFailed(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new MigrationFailed(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -13,7 +13,10 @@ export function timestampType(db: Kysely<any>): ColumnDataType {
 }
 
 /** Adds an auto-generated integer primary key named id. */
-export function withSerialId<T extends string>(db: Kysely<any>, table: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'> {
+export function withSerialId<T extends string>(
+  db: Kysely<any>,
+  table: CreateTableBuilder<T, never>,
+): CreateTableBuilder<T, 'id'> {
   return isPostgres(db)
     ? table.addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())
     : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());

@@ -8,4 +8,11 @@ import type { NotificationTables } from '../modules/notifications/tables.js';
 import type { TicketTables } from '../modules/tickets/tables.js';
 import type { UserTables } from '../modules/users/tables.js';
 
-export interface Database extends UserTables, GeoTables, TicketTables, AssistantTables, NotificationTables, MailTables, AnswerVersionTables {}
+export interface Database
+  extends UserTables,
+    GeoTables,
+    TicketTables,
+    AssistantTables,
+    NotificationTables,
+    MailTables,
+    AnswerVersionTables {}

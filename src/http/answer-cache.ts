@@ -92,7 +92,10 @@ export class AnswerCache<K> {
 export function answerKey(kind: string, callerId: number, values: object): string {
   const canonical = (value: unknown): unknown =>
     value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? Object.keys(value).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined).map((k) => [k, canonical((value as Record<string, unknown>)[k])])
+      ? Object.keys(value)
+          .sort()
+          .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+          .map((k) => [k, canonical((value as Record<string, unknown>)[k])])
       : value;
   return JSON.stringify([kind, callerId, canonical(values)]);
 }

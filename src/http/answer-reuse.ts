@@ -54,10 +54,19 @@ export class AnswerReuse<P = unknown> {
   }
 
   /** Sends the held answer while the user's version of the scope is unchanged, else the one `build` makes (kept). */
-  async send(reply: FastifyReply, request: ReusedRequest, build: (now: number) => Promise<FreshAnswer<P>>): Promise<FastifyReply> {
+  async send(
+    reply: FastifyReply,
+    request: ReusedRequest,
+    build: (now: number) => Promise<FreshAnswer<P>>,
+  ): Promise<FastifyReply> {
     const req = reply.request;
     // The version the auth hook read with the token, when it is this scope's and this user's.
-    const known = req.answerVersion !== null && req.routeOptions.config.answerScope === this.scope && req.user?.id === request.userId ? req.answerVersion : undefined;
+    const known =
+      req.answerVersion !== null &&
+      req.routeOptions.config.answerScope === this.scope &&
+      req.user?.id === request.userId
+        ? req.answerVersion
+        : undefined;
     const body = await this.cache.answer(
       answerKey(request.kind, request.userId, request.values),
       async () => known ?? answerVersion(this.db, request.userId, this.scope),

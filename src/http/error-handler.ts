@@ -8,7 +8,10 @@ registerMessages({
   'http.malformed_json': { en: 'The request body is not valid JSON.', fa: 'بدنهٔ درخواست JSON معتبر نیست.' },
   'http.bad_request': { en: 'The request is malformed.', fa: 'درخواست نادرست است.' },
   'http.too_large': { en: 'The request body is too large.', fa: 'بدنهٔ درخواست بیش از حد بزرگ است.' },
-  'http.unsupported_media_type': { en: 'Unsupported content type: send application/json.', fa: 'نوع محتوا پشتیبانی نمی‌شود: application/json بفرستید.' },
+  'http.unsupported_media_type': {
+    en: 'Unsupported content type: send application/json.',
+    fa: 'نوع محتوا پشتیبانی نمی‌شود: application/json بفرستید.',
+  },
   'http.unsupported_media_type_upload': {
     en: 'Unsupported content type: send application/json or multipart/form-data.',
     fa: 'نوع محتوا پشتیبانی نمی‌شود: application/json یا multipart/form-data بفرستید.',
@@ -20,13 +23,34 @@ registerMessages({
 // Errors of a database (or attachment storage) that does not answer: the client gets 503 and may
 // retry; nothing is lost.
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
   // 57014: query_canceled, a statement cut off by DATABASE_STATEMENT_TIMEOUT_MS.
-  '57014', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'SQLITE_BUSY', 'SQLITE_LOCKED',
+  '57014',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
   // The attachment storage (an S3 bucket) down, unreachable or failing: tickets/storage/s3.ts.
   'STORAGE_UNAVAILABLE',
 ]);
-const UNAVAILABLE_MESSAGES = [/Connection terminated/i, /timeout exceeded when trying to connect/i, /Query read timeout/i, /Client has encountered a connection error/i, /database is locked/i];
+const UNAVAILABLE_MESSAGES = [
+  /Connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /Query read timeout/i,
+  /Client has encountered a connection error/i,
+  /database is locked/i,
+];
 
 export function isUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -70,9 +94,12 @@ export function handleError(error: FastifyError | Error, req: FastifyRequest, re
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      if (fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return send(reply, 400, { message: t(req, 'http.unsupported_media_type') });
+      if (fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH')
+        return send(reply, 400, { message: t(req, 'http.unsupported_media_type') });
       // An upload route takes either type, and says so.
-      return send(reply, 415, { message: t(req, takesUploads(req) ? 'http.unsupported_media_type_upload' : 'http.unsupported_media_type') });
+      return send(reply, 415, {
+        message: t(req, takesUploads(req) ? 'http.unsupported_media_type_upload' : 'http.unsupported_media_type'),
+      });
   }
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return send(reply, 400, { success: false, message: t(req, 'http.malformed_json') });
@@ -118,5 +145,7 @@ export function answerClientError(error: Error & { code?: string }, socket: impo
         ? [408, 'Request Timeout', { message: 'The request took too long to arrive.' }]
         : [400, 'Bad Request', { success: false, message: t('en', 'http.bad_request') }];
   const text = JSON.stringify(body);
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
 }

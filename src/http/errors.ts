@@ -59,7 +59,11 @@ export const notFoundMessageOnly = (message: string) => new HttpError(404, { mes
 
 /** 429 {message} with Retry-After in whole seconds. */
 export const tooManyRequests = (retryAfterSeconds: number) =>
-  new HttpError(429, { message: 'Too Many Attempts.' }, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  new HttpError(
+    429,
+    { message: 'Too Many Attempts.' },
+    { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  );
 
 /** 503 {message}: a dependency (the database) does not answer. */
 export const serviceUnavailable = () =>

@@ -9,13 +9,21 @@ import { pendingMigrations } from '../db/migrate.js';
 
 const probe = { rateLimit: false } as const;
 const Status = Type.Object({ status: Type.String() });
-const Ready = Type.Object({ status: Type.String(), failed: Type.Optional(Type.String()), detail: Type.Optional(Type.String()) });
+const Ready = Type.Object({
+  status: Type.String(),
+  failed: Type.Optional(Type.String()),
+  detail: Type.Optional(Type.String()),
+});
 
 export function registerHealth(app: FastifyInstance): void {
   const { db } = app.deps;
   app.get(
     '/health',
-    { schema: { summary: 'Liveness and database check', tags: ['health'], response: { 200: Status, 503: Status } }, config: probe, logLevel: 'warn' },
+    {
+      schema: { summary: 'Liveness and database check', tags: ['health'], response: { 200: Status, 503: Status } },
+      config: probe,
+      logLevel: 'warn',
+    },
     async (_req, reply) => {
       const up = await databaseIsUp(db);
       return reply.code(up ? 200 : 503).send({ status: up ? 'ok' : 'unavailable' });
@@ -24,19 +32,28 @@ export function registerHealth(app: FastifyInstance): void {
 
   app.get(
     '/health/live',
-    { schema: { summary: 'The process answers (no database access)', tags: ['health'], response: { 200: Status } }, config: probe, logLevel: 'warn' },
+    {
+      schema: { summary: 'The process answers (no database access)', tags: ['health'], response: { 200: Status } },
+      config: probe,
+      logLevel: 'warn',
+    },
     async () => ({ status: 'ok' }),
   );
 
   app.get(
     '/health/ready',
     {
-      schema: { summary: 'Ready for traffic: database, migrations, geographic data', tags: ['health'], response: { 200: Ready, 503: Ready } },
+      schema: {
+        summary: 'Ready for traffic: database, migrations, geographic data',
+        tags: ['health'],
+        response: { 200: Ready, 503: Ready },
+      },
       config: probe,
       logLevel: 'warn',
     },
     async (_req, reply) => {
-      const failed = (check: string, detail: string) => reply.code(503).send({ status: 'unavailable', failed: check, detail });
+      const failed = (check: string, detail: string) =>
+        reply.code(503).send({ status: 'unavailable', failed: check, detail });
       if (!(await databaseIsUp(db))) return failed('database', 'the database does not answer');
       let pending: string[];
       try {
@@ -45,7 +62,12 @@ export function registerHealth(app: FastifyInstance): void {
         return failed('migrations', 'cannot read the applied migrations');
       }
       if (pending.length) return failed('migrations', `${pending.length} not applied, first ${pending[0]}`);
-      const province = await db.selectFrom('provinces').select('id').limit(1).executeTakeFirst().catch(() => undefined);
+      const province = await db
+        .selectFrom('provinces')
+        .select('id')
+        .limit(1)
+        .executeTakeFirst()
+        .catch(() => undefined);
       if (!province) return failed('geo_data', 'the geographic data is not loaded');
       return { status: 'ok' };
     },

@@ -33,7 +33,11 @@ export function requestLocale(req: FastifyRequest): Locale {
 }
 
 /** The message for key in the given language (or the request's), with :name placeholders filled. */
-export function t(localeOrRequest: Locale | FastifyRequest, key: string, params: Record<string, string | number> = {}): string {
+export function t(
+  localeOrRequest: Locale | FastifyRequest,
+  key: string,
+  params: Record<string, string | number> = {},
+): string {
   const locale = typeof localeOrRequest === 'string' ? localeOrRequest : requestLocale(localeOrRequest);
   const entry = messages.get(key);
   if (!entry) throw new Error(`no message registered for key "${key}"`);

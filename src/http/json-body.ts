@@ -20,7 +20,8 @@ export function forbiddenKeyPath(root: unknown): string | undefined {
       const field = base ? `${base}.${key}` : key;
       const child = (value as Record<string, unknown>)[key];
       if (key === '__proto__') return field;
-      if (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype')) return `${field}.prototype`;
+      if (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype'))
+        return `${field}.prototype`;
       pending.push([child, field]);
     }
   }
@@ -43,7 +44,10 @@ export function registerJsonBody(app: FastifyInstance): void {
       }
       const field = forbiddenKeyPath(plain);
       if (!field) return done(error, undefined);
-      return done(new ValidationError({ [field]: [t(requestLocale(req), 'validation.forbidden_key', { attribute: field })] }), undefined);
+      return done(
+        new ValidationError({ [field]: [t(requestLocale(req), 'validation.forbidden_key', { attribute: field })] }),
+        undefined,
+      );
     });
   });
 }

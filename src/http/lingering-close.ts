@@ -31,7 +31,8 @@ export function registerLingeringClose(app: FastifyInstance, bodyLimit: number):
   // a microtask (issue 12).
   app.addHook('onSend', (req, _reply, payload, done) => {
     const socket = req.raw.socket as (net.Socket & { destroySoon?: () => void }) | null;
-    if (req.raw.complete || !(socket instanceof net.Socket) || typeof socket.destroySoon !== 'function') return done(null, payload);
+    if (req.raw.complete || !(socket instanceof net.Socket) || typeof socket.destroySoon !== 'function')
+      return done(null, payload);
     // Node closes a connection with destroySoon() once the answer is written (Connection: close).
     socket.destroySoon = () => linger(socket, LINGER_FACTOR * bodyLimit);
     done(null, payload);

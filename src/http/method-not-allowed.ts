@@ -7,7 +7,10 @@ import { HttpError } from './errors.js';
 import { registerMessages, t } from './i18n.js';
 
 registerMessages({
-  'http.method_not_allowed': { en: 'The :method method is not supported for route :path. Supported methods: :allow.', fa: 'روش :method برای مسیر :path پشتیبانی نمی‌شود. روش‌های پشتیبانی‌شده: :allow.' },
+  'http.method_not_allowed': {
+    en: 'The :method method is not supported for route :path. Supported methods: :allow.',
+    fa: 'روش :method برای مسیر :path پشتیبانی نمی‌شود. روش‌های پشتیبانی‌شده: :allow.',
+  },
 });
 
 const ROUTED_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'];
@@ -28,7 +31,11 @@ export function registerMethodNotAllowed(app: FastifyInstance, corsOn: boolean):
     const path = req.url.split('?')[0]!;
     const allow = allowedMethods(app, path, corsOn);
     if (!allow.length || allow.includes(req.method)) return done();
-    const message = t(req, 'http.method_not_allowed', { method: req.method.slice(0, 20), path: path.slice(0, 200), allow: allow.join(', ') });
+    const message = t(req, 'http.method_not_allowed', {
+      method: req.method.slice(0, 20),
+      path: path.slice(0, 200),
+      allow: allow.join(', '),
+    });
     done(new HttpError(405, { message }, { allow: allow.join(', ') }));
   });
 }

@@ -62,7 +62,14 @@ export function registerMetrics(app: FastifyInstance, pool?: pg.Pool): void {
     registry,
   );
   let inFlight = 0;
-  new Gauge({ name: 'http_requests_in_flight', help: 'Requests being answered', registers: [registry], collect() { this.set(inFlight); } });
+  new Gauge({
+    name: 'http_requests_in_flight',
+    help: 'Requests being answered',
+    registers: [registry],
+    collect() {
+      this.set(inFlight);
+    },
+  });
 
   const onRequest = (_req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
     inFlight++;
@@ -85,8 +92,17 @@ export function registerMetrics(app: FastifyInstance, pool?: pg.Pool): void {
     route.onResponse = [onResponse, ...toList(route.onResponse)];
   });
 
-  const outbox = new Gauge({ name: 'mail_outbox_messages', help: 'Mails in the outbox by status (pending, failed)', labelNames: ['status'] as const, registers: [registry] });
-  const oldest = new Gauge({ name: 'mail_outbox_oldest_pending_age_seconds', help: 'Age of the oldest pending mail (0 when none)', registers: [registry] });
+  const outbox = new Gauge({
+    name: 'mail_outbox_messages',
+    help: 'Mails in the outbox by status (pending, failed)',
+    labelNames: ['status'] as const,
+    registers: [registry],
+  });
+  const oldest = new Gauge({
+    name: 'mail_outbox_oldest_pending_age_seconds',
+    help: 'Age of the oldest pending mail (0 when none)',
+    registers: [registry],
+  });
   const collectOutbox = async () => {
     const rows = await app.deps.db
       .selectFrom('mail_outbox')
@@ -103,8 +119,22 @@ export function registerMetrics(app: FastifyInstance, pool?: pg.Pool): void {
     }
   };
   if (pool) {
-    new Gauge({ name: 'db_pool_connections_in_use', help: 'PostgreSQL connections checked out', registers: [registry], collect() { this.set(pool.totalCount - pool.idleCount); } });
-    new Gauge({ name: 'db_pool_waiting', help: 'Queries waiting for a PostgreSQL connection', registers: [registry], collect() { this.set(pool.waitingCount); } });
+    new Gauge({
+      name: 'db_pool_connections_in_use',
+      help: 'PostgreSQL connections checked out',
+      registers: [registry],
+      collect() {
+        this.set(pool.totalCount - pool.idleCount);
+      },
+    });
+    new Gauge({
+      name: 'db_pool_waiting',
+      help: 'Queries waiting for a PostgreSQL connection',
+      registers: [registry],
+      collect() {
+        this.set(pool.waitingCount);
+      },
+    });
   }
 
   // Without a token there is no route: /metrics answers 404 as any unknown path does.

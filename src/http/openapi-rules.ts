@@ -12,7 +12,8 @@ type Json = Record<string, unknown>;
 
 /** A pattern matching the words in any letter case, as JSON Schema patterns have no flags. */
 export function anyCasePattern(words: readonly string[]): string {
-  const anyCase = (word: string) => [...word].map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toUpperCase()}${c.toLowerCase()}]`)).join('');
+  const anyCase = (word: string) =>
+    [...word].map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toUpperCase()}${c.toLowerCase()}]`)).join('');
   return `^(${words.map(anyCase).join('|')})$`;
 }
 
@@ -20,7 +21,9 @@ const SCALAR = { type: ['string', 'number', 'boolean', 'null'] };
 
 /** A value inside the context at `level`: any scalar; an object or array only down to CONTEXT_MAX_DEPTH levels. */
 function valueAt(level: number): Json {
-  return level > CONTEXT_MAX_DEPTH ? SCALAR : { anyOf: [SCALAR, objectAt(level), { type: 'array', items: valueAt(level + 1) }] };
+  return level > CONTEXT_MAX_DEPTH
+    ? SCALAR
+    : { anyOf: [SCALAR, objectAt(level), { type: 'array', items: valueAt(level + 1) }] };
 }
 
 /** An object of the context at `level` (1: the context itself): keys 1-64 characters, not blank. */
@@ -42,11 +45,19 @@ export const LEVEL_PATTERN = anyCasePattern(CHILD_LEVEL_NAMES);
 
 /** Adds the rules to the operations of the document (before its named schemas are hoisted). */
 export function addDocumentedRules(paths: Record<string, Record<string, Json>>): void {
-  const chat = paths['/api/assistant/chat']?.post?.requestBody as { content?: Record<string, { schema: Json }> } | undefined;
-  const context = (chat?.content?.['application/json']?.schema.properties as Json | undefined)?.context as { anyOf?: Json[] } | undefined;
-  if (context?.anyOf) context.anyOf = context.anyOf.map((branch) => (branch.type === 'object' ? { ...branch, ...contextSchema() } : branch));
+  const chat = paths['/api/assistant/chat']?.post?.requestBody as
+    | { content?: Record<string, { schema: Json }> }
+    | undefined;
+  const context = (chat?.content?.['application/json']?.schema.properties as Json | undefined)?.context as
+    | { anyOf?: Json[] }
+    | undefined;
+  if (context?.anyOf)
+    context.anyOf = context.anyOf.map((branch) =>
+      branch.type === 'object' ? { ...branch, ...contextSchema() } : branch,
+    );
   const children = paths['/api/geographic/{level}/{parentId}/children']?.get;
   for (const parameter of (children?.parameters as Json[] | undefined) ?? []) {
-    if (parameter.name === 'level' && parameter.in === 'path') parameter.schema = { ...(parameter.schema as Json), pattern: LEVEL_PATTERN };
+    if (parameter.name === 'level' && parameter.in === 'path')
+      parameter.schema = { ...(parameter.schema as Json), pattern: LEVEL_PATTERN };
   }
 }

@@ -67,8 +67,14 @@ export function operationIdFor(method: string, url: string): string {
   const openApi = openApiPath(url);
   const named = OPERATION_IDS[`${method} ${openApi}`];
   if (named) return named;
-  const words = openApi.split('/').filter((s) => s && s !== 'api').map((s) => (s.startsWith('{') ? `by_${s.slice(1, -1)}` : s));
-  const pascal = words.flatMap((w) => w.split(/[-_]/)).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  const words = openApi
+    .split('/')
+    .filter((s) => s && s !== 'api')
+    .map((s) => (s.startsWith('{') ? `by_${s.slice(1, -1)}` : s));
+  const pascal = words
+    .flatMap((w) => w.split(/[-_]/))
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
   return `${method.toLowerCase()}${pascal}`;
 }
 
@@ -76,8 +82,17 @@ type Responses = Record<string, TSchema>;
 
 /** The error answers of a route, from what it declares: body, auth, validation form, rate limit. */
 function completeResponses(route: RouteOptions): Responses {
-  const schema = (route.schema ?? {}) as { body?: unknown; querystring?: unknown; params?: unknown; response?: Responses };
-  const config = (route.config ?? {}) as { auth?: string; validationForm?: keyof typeof ValidationErrorSchemas; rateLimit?: unknown };
+  const schema = (route.schema ?? {}) as {
+    body?: unknown;
+    querystring?: unknown;
+    params?: unknown;
+    response?: Responses;
+  };
+  const config = (route.config ?? {}) as {
+    auth?: string;
+    validationForm?: keyof typeof ValidationErrorSchemas;
+    rateLimit?: unknown;
+  };
   const response: Responses = { ...schema.response };
   const add = (status: number, body: TSchema) => void (response[status] ??= body);
   const method = [route.method].flat()[0];
@@ -119,7 +134,11 @@ function hoistNamed(node: unknown, named: Json): unknown {
   if (node === null || typeof node !== 'object') return node;
   const copy: Json = {};
   for (const [key, value] of Object.entries(node)) copy[key] = hoistNamed(value, named);
-  if (typeof copy.title === 'string' && /^[A-Za-z][A-Za-z0-9_.-]*$/.test(copy.title) && (copy.type !== undefined || copy.anyOf !== undefined || copy.properties !== undefined)) {
+  if (
+    typeof copy.title === 'string' &&
+    /^[A-Za-z][A-Za-z0-9_.-]*$/.test(copy.title) &&
+    (copy.type !== undefined || copy.anyOf !== undefined || copy.properties !== undefined)
+  ) {
     named[copy.title] ??= copy;
     return { $ref: `#/components/schemas/${copy.title}` };
   }
@@ -145,19 +164,39 @@ function completeDocument(doc: Json, config: Config, corsOn: boolean): Json {
     for (const [method, operation] of Object.entries(operations)) {
       if (method === 'parameters') continue;
       const parameters = (operation.parameters as Json[] | undefined) ?? [];
-      parameters.push({ in: 'header', name: 'Accept-Language', required: false, description: 'en (default) or fa: the language of messages.', schema: { type: 'string' } });
+      parameters.push({
+        in: 'header',
+        name: 'Accept-Language',
+        required: false,
+        description: 'en (default) or fa: the language of messages.',
+        schema: { type: 'string' },
+      });
       const geographic = (operation.tags as string[] | undefined)?.includes('geographic');
-      if (geographic) parameters.push({ in: 'header', name: 'If-None-Match', required: false, description: 'An ETag from an earlier answer: 304 without a body when it still matches.', schema: { type: 'string' } });
+      if (geographic)
+        parameters.push({
+          in: 'header',
+          name: 'If-None-Match',
+          required: false,
+          description: 'An ETag from an earlier answer: 304 without a body when it still matches.',
+          schema: { type: 'string' },
+        });
       operation.parameters = parameters;
       const body = (operation.requestBody as { content?: Record<string, { schema: Json }> } | undefined)?.content;
-      if (body?.['multipart/form-data']) body['multipart/form-data'] = { schema: multipartForm(body['multipart/form-data'].schema) };
+      if (body?.['multipart/form-data'])
+        body['multipart/form-data'] = { schema: multipartForm(body['multipart/form-data'].schema) };
       for (const [status, answer] of Object.entries(operation.responses as Record<string, Json>)) {
         const code = Number(status);
-        const headers: Json = { 'x-request-id': header('The request id (a UUID), also in the logs.'), ...(answer.headers as Json | undefined) };
-        if (code === 429 || code === 503) headers['retry-after'] = header('Seconds to wait before retrying.', { type: 'integer' });
-        if (code === 405) headers.allow = header(`The methods this path serves${corsOn ? ' (OPTIONS: CORS preflight)' : ''}.`);
+        const headers: Json = {
+          'x-request-id': header('The request id (a UUID), also in the logs.'),
+          ...(answer.headers as Json | undefined),
+        };
+        if (code === 429 || code === 503)
+          headers['retry-after'] = header('Seconds to wait before retrying.', { type: 'integer' });
+        if (code === 405)
+          headers.allow = header(`The methods this path serves${corsOn ? ' (OPTIONS: CORS preflight)' : ''}.`);
         if (code !== 304 && config.RATE_LIMIT_PER_MINUTE > 0) Object.assign(headers, RATE_LIMIT_HEADERS);
-        if (geographic && (code === 200 || code === 304)) headers.etag = header('Version of the answer, for If-None-Match.');
+        if (geographic && (code === 200 || code === 304))
+          headers.etag = header('Version of the answer, for If-None-Match.');
         answer.headers = headers;
         const content = answer.content as Record<string, { schema: Json }> | undefined;
         if (code === 304) delete answer.content;
@@ -170,7 +209,14 @@ function completeDocument(doc: Json, config: Config, corsOn: boolean): Json {
   addDocumentedRules(paths);
   const hoisted = hoistNamed(doc.paths, named) as Json;
   const components = doc.components as Json;
-  return { ...doc, paths: hoisted, components: { ...components, schemas: { ...(components.schemas as Json), ...(hoistNamed(named, {}) as Json), ...named } } };
+  return {
+    ...doc,
+    paths: hoisted,
+    components: {
+      ...components,
+      schemas: { ...(components.schemas as Json), ...(hoistNamed(named, {}) as Json), ...named },
+    },
+  };
 }
 
 function packageVersion(): string {
@@ -186,12 +232,23 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       info: {
         title: 'Platform API',
         version: packageVersion(),
-        description: 'Assistant chat, support tickets, geographic hierarchy and notifications of the cooperative investment platform.',
+        description:
+          'Assistant chat, support tickets, geographic hierarchy and notifications of the cooperative investment platform.',
       },
-      servers: [{ url: `http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`, description: 'The configured address (HOST, PORT).' }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Personal access token: <id>|<secret>' } } },
+      servers: [
+        {
+          url: `http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`,
+          description: 'The configured address (HOST, PORT).',
+        },
+      ],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'Personal access token: <id>|<secret>' },
+        },
+      },
     },
-    transformObject: (documentObject) => completeDocument((documentObject as { openapiObject: Json }).openapiObject, config, corsOn) as never,
+    transformObject: (documentObject) =>
+      completeDocument((documentObject as { openapiObject: Json }).openapiObject, config, corsOn) as never,
   });
   app.addHook('onRoute', (route) => {
     const schema = route.schema as ({ hide?: boolean; operationId?: string } & Json) | undefined;

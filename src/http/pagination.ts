@@ -3,19 +3,29 @@ import { Type } from 'typebox';
 /** Query properties page and per_page, with the default and the maximum of the endpoint family. */
 export function paginationQuery(defaultPerPage: number, maxPerPage: number) {
   return {
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1.' })),
+    page: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1.' }),
+    ),
     per_page: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: maxPerPage, default: defaultPerPage, description: `Page size, 1 to ${maxPerPage}; default ${defaultPerPage}.` }),
+      Type.Integer({
+        minimum: 1,
+        maximum: maxPerPage,
+        default: defaultPerPage,
+        description: `Page size, 1 to ${maxPerPage}; default ${defaultPerPage}.`,
+      }),
     ),
   };
 }
 
-export const PageMetaSchema = Type.Object({
-  current_page: Type.Integer(),
-  last_page: Type.Integer(),
-  per_page: Type.Integer(),
-  total: Type.Integer(),
-}, { title: 'PageMeta' });
+export const PageMetaSchema = Type.Object(
+  {
+    current_page: Type.Integer(),
+    last_page: Type.Integer(),
+    per_page: Type.Integer(),
+    total: Type.Integer(),
+  },
+  { title: 'PageMeta' },
+);
 
 export interface PageMeta {
   current_page: number;

@@ -85,7 +85,12 @@ export class PreparedAnswers {
     const url = req.url;
     if (url === undefined || url.includes('?')) return false;
     const headers = req.headers;
-    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined || headers['x-forwarded-proto'] !== undefined) return false;
+    if (
+      headers['content-length'] !== undefined ||
+      headers['transfer-encoding'] !== undefined ||
+      headers['x-forwarded-proto'] !== undefined
+    )
+      return false;
     let match: PreparedMatch | undefined;
     for (const lookup of this.lookups) {
       match = lookup(url);
@@ -117,11 +122,25 @@ export class PreparedAnswers {
   private headersFor(match: PreparedMatch): HeaderLists {
     const held = this.headerLists.get(match.answer);
     if (held && held.cacheControl === match.cacheControl) return held;
-    const common = ['x-request-id', '', ...Object.entries(this.security).flat(), 'cache-control', match.cacheControl, 'etag', match.answer.etag];
+    const common = [
+      'x-request-id',
+      '',
+      ...Object.entries(this.security).flat(),
+      'cache-control',
+      match.cacheControl,
+      'etag',
+      match.answer.etag,
+    ];
     const made: HeaderLists = {
       cacheControl: match.cacheControl,
       notModified: common,
-      ok: [...common, 'content-type', 'application/json; charset=utf-8', 'content-length', String(match.answer.body.length)],
+      ok: [
+        ...common,
+        'content-type',
+        'application/json; charset=utf-8',
+        'content-length',
+        String(match.answer.body.length),
+      ],
     };
     this.headerLists.set(match.answer, made);
     return made;
@@ -132,7 +151,10 @@ export class PreparedAnswers {
    * whose requests try a prepared answer first.
    */
   serverFactory() {
-    return (handler: (req: IncomingMessage, res: ServerResponse) => void, options: FastifyServerOptions): http.Server => {
+    return (
+      handler: (req: IncomingMessage, res: ServerResponse) => void,
+      options: FastifyServerOptions,
+    ): http.Server => {
       const server = http.createServer((req, res) => {
         if (!this.answer(req, res)) handler(req, res);
       });

@@ -26,7 +26,12 @@ export async function registerRateLimit(app: FastifyInstance): Promise<void> {
     // A Redis outage must not take the API down with it: requests pass unlimited meanwhile.
     skipOnError: true,
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': false },
-    addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': false, 'retry-after': true },
+    addHeaders: {
+      'x-ratelimit-limit': true,
+      'x-ratelimit-remaining': true,
+      'x-ratelimit-reset': false,
+      'retry-after': true,
+    },
     errorResponseBuilder: (_req, context) => {
       rateLimitRejections.inc();
       return tooManyRequests(context.ttl / 1000);

@@ -60,7 +60,10 @@ export class RequestHistogram<L extends string> {
     const key = values.join('\u0000');
     let series = this.series.get(key);
     if (!series) {
-      series = new HistogramSeries(Object.fromEntries(this.labelNames.map((name, i) => [name, values[i] ?? ''])), this.bounds);
+      series = new HistogramSeries(
+        Object.fromEntries(this.labelNames.map((name, i) => [name, values[i] ?? ''])),
+        this.bounds,
+      );
       this.series.set(key, series);
     }
     return series;

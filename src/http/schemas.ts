@@ -8,27 +8,55 @@ const FieldErrorsSchema = Type.Record(Type.String(), Type.Array(Type.String()), 
 
 export const ErrorSchemas = {
   /** 400 business rule or unreadable body, 403, 404 conversation/file: {success:false, message}. */
-  failure: Type.Object({ success: Type.Boolean(), message: Type.String() }, { additionalProperties: true, title: 'Failure', description: '{success:false, message}: a refused action, an unreadable body, 403.' }),
+  failure: Type.Object(
+    { success: Type.Boolean(), message: Type.String() },
+    {
+      additionalProperties: true,
+      title: 'Failure',
+      description: '{success:false, message}: a refused action, an unreadable body, 403.',
+    },
+  ),
   /** 401, 404 notification/ticket/route, 405, 413, 415, 429, 503: {message}. */
-  message: Type.Object({ message: Type.String() }, { additionalProperties: true, title: 'ErrorMessage', description: '{message}: 401, 404, 405, 413, 415, 429, 503.' }),
+  message: Type.Object(
+    { message: Type.String() },
+    { additionalProperties: true, title: 'ErrorMessage', description: '{message}: 401, 404, 405, 413, 415, 429, 503.' },
+  ),
   /** 422, in any of the spec's three forms (assistant: no message). */
   validation: Type.Object(
     { success: Type.Boolean(), message: Type.Optional(Type.String()), errors: FieldErrorsSchema },
     { additionalProperties: true, title: 'ValidationError', description: '422 in any of the three forms.' },
   ),
   /** 500: {success:false, message, error}. */
-  server: Type.Object({ success: Type.Boolean(), message: Type.String(), error: Type.Optional(Type.String()) }, { additionalProperties: true, title: 'ServerError' }),
+  server: Type.Object(
+    { success: Type.Boolean(), message: Type.String(), error: Type.Optional(Type.String()) },
+    { additionalProperties: true, title: 'ServerError' },
+  ),
 };
 
 /** The 422 body of each validation form (errors.ts validationBody), for the OpenAPI document. */
 export const ValidationErrorSchemas = {
-  assistant: Type.Object({ success: Type.Boolean(), errors: FieldErrorsSchema }, { title: 'AssistantValidationError', description: 'Assistant endpoints: {success:false, errors}.' }),
-  tickets: Type.Object({ success: Type.Boolean(), message: Type.String({ description: 'Validation error.' }), errors: FieldErrorsSchema }, { title: 'TicketValidationError', description: 'Ticket endpoints: message "Validation error.".' }),
-  general: Type.Object({ success: Type.Boolean(), message: Type.String({ description: 'The given data was invalid.' }), errors: FieldErrorsSchema }, { title: 'GeneralValidationError', description: 'Other endpoints: message "The given data was invalid.".' }),
+  assistant: Type.Object(
+    { success: Type.Boolean(), errors: FieldErrorsSchema },
+    { title: 'AssistantValidationError', description: 'Assistant endpoints: {success:false, errors}.' },
+  ),
+  tickets: Type.Object(
+    { success: Type.Boolean(), message: Type.String({ description: 'Validation error.' }), errors: FieldErrorsSchema },
+    { title: 'TicketValidationError', description: 'Ticket endpoints: message "Validation error.".' },
+  ),
+  general: Type.Object(
+    {
+      success: Type.Boolean(),
+      message: Type.String({ description: 'The given data was invalid.' }),
+      errors: FieldErrorsSchema,
+    },
+    { title: 'GeneralValidationError', description: 'Other endpoints: message "The given data was invalid.".' },
+  ),
 };
 
 /** Response schemas for the error statuses a route can answer, for the OpenAPI document. */
-export function errorResponses(...statuses: Array<400 | 401 | 403 | 404 | 413 | 415 | 422 | 429 | 500 | 503>): Record<number, TSchema> {
+export function errorResponses(
+  ...statuses: Array<400 | 401 | 403 | 404 | 413 | 415 | 422 | 429 | 500 | 503>
+): Record<number, TSchema> {
   const byStatus: Record<number, TSchema> = {
     400: ErrorSchemas.failure,
     401: ErrorSchemas.message,

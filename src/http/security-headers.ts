@@ -10,7 +10,10 @@ import { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 
-export const HELMET_OPTIONS = { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'same-site' } } as const;
+export const HELMET_OPTIONS = {
+  contentSecurityPolicy: false,
+  crossOriginResourcePolicy: { policy: 'same-site' },
+} as const;
 
 const HSTS = 'strict-transport-security';
 

@@ -33,7 +33,11 @@ export const OUTBOX_DEFAULTS: OutboxOptions = {
 };
 
 /** Writes the mail in the caller's transaction; it is sent only if that transaction commits. */
-export async function enqueueMail(trx: Transaction<Database> | Kysely<Database>, mail: NewMail, now: Date = new Date()): Promise<number> {
+export async function enqueueMail(
+  trx: Transaction<Database> | Kysely<Database>,
+  mail: NewMail,
+  now: Date = new Date(),
+): Promise<number> {
   const iso = now.toISOString();
   const row = await trx
     .insertInto('mail_outbox')
@@ -99,10 +103,22 @@ export async function drainOutbox(
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     try {
-      await transport.send({ from, to: mail.to_address, subject: mail.subject, text: mail.text_body, html: mail.html_body });
+      await transport.send({
+        from,
+        to: mail.to_address,
+        subject: mail.subject,
+        text: mail.text_body,
+        html: mail.html_body,
+      });
       await db
         .updateTable('mail_outbox')
-        .set({ status: 'sent', sent_at: new Date().toISOString(), attempts: mail.attempts + 1, locked_until: null, last_error: null })
+        .set({
+          status: 'sent',
+          sent_at: new Date().toISOString(),
+          attempts: mail.attempts + 1,
+          locked_until: null,
+          last_error: null,
+        })
         .where('id', '=', id)
         .execute();
       result.sent++;

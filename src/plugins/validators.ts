@@ -13,15 +13,25 @@ import fp from 'fastify-plugin';
  */
 function closedObject<T extends object>(schema: T): T {
   const object = schema as { type?: unknown; additionalProperties?: unknown };
-  return object && object.type === 'object' && object.additionalProperties === undefined ? ({ ...object, additionalProperties: false } as T) : schema;
+  return object && object.type === 'object' && object.additionalProperties === undefined
+    ? ({ ...object, additionalProperties: false } as T)
+    : schema;
 }
 
 export default fp(
   async (app) => {
-    const common: AjvOptions = { useDefaults: true, removeAdditional: true, addUsedSchema: false, allErrors: true, strict: false };
+    const common: AjvOptions = {
+      useDefaults: true,
+      removeAdditional: true,
+      addUsedSchema: false,
+      allErrors: true,
+      strict: false,
+    };
     const coercing = addFormats.default(new Ajv({ ...common, coerceTypes: 'array' }));
     const exact = addFormats.default(new Ajv({ ...common, coerceTypes: false }));
-    app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(httpPart === 'querystring' ? closedObject(schema) : schema));
+    app.setValidatorCompiler(({ schema, httpPart }) =>
+      (httpPart === 'body' ? exact : coercing).compile(httpPart === 'querystring' ? closedObject(schema) : schema),
+    );
   },
   { name: 'validators' },
 );

@@ -24,12 +24,16 @@ describe('source layout', () => {
   });
 
   it('keeps every file in src/ at 300 lines or fewer', () => {
-    const long = files.filter((f) => f.text.split('\n').length - 1 > 300).map((f) => `${f.name}: ${f.text.split('\n').length - 1} lines`);
+    const long = files
+      .filter((f) => f.text.split('\n').length - 1 > 300)
+      .map((f) => `${f.name}: ${f.text.split('\n').length - 1} lines`);
     expect(long).toEqual([]);
   });
 
   it('keeps SQL out of routes and services', () => {
-    const leaking = files.filter((f) => /(^|\/)(routes|[a-z-]+-routes|service)\.ts$/.test(f.name) && QUERY_BUILDER.test(f.text)).map((f) => f.name);
+    const leaking = files
+      .filter((f) => /(^|\/)(routes|[a-z-]+-routes|service)\.ts$/.test(f.name) && QUERY_BUILDER.test(f.text))
+      .map((f) => f.name);
     expect(leaking).toEqual([]);
   });
 

@@ -6,22 +6,32 @@ import type { TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
 import { appWithUsers } from '../helpers/fixtures.js';
 
-describe('POST /api/assistant/chat with the front-end\'s requests', () => {
+describe("POST /api/assistant/chat with the front-end's requests", () => {
   let t: TestApp, user: TestUser, admin: TestUser;
   beforeAll(async () => ({ t, user, admin } = await appWithUsers({ user: {}, admin: { admin: true } })));
   afterAll(() => t.close());
 
   /** Sends the body as the exact JSON text given, as a browser would. */
   const chatRaw = (who: TestUser, json: string) =>
-    t.app.inject({ method: 'POST', url: '/api/assistant/chat', headers: { ...who.auth, 'content-type': 'application/json' }, payload: json });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/assistant/chat',
+      headers: { ...who.auth, 'content-type': 'application/json' },
+      payload: json,
+    });
   const chat = (who: TestUser, payload: object) => chatRaw(who, JSON.stringify(payload));
   const conversations = async (who: TestUser) =>
-    (await t.db.selectFrom('assistant_conversations').select('id').where('user_id', '=', who.id).execute()).map((r) => r.id);
+    (await t.db.selectFrom('assistant_conversations').select('id').where('user_id', '=', who.id).execute()).map(
+      (r) => r.id,
+    );
 
   describe('the chat widget', () => {
     it('starts a new conversation for {"message", "agent":"steward", "conversation_id":null}', async () => {
       const before = await conversations(user);
-      const res = await chatRaw(user, '{"message":"How long does a refund take?","agent":"steward","conversation_id":null}');
+      const res = await chatRaw(
+        user,
+        '{"message":"How long does a refund take?","agent":"steward","conversation_id":null}',
+      );
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json();
       expect(body).toMatchObject({ success: true, agent: 'steward' });
@@ -30,13 +40,18 @@ describe('POST /api/assistant/chat with the front-end\'s requests', () => {
     });
 
     it('continues the conversation when the widget then sends its id', async () => {
-      const first = (await chatRaw(user, '{"message":"I need a refund","agent":"steward","conversation_id":null}')).json();
-      const next = await chatRaw(user, `{"message":"It was for project 7","agent":"steward","conversation_id":${first.conversation_id}}`);
+      const first = (
+        await chatRaw(user, '{"message":"I need a refund","agent":"steward","conversation_id":null}')
+      ).json();
+      const next = await chatRaw(
+        user,
+        `{"message":"It was for project 7","agent":"steward","conversation_id":${first.conversation_id}}`,
+      );
       expect(next.statusCode).toBe(200);
       expect(next.json().conversation_id).toBe(first.conversation_id);
     });
 
-    it('answers an admin\'s conversation_id null with a new conversation too', async () => {
+    it("answers an admin's conversation_id null with a new conversation too", async () => {
       const res = await chatRaw(admin, '{"message":"Is this project risky?","agent":"pilot","conversation_id":null}');
       expect(res.statusCode).toBe(200);
       expect(res.json().agent).toBe('pilot');
@@ -44,7 +59,8 @@ describe('POST /api/assistant/chat with the front-end\'s requests', () => {
   });
 
   describe('the context-aware script', () => {
-    const pageContext = '{"page":{"route_name":"projects.show","module":"projects","resource_type":"project","resource_id":12}}';
+    const pageContext =
+      '{"page":{"route_name":"projects.show","module":"projects","resource_type":"project","resource_id":12}}';
 
     it('accepts the nested page context', async () => {
       const res = await chatRaw(user, `{"message":"How do I invest in this project?","context":${pageContext}}`);
@@ -66,7 +82,9 @@ describe('POST /api/assistant/chat with the front-end\'s requests', () => {
     });
 
     it('takes agent null as the default: steward for a member, auto routing for an admin', async () => {
-      expect((await chatRaw(user, '{"message":"the login page shows an error","agent":null}')).json().agent).toBe('steward');
+      expect((await chatRaw(user, '{"message":"the login page shows an error","agent":null}')).json().agent).toBe(
+        'steward',
+      );
       const routed = await chatRaw(admin, '{"message":"the login page shows an error","agent":null}');
       expect(routed.statusCode).toBe(200);
       const auto = await chatRaw(admin, '{"message":"the login page shows an error","agent":"auto"}');
@@ -74,13 +92,32 @@ describe('POST /api/assistant/chat with the front-end\'s requests', () => {
     });
 
     it('accepts arrays, booleans and numbers at any level within the bounds', async () => {
-      const res = await chat(user, { message: 'refund', context: { filters: ['open', 'closed'], page: { tabs: [{ id: 1, active: true }, { id: 2, active: false }], ratio: 0.5 } } });
+      const res = await chat(user, {
+        message: 'refund',
+        context: {
+          filters: ['open', 'closed'],
+          page: {
+            tabs: [
+              { id: 1, active: true },
+              { id: 2, active: false },
+            ],
+            ratio: 0.5,
+          },
+        },
+      });
       expect(res.statusCode, res.body).toBe(200);
     });
   });
 
   describe('the agent field of a non-admin', () => {
-    for (const [label, agent] of [['an unknown string', 'bogus'], ['a number', 42], ['an object', { id: 'engineer' }], ['an array', ['pilot']], ['true', true], ['an admin-only agent', 'engineer']] as const) {
+    for (const [label, agent] of [
+      ['an unknown string', 'bogus'],
+      ['a number', 42],
+      ['an object', { id: 'engineer' }],
+      ['an array', ['pilot']],
+      ['true', true],
+      ['an admin-only agent', 'engineer'],
+    ] as const) {
       it(`is ignored when it holds ${label}: steward answers`, async () => {
         const res = await chat(user, { message: 'refund', agent });
         expect(res.statusCode, res.body).toBe(200);
@@ -90,7 +127,12 @@ describe('POST /api/assistant/chat with the front-end\'s requests', () => {
   });
 
   describe('the agent field of an admin', () => {
-    for (const [label, agent] of [['an unknown string', 'bogus'], ['a number', 42], ['an object', { id: 'engineer' }], ['an empty string', '']] as const) {
+    for (const [label, agent] of [
+      ['an unknown string', 'bogus'],
+      ['a number', 42],
+      ['an object', { id: 'engineer' }],
+      ['an empty string', ''],
+    ] as const) {
       it(`answers 422 when it holds ${label}`, async () => {
         const res = await chat(admin, { message: 'refund', agent });
         expect(res.statusCode).toBe(422);
@@ -157,7 +199,10 @@ describe('POST /api/assistant/chat with the front-end\'s requests', () => {
       const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
       const res = await chatRaw(user, `{"message":"refund","context":${deep}}`);
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ success: false, errors: { context: ['The context must not be nested more than 4 levels deep.'] } });
+      expect(res.json()).toEqual({
+        success: false,
+        errors: { context: ['The context must not be nested more than 4 levels deep.'] },
+      });
     });
 
     it('accepts 50 keys across all levels and refuses 51', async () => {

@@ -32,16 +32,29 @@ class StreamingModelServer extends LoopbackModelServer {
       this.completed = false;
       res.on('close', () => (this.closedAt = Date.now()));
       if (this.mode === 'error') {
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'model crashed', type: 'server_error' } }));
+        res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'model crashed', type: 'server_error' } }));
         return;
       }
       if (!body.stream) {
         const message = { role: 'assistant', content: PIECES.join('') };
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, finish_reason: 'stop', message }] }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(
+            JSON.stringify({
+              id: 'c1',
+              object: 'chat.completion',
+              created: 1,
+              model: 'm',
+              choices: [{ index: 0, finish_reason: 'stop', message }],
+            }),
+          );
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = (content: string) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+      const chunk = (content: string) =>
+        `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
       const pieces = this.mode === 'slow' ? Array.from({ length: 40 }, (_, i) => `word${i} `) : PIECES;
       let i = 0;
       const step = () => {
@@ -81,20 +94,42 @@ function chat(base: string, auth: Record<string, string>, body: unknown, stream 
   });
 }
 
-async function plain(base: string, auth: Record<string, string>, body: unknown, accept = 'application/json'): Promise<{ status: number; type: string | null; body: any }> {
-  const res = await fetch(`${base}/api/assistant/chat`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', accept }, body: JSON.stringify(body) });
+async function plain(
+  base: string,
+  auth: Record<string, string>,
+  body: unknown,
+  accept = 'application/json',
+): Promise<{ status: number; type: string | null; body: any }> {
+  const res = await fetch(`${base}/api/assistant/chat`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json', accept },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, type: res.headers.get('content-type'), body: await res.json() };
 }
 
 function expectDocumented(client: SseClient): void {
-  expect(contract.problem('POST', '/api/assistant/chat', { statusCode: client.status, headers: client.response.headers as never, body: client.raw })).toBeUndefined();
+  expect(
+    contract.problem('POST', '/api/assistant/chat', {
+      statusCode: client.status,
+      headers: client.response.headers as never,
+      body: client.raw,
+    }),
+  ).toBeUndefined();
 }
 
 /** The body without what differs between two calls (ids and timing). */
-const comparable = (body: Record<string, unknown>) => ({ ...body, conversation_id: 0, request_id: '', response_time_ms: 0 });
+const comparable = (body: Record<string, unknown>) => ({
+  ...body,
+  conversation_id: 0,
+  request_id: '',
+  response_time_ms: 0,
+});
 
 async function conversation(base: string, id: number): Promise<any> {
-  const body = (await (await fetch(`${base}/api/assistant/conversations/${id}`, { headers: user })).json()) as { conversation: unknown };
+  const body = (await (await fetch(`${base}/api/assistant/conversations/${id}`, { headers: user })).json()) as {
+    conversation: unknown;
+  };
   return body.conversation;
 }
 
@@ -138,8 +173,19 @@ describe('streamed chat, offline provider', () => {
     expect(names.filter((n) => n === 'delta').length).toBeGreaterThanOrEqual(2);
     const start = client.events[0]!.json;
     const done = client.events.at(-1)!.json;
-    expect(start).toEqual({ conversation_id: done.conversation_id, request_id: client.response.headers['x-request-id'], agent: done.agent, agent_name: done.agent_name, agent_icon: done.agent_icon });
-    expect(client.events.filter((e) => e.event === 'delta').map((e) => e.json.text).join('')).toBe(done.message);
+    expect(start).toEqual({
+      conversation_id: done.conversation_id,
+      request_id: client.response.headers['x-request-id'],
+      agent: done.agent,
+      agent_name: done.agent_name,
+      agent_icon: done.agent_icon,
+    });
+    expect(
+      client.events
+        .filter((e) => e.event === 'delta')
+        .map((e) => e.json.text)
+        .join(''),
+    ).toBe(done.message);
     expect(done.request_id).toBe(client.response.headers['x-request-id']);
     const json = await plain(offline.url, user, question);
     expect(json.status).toBe(200);
@@ -191,7 +237,11 @@ describe('streamed chat, model server', () => {
     const client = await chat(withModel.url, user, { message: 'Is the model up?' });
     await client.finished();
     expect(client.events.map((e) => e.event)).toEqual(['start', 'error']);
-    expect(client.events[1]!.json).toEqual({ success: false, message: 'The assistant could not answer right now. Your message is saved; please try again.', error: 'llm_error' });
+    expect(client.events[1]!.json).toEqual({
+      success: false,
+      message: 'The assistant could not answer right now. Your message is saved; please try again.',
+      error: 'llm_error',
+    });
     expectDocumented(client);
     const saved = await conversation(withModel.url, client.events[0]!.json.conversation_id);
     expect(saved.messages.map((m: any) => m.role)).toEqual(['user']);
@@ -211,7 +261,10 @@ describe('streamed chat, model server', () => {
     const start = await client.next('start');
     await client.next('delta');
     await client.next('delta', 3_000);
-    const received = client.events.filter((e) => e.event === 'delta').map((e) => e.json.text).join('');
+    const received = client.events
+      .filter((e) => e.event === 'delta')
+      .map((e) => e.json.text)
+      .join('');
     const leftAt = Date.now();
     client.close();
     const deadline = Date.now() + 3_000;

@@ -9,10 +9,20 @@ describe('POST /api/assistant/chat', () => {
   afterAll(() => t.close());
 
   const chat = (who: TestUser | null, payload: unknown, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'POST', url: '/api/assistant/chat', headers: { ...(who?.auth ?? {}), ...headers }, payload: payload as object });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/assistant/chat',
+      headers: { ...(who?.auth ?? {}), ...headers },
+      payload: payload as object,
+    });
 
   async function messagesOf(conversationId: number) {
-    return t.db.selectFrom('assistant_messages').selectAll().where('conversation_id', '=', conversationId).orderBy('id').execute();
+    return t.db
+      .selectFrom('assistant_messages')
+      .selectAll()
+      .where('conversation_id', '=', conversationId)
+      .orderBy('id')
+      .execute();
   }
 
   it('answers from the knowledge base and saves both messages in a new conversation', async () => {
@@ -22,7 +32,18 @@ describe('POST /api/assistant/chat', () => {
     expect(body).toMatchObject({ success: true, agent: 'steward', agent_name: 'Steward', agent_icon: '👨‍✈️' });
     expect(body.message).toContain('three to seven working days');
     expect(Object.keys(body).sort()).toEqual(
-      ['agent', 'agent_icon', 'agent_name', 'conversation_id', 'message', 'request_id', 'response_time_ms', 'sources', 'success', 'suggestions'].sort(),
+      [
+        'agent',
+        'agent_icon',
+        'agent_name',
+        'conversation_id',
+        'message',
+        'request_id',
+        'response_time_ms',
+        'sources',
+        'success',
+        'suggestions',
+      ].sort(),
     );
     expect(body.sources[0]).toEqual({ id: 'payments.refund-time', title: 'How long does a refund take?' });
     expect(Number.isInteger(body.response_time_ms)).toBe(true);
@@ -31,10 +52,23 @@ describe('POST /api/assistant/chat', () => {
     expect(body.suggestions.length).toBeGreaterThan(0);
     expect(body.suggestions).not.toContain('How long does a refund take?');
 
-    const conversation = await t.db.selectFrom('assistant_conversations').selectAll().where('id', '=', body.conversation_id).executeTakeFirstOrThrow();
-    expect(conversation).toMatchObject({ user_id: user.id, title: 'How long does a refund take?', agent_type: 'steward', status: 'active', last_message: body.message });
+    const conversation = await t.db
+      .selectFrom('assistant_conversations')
+      .selectAll()
+      .where('id', '=', body.conversation_id)
+      .executeTakeFirstOrThrow();
+    expect(conversation).toMatchObject({
+      user_id: user.id,
+      title: 'How long does a refund take?',
+      agent_type: 'steward',
+      status: 'active',
+      last_message: body.message,
+    });
     const messages = await messagesOf(body.conversation_id);
-    expect(messages.map((m) => [m.role, m.agent])).toEqual([['user', null], ['assistant', 'steward']]);
+    expect(messages.map((m) => [m.role, m.agent])).toEqual([
+      ['user', null],
+      ['assistant', 'steward'],
+    ]);
     expect(messages[0]!.content).toBe('How long does a refund take?');
     expect(messages[1]!.response_time_ms).toBe(body.response_time_ms);
     expect(messages[1]!.request_id).toBe(body.request_id);
@@ -42,7 +76,7 @@ describe('POST /api/assistant/chat', () => {
     expect(messages[0]!.sources).toBeNull();
   });
 
-  it('names its sources in the message\'s language, best first, and each is a passage the answer quotes', async () => {
+  it("names its sources in the message's language, best first, and each is a passage the answer quotes", async () => {
     const res = await chat(user, { message: 'پولم دوبار از کارتم کم شد' });
     const body = res.json();
     expect(body.sources.length).toBeGreaterThan(0);
@@ -104,14 +138,19 @@ describe('POST /api/assistant/chat', () => {
   });
 
   it('gives an admin the agent asked for, with its name and icon', async () => {
-    const expected = { engineer: ['Engineer', '🔧'], pilot: ['Pilot', '✈️'], steward: ['Steward', '👨‍✈️'], guide: ['Guide', '📖'] } as const;
+    const expected = {
+      engineer: ['Engineer', '🔧'],
+      pilot: ['Pilot', '✈️'],
+      steward: ['Steward', '👨‍✈️'],
+      guide: ['Guide', '📖'],
+    } as const;
     for (const [agent, [name, icon]] of Object.entries(expected)) {
       const res = await chat(admin, { message: 'How do I invest?', agent });
       expect(res.json()).toMatchObject({ agent, agent_name: name, agent_icon: icon });
     }
   });
 
-  it('names the admin\'s agents in Persian for Accept-Language fa', async () => {
+  it("names the admin's agents in Persian for Accept-Language fa", async () => {
     const expected = { engineer: 'مهندس', pilot: 'خلبان', guide: 'راهنما' };
     for (const [agent, name] of Object.entries(expected)) {
       const res = await chat(admin, { message: 'سلام', agent }, { 'accept-language': 'fa' });
@@ -119,7 +158,7 @@ describe('POST /api/assistant/chat', () => {
     }
   });
 
-  it('routes an admin\'s auto message by its words, in English and Persian', async () => {
+  it("routes an admin's auto message by its words, in English and Persian", async () => {
     const cases: Array<[string, string]> = [
       ['I get a 500 error when I try to log in', 'engineer'],
       ['Is this project a good investment, what are the returns?', 'pilot'],
@@ -140,28 +179,46 @@ describe('POST /api/assistant/chat', () => {
     expect(res.json().agent).toBe('engineer');
     const messages = await messagesOf(res.json().conversation_id);
     expect(messages[1]!.agent).toBe('engineer');
-    const conversation = await t.db.selectFrom('assistant_conversations').select('agent_type').where('id', '=', res.json().conversation_id).executeTakeFirstOrThrow();
+    const conversation = await t.db
+      .selectFrom('assistant_conversations')
+      .select('agent_type')
+      .where('id', '=', res.json().conversation_id)
+      .executeTakeFirstOrThrow();
     expect(conversation.agent_type).toBe('engineer');
   });
 
-  it('keeps the conversation\'s agent when an admin continues without naming one', async () => {
+  it("keeps the conversation's agent when an admin continues without naming one", async () => {
     const first = (await chat(admin, { message: 'Tell me about projects', agent: 'pilot' })).json();
-    const next = (await chat(admin, { message: 'and the login error?', conversation_id: first.conversation_id })).json();
+    const next = (
+      await chat(admin, { message: 'and the login error?', conversation_id: first.conversation_id })
+    ).json();
     expect(next.agent).toBe('pilot');
   });
 
   it('never lets context change the user, role or agent', async () => {
-    const res = await chat(user, { message: 'refund', agent: 'engineer', context: { role: 'admin', user_id: admin.id, agent: 'engineer', is_admin: true } });
+    const res = await chat(user, {
+      message: 'refund',
+      agent: 'engineer',
+      context: { role: 'admin', user_id: admin.id, agent: 'engineer', is_admin: true },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().agent).toBe('steward');
-    const conversation = await t.db.selectFrom('assistant_conversations').select('user_id').where('id', '=', res.json().conversation_id).executeTakeFirstOrThrow();
+    const conversation = await t.db
+      .selectFrom('assistant_conversations')
+      .select('user_id')
+      .where('id', '=', res.json().conversation_id)
+      .executeTakeFirstOrThrow();
     expect(conversation.user_id).toBe(user.id);
   });
 
   describe('continuing a conversation', () => {
     it('appends to the conversation in order and moves updated_at', async () => {
       const first = (await chat(user, { message: 'How do I request a refund?' })).json();
-      const before = await t.db.selectFrom('assistant_conversations').select('updated_at').where('id', '=', first.conversation_id).executeTakeFirstOrThrow();
+      const before = await t.db
+        .selectFrom('assistant_conversations')
+        .select('updated_at')
+        .where('id', '=', first.conversation_id)
+        .executeTakeFirstOrThrow();
       await new Promise((r) => setTimeout(r, 15));
       const next = await chat(user, { message: 'And how long will it take?', conversation_id: first.conversation_id });
       expect(next.statusCode).toBe(200);
@@ -169,23 +226,39 @@ describe('POST /api/assistant/chat', () => {
       const messages = await messagesOf(first.conversation_id);
       expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
       expect(messages[2]!.content).toBe('And how long will it take?');
-      const after = await t.db.selectFrom('assistant_conversations').select(['updated_at', 'title']).where('id', '=', first.conversation_id).executeTakeFirstOrThrow();
+      const after = await t.db
+        .selectFrom('assistant_conversations')
+        .select(['updated_at', 'title'])
+        .where('id', '=', first.conversation_id)
+        .executeTakeFirstOrThrow();
       expect(after.updated_at > before.updated_at).toBe(true);
       expect(after.title).toBe('How do I request a refund?');
     });
 
     it('reactivates an archived conversation', async () => {
       const first = (await chat(user, { message: 'refund' })).json();
-      await t.app.inject({ method: 'PUT', url: `/api/assistant/conversations/${first.conversation_id}/archive`, headers: user.auth });
+      await t.app.inject({
+        method: 'PUT',
+        url: `/api/assistant/conversations/${first.conversation_id}/archive`,
+        headers: user.auth,
+      });
       const next = await chat(user, { message: 'one more question', conversation_id: first.conversation_id });
       expect(next.statusCode).toBe(200);
-      const row = await t.db.selectFrom('assistant_conversations').select('status').where('id', '=', first.conversation_id).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom('assistant_conversations')
+        .select('status')
+        .where('id', '=', first.conversation_id)
+        .executeTakeFirstOrThrow();
       expect(row.status).toBe('active');
     });
 
     it('answers 404 for a deleted conversation and saves nothing', async () => {
       const first = (await chat(user, { message: 'refund' })).json();
-      await t.app.inject({ method: 'DELETE', url: `/api/assistant/conversations/${first.conversation_id}`, headers: user.auth });
+      await t.app.inject({
+        method: 'DELETE',
+        url: `/api/assistant/conversations/${first.conversation_id}`,
+        headers: user.auth,
+      });
       const res = await chat(user, { message: 'are you there?', conversation_id: first.conversation_id });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ success: false, message: 'Conversation not found.' });
@@ -198,7 +271,7 @@ describe('POST /api/assistant/chat', () => {
       expect(res.json()).toEqual({ success: false, message: 'Conversation not found.' });
     });
 
-    it('answers 403 for another account\'s conversation and saves nothing', async () => {
+    it("answers 403 for another account's conversation and saves nothing", async () => {
       const theirs = (await chat(other, { message: 'refund' })).json();
       const res = await chat(user, { message: 'let me in', conversation_id: theirs.conversation_id });
       expect(res.statusCode).toBe(403);
@@ -209,7 +282,12 @@ describe('POST /api/assistant/chat', () => {
 
   it('answers 401 {message} without a valid token', async () => {
     for (const headers of [{}, { authorization: 'Bearer nope' }]) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/assistant/chat', headers, payload: { message: 'hi' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/assistant/chat',
+        headers,
+        payload: { message: 'hi' },
+      });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ message: 'Unauthenticated.' });
     }
@@ -220,17 +298,37 @@ describe('POST /api/assistant/chat', () => {
       ['a missing message', {}, { message: ['The message field is required.'] }],
       ['an empty message', { message: '' }, { message: ['The message field is required.'] }],
       ['a blank message', { message: '   \n ' }, { message: ['The message field is required.'] }],
-      ['a message over 2000 characters', { message: 'x'.repeat(2001) }, { message: ['The message must not be greater than 2000 characters.'] }],
-      ['a non-integer conversation_id', { message: 'hi', conversation_id: 'abc' }, { conversation_id: ['The conversation id must be an integer.'] }],
-      ['a zero conversation_id', { message: 'hi', conversation_id: 0 }, { conversation_id: ['The conversation id must be at least 1.'] }],
-      ['a context that is not an object', { message: 'hi', context: 'page=5' }, { context: ['The context must be an object.'] }],
+      [
+        'a message over 2000 characters',
+        { message: 'x'.repeat(2001) },
+        { message: ['The message must not be greater than 2000 characters.'] },
+      ],
+      [
+        'a non-integer conversation_id',
+        { message: 'hi', conversation_id: 'abc' },
+        { conversation_id: ['The conversation id must be an integer.'] },
+      ],
+      [
+        'a zero conversation_id',
+        { message: 'hi', conversation_id: 0 },
+        { conversation_id: ['The conversation id must be at least 1.'] },
+      ],
+      [
+        'a context that is not an object',
+        { message: 'hi', context: 'page=5' },
+        { context: ['The context must be an object.'] },
+      ],
       ['a context array', { message: 'hi', context: [1, 2] }, { context: ['The context must be an object.'] }],
       [
         'a context with too many keys',
         { message: 'hi', context: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) },
         { context: ['The context must not have more than 50 keys in all.'] },
       ],
-      ['a context key over 64 characters', { message: 'hi', context: { ['k'.repeat(65)]: 1 } }, { context: ['Each context key must be 1 to 64 characters.'] }],
+      [
+        'a context key over 64 characters',
+        { message: 'hi', context: { ['k'.repeat(65)]: 1 } },
+        { context: ['Each context key must be 1 to 64 characters.'] },
+      ],
     ];
     for (const [name, payload, errors] of cases) {
       it(`rejects ${name}`, async () => {
@@ -241,7 +339,9 @@ describe('POST /api/assistant/chat', () => {
     }
 
     it('accepts a context at its limits', async () => {
-      const context = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${'k'.repeat(60)}${i}`, i % 2 ? 'v'.repeat(300) : true]));
+      const context = Object.fromEntries(
+        Array.from({ length: 20 }, (_, i) => [`${'k'.repeat(60)}${i}`, i % 2 ? 'v'.repeat(300) : true]),
+      );
       const res = await chat(user, { message: 'refund', context });
       expect(res.statusCode).toBe(200);
     });

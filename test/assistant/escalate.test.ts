@@ -14,7 +14,10 @@ const freshIp = () => `10.77.${Math.floor(nextIp / 250)}.${(nextIp++ % 250) + 1}
 
 describe('POST /api/assistant/escalate', () => {
   let t: TestApp, user: TestUser, other: TestUser;
-  beforeAll(async () => ({ t, user, other } = await appWithUsers({ user: { firstName: 'Sara', lastName: 'Ahmadi' }, other: {} })));
+  beforeAll(
+    async () =>
+      ({ t, user, other } = await appWithUsers({ user: { firstName: 'Sara', lastName: 'Ahmadi' }, other: {} })),
+  );
   afterAll(() => t.close());
 
   const escalate = (who: TestUser | null, payload?: unknown, headers: Record<string, string> = {}) =>
@@ -29,7 +32,12 @@ describe('POST /api/assistant/escalate', () => {
   async function conversationOf(who: TestUser, messages: string[]): Promise<number> {
     let id: number | undefined;
     for (const message of messages) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/assistant/chat', headers: who.auth, payload: { message, ...(id ? { conversation_id: id } : {}) } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/assistant/chat',
+        headers: who.auth,
+        payload: { message, ...(id ? { conversation_id: id } : {}) },
+      });
       id = res.json().conversation_id;
     }
     return id!;
@@ -42,15 +50,29 @@ describe('POST /api/assistant/escalate', () => {
     const res = await escalate(user, { conversation_id: id, reason: 'The refund never arrived' });
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body).toEqual({ success: true, message: 'Your conversation has been escalated to a support ticket.', ticket_id: expect.any(Number) });
+    expect(body).toEqual({
+      success: true,
+      message: 'Your conversation has been escalated to a support ticket.',
+      ticket_id: expect.any(Number),
+    });
     const row = await ticket(body.ticket_id);
-    expect(row).toMatchObject({ user_id: user.id, email: user.email, subject: 'How do I request a refund?', source: 'assistant', status: 'open' });
+    expect(row).toMatchObject({
+      user_id: user.id,
+      email: user.email,
+      subject: 'How do I request a refund?',
+      source: 'assistant',
+      status: 'open',
+    });
     expect(row.message).toContain('The refund never arrived');
     expect(row.message).toContain('User: How do I request a refund?');
     expect(row.message).toContain('User: It has been two weeks');
     expect(row.message).toContain('Assistant (Steward):');
     expect(['low', 'normal', 'high']).toContain(row.priority);
-    const conversation = await t.db.selectFrom('assistant_conversations').select('escalated_ticket_id').where('id', '=', id).executeTakeFirstOrThrow();
+    const conversation = await t.db
+      .selectFrom('assistant_conversations')
+      .select('escalated_ticket_id')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(conversation.escalated_ticket_id).toBe(body.ticket_id);
   });
 
@@ -60,19 +82,30 @@ describe('POST /api/assistant/escalate', () => {
     const again = await escalate(null, { conversation_id: id, reason: 'still waiting' });
     expect(first.statusCode).toBe(201);
     expect(again.statusCode).toBe(200);
-    expect(again.json()).toEqual({ success: true, message: 'This conversation was already escalated; here is its support ticket.', ticket_id: first.json().ticket_id });
-    const count = await t.db.selectFrom('tickets').select((eb) => eb.fn.countAll().as('n')).where('subject', '=', 'payment failed').executeTakeFirstOrThrow();
+    expect(again.json()).toEqual({
+      success: true,
+      message: 'This conversation was already escalated; here is its support ticket.',
+      ticket_id: first.json().ticket_id,
+    });
+    const count = await t.db
+      .selectFrom('tickets')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('subject', '=', 'payment failed')
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
   });
 
   it('makes one ticket when the same conversation is escalated twice at once', async () => {
     const id = await conversationOf(user, ['double click on escalate']);
-    const [a, b] = await Promise.all([escalate(user, { conversation_id: id }), escalate(user, { conversation_id: id })]);
+    const [a, b] = await Promise.all([
+      escalate(user, { conversation_id: id }),
+      escalate(user, { conversation_id: id }),
+    ]);
     expect(a.json().ticket_id).toBe(b.json().ticket_id);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 201]);
   });
 
-  it('gives an anonymous escalation of a conversation to the conversation\'s owner', async () => {
+  it("gives an anonymous escalation of a conversation to the conversation's owner", async () => {
     const id = await conversationOf(other, ['where is my receipt']);
     const res = await escalate(null, { conversation_id: id });
     expect(res.statusCode).toBe(201);
@@ -86,12 +119,16 @@ describe('POST /api/assistant/escalate', () => {
     expect((await ticket(res.json().ticket_id)).user_id).toBe(other.id);
   });
 
-  it('refuses a signed-in caller another account\'s conversation with 403', async () => {
+  it("refuses a signed-in caller another account's conversation with 403", async () => {
     const id = await conversationOf(other, ['my private question']);
     const res = await escalate(user, { conversation_id: id });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ success: false, message: 'You do not have access to this conversation.' });
-    const conversation = await t.db.selectFrom('assistant_conversations').select('escalated_ticket_id').where('id', '=', id).executeTakeFirstOrThrow();
+    const conversation = await t.db
+      .selectFrom('assistant_conversations')
+      .select('escalated_ticket_id')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(conversation.escalated_ticket_id).toBeNull();
   });
 
@@ -102,14 +139,21 @@ describe('POST /api/assistant/escalate', () => {
     expect(second.statusCode).toBe(201);
     expect(second.json().ticket_id).not.toBe(first.json().ticket_id);
     const row = await ticket(first.json().ticket_id);
-    expect(row).toMatchObject({ user_id: null, subject: 'I cannot sign in and nobody answers the phone', source: 'assistant' });
+    expect(row).toMatchObject({
+      user_id: null,
+      subject: 'I cannot sign in and nobody answers the phone',
+      source: 'assistant',
+    });
     expect(row.message).toContain('I cannot sign in and nobody answers the phone');
   });
 
-  it('gives a signed-in caller\'s escalation without a conversation to the caller', async () => {
+  it("gives a signed-in caller's escalation without a conversation to the caller", async () => {
     const res = await escalate(user, {});
     expect(res.statusCode).toBe(201);
-    expect(await ticket(res.json().ticket_id)).toMatchObject({ user_id: user.id, subject: 'Escalation from the assistant' });
+    expect(await ticket(res.json().ticket_id)).toMatchObject({
+      user_id: user.id,
+      subject: 'Escalation from the assistant',
+    });
   });
 
   it('accepts a request with no body at all', async () => {
@@ -119,10 +163,26 @@ describe('POST /api/assistant/escalate', () => {
   });
 
   const invalid: Array<[string, unknown, Record<string, string[]>]> = [
-    ['an unknown conversation_id', { conversation_id: 999_999 }, { conversation_id: ['The selected conversation id is invalid.'] }],
-    ['a non-integer conversation_id', { conversation_id: 'abc' }, { conversation_id: ['The conversation id must be an integer.'] }],
-    ['a zero conversation_id', { conversation_id: 0 }, { conversation_id: ['The conversation id must be at least 1.'] }],
-    ['a reason over 2000 characters', { reason: 'r'.repeat(2001) }, { reason: ['The reason must not be greater than 2000 characters.'] }],
+    [
+      'an unknown conversation_id',
+      { conversation_id: 999_999 },
+      { conversation_id: ['The selected conversation id is invalid.'] },
+    ],
+    [
+      'a non-integer conversation_id',
+      { conversation_id: 'abc' },
+      { conversation_id: ['The conversation id must be an integer.'] },
+    ],
+    [
+      'a zero conversation_id',
+      { conversation_id: 0 },
+      { conversation_id: ['The conversation id must be at least 1.'] },
+    ],
+    [
+      'a reason over 2000 characters',
+      { reason: 'r'.repeat(2001) },
+      { reason: ['The reason must not be greater than 2000 characters.'] },
+    ],
     ['a reason that is not a string', { reason: { text: 'x' } }, { reason: ['The reason must be a string.'] }],
   ];
   for (const [name, payload, errors] of invalid) {
@@ -136,7 +196,13 @@ describe('POST /api/assistant/escalate', () => {
   describe('throttle in memory', () => {
     it('lets 30 requests a minute through per IP and answers the 31st with 429 {message} and Retry-After', async () => {
       const ip = freshIp();
-      const call = (remoteAddress: string) => t.app.inject({ method: 'POST', url: '/api/assistant/escalate', remoteAddress, payload: { conversation_id: 999_999 } });
+      const call = (remoteAddress: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/assistant/escalate',
+          remoteAddress,
+          payload: { conversation_id: 999_999 },
+        });
       for (let i = 0; i < 30; i += 1) expect((await call(ip)).statusCode).toBe(422);
       const limited = await call(ip);
       expect(limited.statusCode).toBe(429);
@@ -152,7 +218,14 @@ describe('POST /api/assistant/escalate', () => {
     it('applies whatever the platform default is, and ignores X-Forwarded-For unless TRUST_PROXY says so', async () => {
       const strict = await buildTestApp({ config: { RATE_LIMIT_PER_MINUTE: 1000 } });
       try {
-        const call = (xff: string) => strict.app.inject({ method: 'POST', url: '/api/assistant/escalate', remoteAddress: '10.9.9.9', headers: { 'x-forwarded-for': xff }, payload: { conversation_id: 999_999 } });
+        const call = (xff: string) =>
+          strict.app.inject({
+            method: 'POST',
+            url: '/api/assistant/escalate',
+            remoteAddress: '10.9.9.9',
+            headers: { 'x-forwarded-for': xff },
+            payload: { conversation_id: 999_999 },
+          });
         for (let i = 0; i < 30; i += 1) await call(`192.0.2.${i + 1}`);
         expect((await call('192.0.2.200')).statusCode).toBe(429);
       } finally {
@@ -163,7 +236,14 @@ describe('POST /api/assistant/escalate', () => {
     it('keys on X-Forwarded-For when TRUST_PROXY is true', async () => {
       const proxied = await buildTestApp({ config: { TRUST_PROXY: true } });
       try {
-        const call = (xff: string) => proxied.app.inject({ method: 'POST', url: '/api/assistant/escalate', remoteAddress: '10.9.9.9', headers: { 'x-forwarded-for': xff }, payload: { conversation_id: 999_999 } });
+        const call = (xff: string) =>
+          proxied.app.inject({
+            method: 'POST',
+            url: '/api/assistant/escalate',
+            remoteAddress: '10.9.9.9',
+            headers: { 'x-forwarded-for': xff },
+            payload: { conversation_id: 999_999 },
+          });
         for (let i = 0; i < 30; i += 1) expect((await call('198.51.100.7')).statusCode).toBe(422);
         expect((await call('198.51.100.7')).statusCode).toBe(429);
         expect((await call('198.51.100.8')).statusCode).toBe(422);
@@ -188,7 +268,13 @@ describe('POST /api/assistant/escalate', () => {
           if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
         }
         const ip = freshIp();
-        const call = (app: TestApp) => app.app.inject({ method: 'POST', url: '/api/assistant/escalate', remoteAddress: ip, payload: { conversation_id: 999_999 } });
+        const call = (app: TestApp) =>
+          app.app.inject({
+            method: 'POST',
+            url: '/api/assistant/escalate',
+            remoteAddress: ip,
+            payload: { conversation_id: 999_999 },
+          });
         for (let i = 0; i < 15; i += 1) {
           expect((await call(a)).statusCode).toBe(422);
           expect((await call(b)).statusCode).toBe(422);

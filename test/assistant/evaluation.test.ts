@@ -8,7 +8,11 @@ import { DEFAULT_THESAURUS_DIR, loadOutside, loadPassages } from '../../src/modu
 import { normalizeText } from '../../src/modules/assistant/text.js';
 
 // Words only, one space apart: punctuation, case, ZWNJ and Arabic letters cannot hide a copy.
-const words = (text: string): string => ` ${normalizeText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ')} `;
+const words = (text: string): string =>
+  ` ${normalizeText(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .join(' ')} `;
 
 describe('assistant evaluation set', () => {
   const stored = readSplit();
@@ -51,7 +55,11 @@ describe('assistant evaluation set', () => {
     loadPassages()
       .filter((p) => p.lang === lang)
       .flatMap((p) => [p.question, ...p.alternates, ...p.answer.split('\n')].map(words));
-  const thesaurusLines = (lang: 'en' | 'fa'): string[] => fs.readFileSync(path.join(DEFAULT_THESAURUS_DIR, `${lang}.txt`), 'utf8').split('\n').map(words);
+  const thesaurusLines = (lang: 'en' | 'fa'): string[] =>
+    fs
+      .readFileSync(path.join(DEFAULT_THESAURUS_DIR, `${lang}.txt`), 'utf8')
+      .split('\n')
+      .map(words);
 
   it('keeps every held-out question out of the knowledge base and the thesaurus', () => {
     for (const lang of ['en', 'fa'] as const) {
@@ -59,8 +67,14 @@ describe('assistant evaluation set', () => {
       const thesaurus = thesaurusLines(lang);
       for (const { query } of stored.sets[lang].heldout) {
         const needle = words(query);
-        expect(knowledge.some((text) => text.includes(needle)), `held-out "${query}" is in the knowledge base`).toBe(false);
-        expect(thesaurus.some((line) => line.includes(needle)), `held-out "${query}" is in the thesaurus`).toBe(false);
+        expect(
+          knowledge.some((text) => text.includes(needle)),
+          `held-out "${query}" is in the knowledge base`,
+        ).toBe(false);
+        expect(
+          thesaurus.some((line) => line.includes(needle)),
+          `held-out "${query}" is in the thesaurus`,
+        ).toBe(false);
       }
     }
   });
@@ -71,11 +85,13 @@ describe('assistant evaluation set', () => {
       const fresh = readQuestions(lang, 'fresh');
       const perPassage = new Map<string, number>();
       for (const q of fresh) perPassage.set(q.expected, (perPassage.get(q.expected) ?? 0) + 1);
-      for (const p of passages.filter((p) => p.lang === lang)) expect(perPassage.get(p.id) ?? 0, p.id).toBeGreaterThanOrEqual(2);
+      for (const p of passages.filter((p) => p.lang === lang))
+        expect(perPassage.get(p.id) ?? 0, p.id).toBeGreaterThanOrEqual(2);
       expect(perPassage.get(OUT_OF_SCOPE) ?? 0).toBeGreaterThanOrEqual(24);
       const older = new Set(readQuestions(lang).map((q) => words(q.query)));
       expect(new Set(fresh.map((q) => words(q.query))).size).toBe(fresh.length);
-      for (const { query } of fresh) expect(older.has(words(query)), `fresh "${query}" is also in questions.${lang}.txt`).toBe(false);
+      for (const { query } of fresh)
+        expect(older.has(words(query)), `fresh "${query}" is also in questions.${lang}.txt`).toBe(false);
     }
   });
 
@@ -86,8 +102,14 @@ describe('assistant evaluation set', () => {
         const thesaurus = thesaurusLines(lang);
         for (const { query } of readQuestions(lang, set)) {
           const needle = words(query);
-          expect(knowledge.some((text) => text.includes(needle)), `${set} "${query}" is in the knowledge base`).toBe(false);
-          expect(thesaurus.some((line) => line.includes(needle)), `${set} "${query}" is in the thesaurus`).toBe(false);
+          expect(
+            knowledge.some((text) => text.includes(needle)),
+            `${set} "${query}" is in the knowledge base`,
+          ).toBe(false);
+          expect(
+            thesaurus.some((line) => line.includes(needle)),
+            `${set} "${query}" is in the thesaurus`,
+          ).toBe(false);
         }
       }
     });
@@ -106,9 +128,14 @@ describe('assistant evaluation set', () => {
         const questions = readQuestions(lang, set);
         const perPassage = new Map<string, number>();
         for (const q of questions) perPassage.set(q.expected, (perPassage.get(q.expected) ?? 0) + 1);
-        for (const p of passages.filter((p) => p.lang === lang)) expect(perPassage.get(p.id) ?? 0, p.id).toBeGreaterThanOrEqual(1);
+        for (const p of passages.filter((p) => p.lang === lang))
+          expect(perPassage.get(p.id) ?? 0, p.id).toBeGreaterThanOrEqual(1);
         expect(perPassage.get(OUT_OF_SCOPE) ?? 0).toBeGreaterThanOrEqual(30);
-        expect([...perPassage.keys()].filter((id) => id !== OUT_OF_SCOPE && !passages.some((p) => p.lang === lang && p.id === id))).toEqual([]);
+        expect(
+          [...perPassage.keys()].filter(
+            (id) => id !== OUT_OF_SCOPE && !passages.some((p) => p.lang === lang && p.id === id),
+          ),
+        ).toEqual([]);
         expect(new Set(questions.map((q) => words(q.query))).size).toBe(questions.length);
         const earlier = others
           .flatMap((file) => readQuestions(lang, file).map((q) => q.query))
@@ -116,7 +143,10 @@ describe('assistant evaluation set', () => {
           .map(words);
         for (const { query } of questions) {
           const needle = words(query);
-          expect(earlier.some((other) => other.includes(needle) || needle.includes(other)), `${set} "${query}" is in another question file`).toBe(false);
+          expect(
+            earlier.some((other) => other.includes(needle) || needle.includes(other)),
+            `${set} "${query}" is in another question file`,
+          ).toBe(false);
         }
       }
     });
@@ -132,7 +162,10 @@ describe('assistant evaluation set', () => {
       const measured = measuredQuestions(lang).map((q) => words(q.query));
       for (const { query } of extra) {
         const needle = words(query);
-        expect(measured.some((other) => other.includes(needle) || needle.includes(other)), `tuning "${query}" is in a measured set`).toBe(false);
+        expect(
+          measured.some((other) => other.includes(needle) || needle.includes(other)),
+          `tuning "${query}" is in a measured set`,
+        ).toBe(false);
       }
     }
   });
@@ -145,7 +178,10 @@ describe('assistant evaluation set', () => {
       const measured = measuredQuestions(lang);
       for (const { query } of measured) {
         const needle = words(query);
-        expect(lines.some((line) => line.includes(needle)), `measured "${query}" is in outside/${lang}.txt`).toBe(false);
+        expect(
+          lines.some((line) => line.includes(needle)),
+          `measured "${query}" is in outside/${lang}.txt`,
+        ).toBe(false);
       }
     }
   });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { chooseAgent, routeByMessage, scoreAgents } from '../../src/modules/assistant/agents.js';
-import { bundledKnowledgeBase, KnowledgeBaseError, loadPassages, parseKnowledgeFile } from '../../src/modules/assistant/knowledge.js';
+import {
+  bundledKnowledgeBase,
+  KnowledgeBaseError,
+  loadPassages,
+  parseKnowledgeFile,
+} from '../../src/modules/assistant/knowledge.js';
 import { DEFAULT_THRESHOLDS, isWeakMatch } from '../../src/modules/assistant/retrieval.js';
 import { conversationTitle, messageLanguage, normalizeText } from '../../src/modules/assistant/text.js';
 import { PARAPHRASES } from './paraphrases.js';
@@ -14,7 +19,9 @@ describe('knowledge base', () => {
     expect(en.length).toBeGreaterThanOrEqual(40);
     expect(fa.length).toBeGreaterThanOrEqual(40);
     expect(new Set(en.map((p) => p.id))).toEqual(new Set(fa.map((p) => p.id)));
-    expect(new Set(passages.map((p) => p.topic))).toEqual(new Set(['accounts', 'address', 'investing', 'notifications', 'payments', 'projects', 'tickets']));
+    expect(new Set(passages.map((p) => p.topic))).toEqual(
+      new Set(['accounts', 'address', 'investing', 'notifications', 'payments', 'projects', 'tickets']),
+    );
   });
 
   it('states the ticket SLAs of the platform', () => {
@@ -38,28 +45,40 @@ describe('knowledge base', () => {
     });
   }
 
-  it('answers every passage\'s own question with that passage', () => {
+  it("answers every passage's own question with that passage", () => {
     const kb = bundledKnowledgeBase();
     for (const p of passages) expect(kb.search(p.question, p.lang, 1)[0]?.passage.id, p.question).toBe(p.id);
   });
 
   it('matches Persian whatever the spelling: Arabic letters, ZWNJ or space, Persian or Arabic digits, diacritics', () => {
     const kb = bundledKnowledgeBase();
-    const variants = ['مهلت پاسخ تیکت با اولویت بالا ۴ ساعت است؟', 'مهلت پاسخ تيکت با اولويت بالا ٤ ساعت است؟', 'مُهلت پاسخ تیکت با اولویت بالا 4 ساعت است؟'];
+    const variants = [
+      'مهلت پاسخ تیکت با اولویت بالا ۴ ساعت است؟',
+      'مهلت پاسخ تيکت با اولويت بالا ٤ ساعت است؟',
+      'مُهلت پاسخ تیکت با اولویت بالا 4 ساعت است؟',
+    ];
     for (const query of variants) expect(kb.search(query, 'fa', 1)[0]?.passage.id, query).toBe('tickets.sla');
-    expect(kb.search('سرمایه گذاری چطور', 'fa', 3).map((h) => h.passage.id)).toEqual(kb.search('سرمایه‌گذاری چطور', 'fa', 3).map((h) => h.passage.id));
+    expect(kb.search('سرمایه گذاری چطور', 'fa', 3).map((h) => h.passage.id)).toEqual(
+      kb.search('سرمایه‌گذاری چطور', 'fa', 3).map((h) => h.passage.id),
+    );
   });
 
   it('calls an unrelated question a weak match', () => {
     const kb = bundledKnowledgeBase();
-    expect(isWeakMatch(kb.match('What is the airspeed velocity of an unladen swallow?', 'en'), DEFAULT_THRESHOLDS.en)).toBe(true);
+    expect(
+      isWeakMatch(kb.match('What is the airspeed velocity of an unladen swallow?', 'en'), DEFAULT_THRESHOLDS.en),
+    ).toBe(true);
     expect(isWeakMatch(kb.match('یک فیلم خوب پیشنهاد بده', 'fa'), DEFAULT_THRESHOLDS.fa)).toBe(true);
     expect(isWeakMatch(kb.match('How long does a refund take?', 'en'), DEFAULT_THRESHOLDS.en)).toBe(false);
   });
 
   it('refuses a passage without an id line, with the file and question in the message', () => {
-    expect(() => parseKnowledgeFile('# T\n\n## A question?\nAn answer.\n', 'topic', 'en', 'topic.en.md')).toThrow(KnowledgeBaseError);
-    expect(() => parseKnowledgeFile('# T\n\n## A question?\nAn answer.\n', 'topic', 'en', 'topic.en.md')).toThrow(/topic\.en\.md: the passage "A question\?" needs an id line/);
+    expect(() => parseKnowledgeFile('# T\n\n## A question?\nAn answer.\n', 'topic', 'en', 'topic.en.md')).toThrow(
+      KnowledgeBaseError,
+    );
+    expect(() => parseKnowledgeFile('# T\n\n## A question?\nAn answer.\n', 'topic', 'en', 'topic.en.md')).toThrow(
+      /topic\.en\.md: the passage "A question\?" needs an id line/,
+    );
   });
 });
 
@@ -104,7 +123,7 @@ describe('agent routing', () => {
     expect(scoreAgents('rapid').engineer).toBe(0);
   });
 
-  it('forces steward for non-admins and honours an admin\'s choice', () => {
+  it("forces steward for non-admins and honours an admin's choice", () => {
     expect(chooseAgent(false, 'engineer', 'login error')).toBe('steward');
     expect(chooseAgent(true, 'guide', 'login error')).toBe('guide');
     expect(chooseAgent(true, 'auto', 'login error')).toBe('engineer');

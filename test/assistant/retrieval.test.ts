@@ -7,9 +7,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { formalPersian } from '../../src/modules/assistant/colloquial.js';
-import { KnowledgeBase, loadOutside, parseKnowledgeFile, type Thesaurus } from '../../src/modules/assistant/knowledge.js';
+import {
+  KnowledgeBase,
+  loadOutside,
+  parseKnowledgeFile,
+  type Thesaurus,
+} from '../../src/modules/assistant/knowledge.js';
 import { trigrams } from '../../src/modules/assistant/ngrams.js';
-import { answerPassages, confidence, isWeakMatch, retrieve, type Thresholds } from '../../src/modules/assistant/retrieval.js';
+import {
+  answerPassages,
+  confidence,
+  isWeakMatch,
+  retrieve,
+  type Thresholds,
+} from '../../src/modules/assistant/retrieval.js';
 import { queryTerms } from '../../src/modules/assistant/terms.js';
 
 const EN = `# Test
@@ -38,10 +49,13 @@ const FA = `# آزمون
 `;
 
 const thesaurus: Thesaurus = { en: [], fa: [{ phrase: 'اکانت', adds: ['حساب', 'کاربری'] }] };
-const kb = new KnowledgeBase([...parseKnowledgeFile(EN, 't', 'en', 't.en.md'), ...parseKnowledgeFile(FA, 't', 'fa', 't.fa.md')], thesaurus);
+const kb = new KnowledgeBase(
+  [...parseKnowledgeFile(EN, 't', 'en', 't.en.md'), ...parseKnowledgeFile(FA, 't', 'fa', 't.fa.md')],
+  thesaurus,
+);
 
 describe('the share of a question the knowledge base knows', () => {
-  it('is high for a question in the passages\' words and low for one about something else', () => {
+  it("is high for a question in the passages' words and low for one about something else", () => {
     expect(kb.match('refund card days', 'en').known).toBe(1);
     expect(kb.match('capital of australia weather', 'en').known).toBe(0);
     const half = kb.match('refund pizza', 'en').known;
@@ -75,7 +89,9 @@ describe('the abstention rule', () => {
     expect(isWeakMatch(kb.match('my refund is not received yet', 'en'), rule)).toBe(false);
     expect(isWeakMatch(kb.match('who won the football match', 'en'), rule)).toBe(true);
     expect(answerPassages(retrieve(kb, 'who won the football match', 'en', rule))).toEqual([]);
-    expect(answerPassages(retrieve(kb, 'my refund is not received yet', 'en', rule)).map((p) => p.id)).toEqual(['t.refund-time']);
+    expect(answerPassages(retrieve(kb, 'my refund is not received yet', 'en', rule)).map((p) => p.id)).toEqual([
+      't.refund-time',
+    ]);
   });
 
   it('turns away a question whose words are mostly unknown once the known share weighs, and keeps one whose words are known', () => {
@@ -90,7 +106,10 @@ describe('the abstention rule', () => {
 });
 
 describe('questions outside the scope', () => {
-  const outside = { en: ['can amazon refund my parcel order', 'what is the tax on my profit'], fa: ['مالیات سود سرمایه چقدره'] };
+  const outside = {
+    en: ['can amazon refund my parcel order', 'what is the tax on my profit'],
+    fa: ['مالیات سود سرمایه چقدره'],
+  };
   const passages = [...parseKnowledgeFile(EN, 't', 'en', 't.en.md'), ...parseKnowledgeFile(FA, 't', 'fa', 't.fa.md')];
   const guarded = new KnowledgeBase(passages, thesaurus, undefined, outside);
   const rule: Thresholds = { marginWeight: 0, knownWeight: 0, outsideWeight: 16, minConfidence: 0.1, secondRatio: 0.9 };
@@ -98,11 +117,13 @@ describe('questions outside the scope', () => {
   it('measures how close a message is to the closest of them, and nothing without them', () => {
     const near = guarded.match('amazon refund for my parcel', 'en');
     expect(near.outside).toBeGreaterThan(near.hits[0]!.similarity);
-    expect(guarded.match('refund not received yet', 'en').outside).toBeLessThan(guarded.match('refund not received yet', 'en').hits[0]!.similarity);
+    expect(guarded.match('refund not received yet', 'en').outside).toBeLessThan(
+      guarded.match('refund not received yet', 'en').hits[0]!.similarity,
+    );
     expect(kb.match('amazon refund for my parcel', 'en').outside).toBe(0);
   });
 
-  it('turns away a message closer to one of them than to the best passage\'s phrasings, and keeps the others', () => {
+  it("turns away a message closer to one of them than to the best passage's phrasings, and keeps the others", () => {
     expect(isWeakMatch(guarded.match('amazon refund for my parcel', 'en'), rule)).toBe(true);
     expect(isWeakMatch(guarded.match('amazon refund for my parcel', 'en'), { ...rule, outsideWeight: 0 })).toBe(false);
     expect(isWeakMatch(guarded.match('refund not received yet', 'en'), rule)).toBe(false);
@@ -117,7 +138,10 @@ describe('questions outside the scope', () => {
 
   it('reads one question a line, skipping comments and blank lines; a missing file is an empty list', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outside-'));
-    fs.writeFileSync(path.join(dir, 'en.txt'), '# a comment\n\nwhat is the tax on my profit\n  can amazon refund me  \n');
+    fs.writeFileSync(
+      path.join(dir, 'en.txt'),
+      '# a comment\n\nwhat is the tax on my profit\n  can amazon refund me  \n',
+    );
     expect(loadOutside(dir)).toEqual({ en: ['what is the tax on my profit', 'can amazon refund me'], fa: [] });
   });
 });
@@ -130,14 +154,19 @@ describe('word pairs in the phrasing similarity', () => {
     expect(trigrams(['status']).some((g) => g.includes('|'))).toBe(false);
   });
 
-  it('ranks the passage that has the words in the question\'s order first', () => {
+  it("ranks the passage that has the words in the question's order first", () => {
     expect(kb.search('what does investment status changed mean', 'en', 1)[0]?.passage.id).toBe('t.status-notification');
   });
 });
 
 describe('spoken and informal forms', () => {
   it('drops English contractions typed without the apostrophe and informal fillers, also after stemming', () => {
-    expect(queryTerms("whats the refund time pls, i cant wait, it's been days")).toEqual(['refund', 'time', 'wait', 'day']);
+    expect(queryTerms("whats the refund time pls, i cant wait, it's been days")).toEqual([
+      'refund',
+      'time',
+      'wait',
+      'day',
+    ]);
   });
 
   it('reads spoken Persian verbs after the subjunctive ب and the negative ن, and the unambiguous ones without a prefix', () => {

@@ -10,13 +10,25 @@ import { runCli } from '../helpers/process.js';
 describe('operator CLI: lists and the environment', () => {
   let t: TestDatabase;
   const cli = (...args: string[]) => runCli(args, t.env);
-  const lines = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = (stdout: string) =>
+    stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
 
   beforeAll(async () => {
     t = await createTestDatabase();
-    expect((await cli('user:create', '--email', 'Lin@Ops.test', '--first-name', 'Lin', '--last-name', 'Admin', '--admin')).code).toBe(0);
-    expect((await cli('user:create', '--email', 'mo_x@ops.test', '--first-name', 'Mo', '--last-name', 'Member')).code).toBe(0);
-    expect((await cli('user:create', '--email', 'moxy@ops.test', '--first-name', 'Moxy', '--last-name', 'Member')).code).toBe(0);
+    expect(
+      (await cli('user:create', '--email', 'Lin@Ops.test', '--first-name', 'Lin', '--last-name', 'Admin', '--admin'))
+        .code,
+    ).toBe(0);
+    expect(
+      (await cli('user:create', '--email', 'mo_x@ops.test', '--first-name', 'Mo', '--last-name', 'Member')).code,
+    ).toBe(0);
+    expect(
+      (await cli('user:create', '--email', 'moxy@ops.test', '--first-name', 'Moxy', '--last-name', 'Member')).code,
+    ).toBe(0);
   });
   afterAll(() => t.destroy());
 
@@ -24,10 +36,20 @@ describe('operator CLI: lists and the environment', () => {
     const all = await cli('user:list');
     expect(all.code).toBe(0);
     expect(lines(all.stdout).map((u) => u.email)).toEqual(['lin@ops.test', 'mo_x@ops.test', 'moxy@ops.test']);
-    expect(lines(all.stdout)[0]).toEqual({ id: expect.any(Number), email: 'lin@ops.test', first_name: 'Lin', last_name: 'Admin', is_admin: true, active: true, created_at: expect.any(String) });
+    expect(lines(all.stdout)[0]).toEqual({
+      id: expect.any(Number),
+      email: 'lin@ops.test',
+      first_name: 'Lin',
+      last_name: 'Admin',
+      is_admin: true,
+      active: true,
+      created_at: expect.any(String),
+    });
     expect(all.stderr.trim()).toBe('3 users');
     expect(lines((await cli('user:list', '--admin')).stdout).map((u) => u.email)).toEqual(['lin@ops.test']);
-    expect(lines((await cli('user:list', '--email-like', 'MO_')).stdout).map((u) => u.email)).toEqual(['mo_x@ops.test']);
+    expect(lines((await cli('user:list', '--email-like', 'MO_')).stdout).map((u) => u.email)).toEqual([
+      'mo_x@ops.test',
+    ]);
     expect(lines((await cli('user:list', '--email-like', 'nobody')).stdout)).toEqual([]);
   });
 
@@ -43,7 +65,14 @@ describe('operator CLI: lists and the environment', () => {
     expect(listed.stdout).not.toContain(secret.split('|')[1]!);
     const tokens = lines(listed.stdout);
     expect(tokens).toHaveLength(2);
-    expect(tokens[0]).toEqual({ id, name: 'deploy', created_at: expect.any(String), last_used_at: null, expires_at: expect.any(String), revoked_at: expect.any(String) });
+    expect(tokens[0]).toEqual({
+      id,
+      name: 'deploy',
+      created_at: expect.any(String),
+      last_used_at: null,
+      expires_at: expect.any(String),
+      revoked_at: expect.any(String),
+    });
     expect(tokens[1]).toMatchObject({ name: 'default', expires_at: null, revoked_at: null });
     const unknown = await cli('token:list', '--email', 'ghost@ops.test');
     expect(unknown.code).toBe(1);
@@ -76,7 +105,12 @@ describe('operator CLI: lists and the environment', () => {
     const fromFile = await runCli(['user:list', '--verbose'], { ...rest, DATABASE_URL: '', ENV_FILE: file });
     expect(fromFile.code).toBe(0);
     expect(fromFile.stderr.split('\n')[0]).toBe(`database: sqlite ${path.join(other, 'platform.sqlite')}`);
-    const envWins = await runCli(['user:list', '--verbose'], { ...rest, DATABASE_URL: '', DATA_DIR: path.join(dir, 'env-data'), ENV_FILE: file });
+    const envWins = await runCli(['user:list', '--verbose'], {
+      ...rest,
+      DATABASE_URL: '',
+      DATA_DIR: path.join(dir, 'env-data'),
+      ENV_FILE: file,
+    });
     expect(envWins.stderr.split('\n')[0]).toBe(`database: sqlite ${path.join(dir, 'env-data', 'platform.sqlite')}`);
     const missing = await runCli(['user:list'], { ...rest, ENV_FILE: path.join(dir, 'none.env') });
     expect(missing.code).toBe(1);
@@ -89,7 +123,9 @@ describe('operator CLI: lists and the environment', () => {
     const { DATA_DIR: _dataDir, DATABASE_URL: _url, ...rest } = t.env;
     const first = await runCli(['user:list'], { ...rest, DATABASE_URL: '' }, dir);
     expect(first.code).toBe(0);
-    expect(first.stderr.split('\n')[0]).toBe(`warning: DATA_DIR is not set: creating ${path.join(fs.realpathSync(dir), 'data')} for the database (set DATA_DIR to the server's)`);
+    expect(first.stderr.split('\n')[0]).toBe(
+      `warning: DATA_DIR is not set: creating ${path.join(fs.realpathSync(dir), 'data')} for the database (set DATA_DIR to the server's)`,
+    );
     const second = await runCli(['user:list'], { ...rest, DATABASE_URL: '' }, dir);
     expect(second.stderr).not.toContain('warning');
     fs.rmSync(dir, { recursive: true, force: true });

@@ -21,7 +21,7 @@ describe('operator CLI: users and tokens', () => {
     }
   });
 
-  it('shows a command\'s options with <command> --help', async () => {
+  it("shows a command's options with <command> --help", async () => {
     const res = await cli('token:create', '--help');
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('--expires-in-days');
@@ -34,10 +34,25 @@ describe('operator CLI: users and tokens', () => {
   });
 
   it('user:create prints the user as JSON and stores the email lower-cased', async () => {
-    const res = await cli('user:create', '--email', 'Ada@Example.com', '--first-name', 'Ada', '--last-name', 'Lovelace', '--admin');
+    const res = await cli(
+      'user:create',
+      '--email',
+      'Ada@Example.com',
+      '--first-name',
+      'Ada',
+      '--last-name',
+      'Lovelace',
+      '--admin',
+    );
     expect(res.code).toBe(0);
     const printed = JSON.parse(res.stdout.trim());
-    expect(printed).toEqual({ id: expect.any(Number), email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', is_admin: true });
+    expect(printed).toEqual({
+      id: expect.any(Number),
+      email: 'ada@example.com',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      is_admin: true,
+    });
     const stored = await findUserByEmail(t.db, 'ADA@example.com');
     expect(stored?.id).toBe(printed.id);
     expect(stored?.is_admin).toBe(true);
@@ -52,9 +67,18 @@ describe('operator CLI: users and tokens', () => {
 
   it.each([
     [['user:create', '--first-name', 'A', '--last-name', 'B'], '--email is required'],
-    [['user:create', '--email', 'not-an-email', '--first-name', 'A', '--last-name', 'B'], '--email must be an email address'],
-    [['user:create', '--email', 'x@example.com', '--first-name', 'A', '--last-name', 'B', '--bogus'], "Unknown option '--bogus'"],
-    [['token:create', '--email', 'ada@example.com', '--expires-in-days', 'soon'], '--expires-in-days must be a positive whole number'],
+    [
+      ['user:create', '--email', 'not-an-email', '--first-name', 'A', '--last-name', 'B'],
+      '--email must be an email address',
+    ],
+    [
+      ['user:create', '--email', 'x@example.com', '--first-name', 'A', '--last-name', 'B', '--bogus'],
+      "Unknown option '--bogus'",
+    ],
+    [
+      ['token:create', '--email', 'ada@example.com', '--expires-in-days', 'soon'],
+      '--expires-in-days must be a positive whole number',
+    ],
     [['token:revoke'], 'give --id ID, or --email E --all'],
     [['user:set-admin', '--email', 'ada@example.com', '--on', '--off'], 'exactly one of --on or --off'],
     [['no:such-command'], 'unknown command'],
@@ -73,7 +97,11 @@ describe('operator CLI: users and tokens', () => {
     expect(token).toMatch(/^\d+\|[A-Za-z0-9]{40}$/);
     const user = await new TokenVerifier(t.db).verify(token);
     expect(user?.email).toBe('ada@example.com');
-    const row = await t.db.selectFrom('personal_access_tokens').select(['name', 'expires_at', 'token_hash']).where('id', '=', Number(token.split('|')[0])).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('personal_access_tokens')
+      .select(['name', 'expires_at', 'token_hash'])
+      .where('id', '=', Number(token.split('|')[0]))
+      .executeTakeFirstOrThrow();
     expect(row.name).toBe('laptop');
     expect(Date.parse(row.expires_at!)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
     expect(row.token_hash).not.toContain(token.split('|')[1]);
@@ -98,7 +126,8 @@ describe('operator CLI: users and tokens', () => {
 
   it('token:revoke --email --all revokes every token of the user', async () => {
     const tokens = [];
-    for (let i = 0; i < 2; i++) tokens.push((await cli('token:create', '--email', 'ada@example.com')).stdout.trim().split('\n').at(-1)!);
+    for (let i = 0; i < 2; i++)
+      tokens.push((await cli('token:create', '--email', 'ada@example.com')).stdout.trim().split('\n').at(-1)!);
     const res = await cli('token:revoke', '--email', 'ada@example.com', '--all');
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/revoked \d+ tokens of ada@example.com/);
@@ -114,14 +143,35 @@ describe('operator CLI: users and tokens', () => {
     expect((await findUserByEmail(t.db, 'ada@example.com'))?.is_admin).toBe(true);
   });
 
-  it('user:create --id gives the user the platform\'s id; later users without --id take ids above it', async () => {
-    const res = await cli('user:create', '--id', '424242', '--email', 'service@example.com', '--first-name', 'Platform', '--last-name', 'Service', '--admin');
+  it("user:create --id gives the user the platform's id; later users without --id take ids above it", async () => {
+    const res = await cli(
+      'user:create',
+      '--id',
+      '424242',
+      '--email',
+      'service@example.com',
+      '--first-name',
+      'Platform',
+      '--last-name',
+      'Service',
+      '--admin',
+    );
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout.trim())).toMatchObject({ id: 424242, email: 'service@example.com', is_admin: true });
     const next = await cli('user:create', '--email', 'after-id@example.com', '--first-name', 'A', '--last-name', 'B');
     expect(next.code).toBe(0);
     expect(JSON.parse(next.stdout.trim()).id).toBeGreaterThan(424242);
-    const taken = await cli('user:create', '--id', '424242', '--email', 'other@example.com', '--first-name', 'A', '--last-name', 'B');
+    const taken = await cli(
+      'user:create',
+      '--id',
+      '424242',
+      '--email',
+      'other@example.com',
+      '--first-name',
+      'A',
+      '--last-name',
+      'B',
+    );
     expect(taken.code).toBe(1);
     expect(taken.stderr.trim()).toBe('error: a user with id 424242 already exists');
   });

@@ -18,7 +18,9 @@ afterAll(() => database.destroy());
 
 async function notify(userId: number): Promise<void> {
   const now = new Date().toISOString();
-  await sql`insert into notifications (id, user_id, type, data, created_at) values (${crypto.randomUUID()}, ${userId}, 'project_status_changed', '{}', ${now})`.execute(database.db);
+  await sql`insert into notifications (id, user_id, type, data, created_at) values (${crypto.randomUUID()}, ${userId}, 'project_status_changed', '{}', ${now})`.execute(
+    database.db,
+  );
 }
 
 it('migrates down to the users columns and up again, carrying the counters', async () => {
@@ -28,14 +30,21 @@ it('migrates down to the users columns and up again, carrying the counters', asy
   expect(await answerVersion(db, user.id, 'notifications')).toBe(1);
   expect(await answerVersion(db, user.id, 'tickets')).toBe(0);
 
-  const schema = isPostgres(db) ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]!.s : undefined;
+  const schema = isPostgres(db)
+    ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]!.s
+    : undefined;
   const m = migrator(db, schema);
   const names = (await m.getMigrations()).map((x) => x.name);
   const down = await m.migrateTo(names[names.indexOf(NAME) - 1]!);
   expect(down.error).toBeUndefined();
-  const column = async () => (await sql<{ t: number }>`select tickets_version as t from users where id = ${user.id}`.execute(db)).rows[0]!.t;
+  const column = async () =>
+    (await sql<{ t: number }>`select tickets_version as t from users where id = ${user.id}`.execute(db)).rows[0]!.t;
   expect(Number(await column())).toBe(0);
-  await db.updateTable('users').set({ email: `moved-${user.id}@example.com` }).where('id', '=', user.id).execute();
+  await db
+    .updateTable('users')
+    .set({ email: `moved-${user.id}@example.com` })
+    .where('id', '=', user.id)
+    .execute();
   expect(Number(await column())).toBe(1);
 
   expect(await migrateToLatest(db)).toContain(NAME);

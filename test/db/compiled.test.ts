@@ -11,13 +11,16 @@ describe('compiledQuery: a query compiled once, run with new values', () => {
   beforeAll(async () => {
     t = await createTestDatabase();
     ids = [];
-    for (const name of ['Ada', 'Bea', 'Cy']) ids.push((await makeUser(t.db, { firstName: name, admin: name === 'Bea' })).id);
+    for (const name of ['Ada', 'Bea', 'Cy'])
+      ids.push((await makeUser(t.db, { firstName: name, admin: name === 'Bea' })).id);
   });
   afterAll(() => t.destroy());
 
-  const byId = compiledQuery('test.byId', (db, id: number) => db.selectFrom('users').select(['id', 'first_name']).where('id', '=', id));
+  const byId = compiledQuery('test.byId', (db, id: number) =>
+    db.selectFrom('users').select(['id', 'first_name']).where('id', '=', id),
+  );
 
-  it('binds each call\'s arguments in place of the ones it was built with', async () => {
+  it("binds each call's arguments in place of the ones it was built with", async () => {
     expect(await byId(t.db, ids[0]!)).toEqual([{ id: ids[0], first_name: 'Ada' }]);
     expect(await byId(t.db, ids[2]!)).toEqual([{ id: ids[2], first_name: 'Cy' }]);
     expect(await byId(t.db, -1)).toEqual([]);
@@ -36,9 +39,13 @@ describe('compiledQuery: a query compiled once, run with new values', () => {
   });
 
   it('refuses an argument that does not reach the query as a bound value', async () => {
-    const unused = compiledQuery('test.unused', (db, _id: number) => db.selectFrom('users').select('id').where('id', '=', 1));
+    const unused = compiledQuery('test.unused', (db, _id: number) =>
+      db.selectFrom('users').select('id').where('id', '=', 1),
+    );
     await expect(unused(t.db, 1)).rejects.toThrow('argument 0 does not reach the query as a bound value');
-    const literal = compiledQuery('test.literal', (db, limit: number) => db.selectFrom('users').select('id').limit(sql.lit(limit)));
+    const literal = compiledQuery('test.literal', (db, limit: number) =>
+      db.selectFrom('users').select('id').limit(sql.lit(limit)),
+    );
     await expect(literal(t.db, 1)).rejects.toThrow();
   });
 });

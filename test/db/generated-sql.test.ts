@@ -14,7 +14,13 @@ it('has the checked-in SQL of every compiled statement up to date (else: npm run
     expect(stale, `src/db/sql/${file} is stale: run npm run sql`).toBe(false);
   }
   // Every compiled statement of the tickets, notifications and users repositories is in it.
-  for (const name of ['tickets.listPage', 'tickets.ownedById', 'notifications.unreadPage', 'users.tokenWithUser', 'answerVersions.versionOf']) {
+  for (const name of [
+    'tickets.listPage',
+    'tickets.ownedById',
+    'notifications.unreadPage',
+    'users.tokenWithUser',
+    'answerVersions.versionOf',
+  ]) {
     expect(files['sqlite.sql']).toContain(`-- ${name}`);
   }
 });

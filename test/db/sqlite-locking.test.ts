@@ -33,9 +33,15 @@ describe.skipIf(testDialect !== 'sqlite')('SQLite transactions and a second writ
   it('waits for a short lock held by another process instead of failing a read-then-write transaction', async () => {
     await holdWriteLock(t.handle.sqliteFile!, 400);
     const inserted = await t.db.transaction().execute(async (trx) => {
-      const before = await trx.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const before = await trx
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       const now = nowIso();
-      await trx.insertInto('users').values({ first_name: 'A', last_name: 'B', email: 'after@example.com', created_at: now, updated_at: now }).execute();
+      await trx
+        .insertInto('users')
+        .values({ first_name: 'A', last_name: 'B', email: 'after@example.com', created_at: now, updated_at: now })
+        .execute();
       return Number(before.n);
     });
     // The transaction began after the other process committed: it saw that row, and both rows exist.

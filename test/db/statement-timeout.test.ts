@@ -14,7 +14,9 @@ describe('DATABASE_STATEMENT_TIMEOUT_MS', () => {
     const { loadConfig } = await import('../../src/config.js');
     expect(configWith().DATABASE_STATEMENT_TIMEOUT_MS).toBe(5_000);
     expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '0' }).DATABASE_STATEMENT_TIMEOUT_MS).toBe(0);
-    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '2s' })).toThrow('DATABASE_STATEMENT_TIMEOUT_MS must be a whole number from 0 to 600000 (got "2s")');
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '2s' })).toThrow(
+      'DATABASE_STATEMENT_TIMEOUT_MS must be a whole number from 0 to 600000 (got "2s")',
+    );
   });
 });
 
@@ -43,7 +45,9 @@ describe.runIf(testDialect === 'postgres')('a statement over DATABASE_STATEMENT_
       const { rows } = await sql<{ n: number }>`select count(*)::int as n from kysely_migration`.execute(database.db);
       expect(rows[0]!.n).toBeGreaterThan(10);
       // The pool's other statements still have it.
-      await expect(sql`select pg_sleep(0.05)`.execute(database.db)).rejects.toThrow('canceling statement due to statement timeout');
+      await expect(sql`select pg_sleep(0.05)`.execute(database.db)).rejects.toThrow(
+        'canceling statement due to statement timeout',
+      );
     } finally {
       await database.destroy();
     }
@@ -58,7 +62,9 @@ describe.runIf(testDialect === 'postgres')('a statement over DATABASE_STATEMENT_
       expect(res.json()).toEqual({ message: 'Service temporarily unavailable. Please try again shortly.' });
       expect(res.headers['retry-after']).toBeDefined();
       // The lock was never released: the answer came from the timeout, not from the wait ending.
-      const held = await locker.query("select count(*)::int as n from pg_locks where locktype = 'relation' and mode = 'AccessExclusiveLock' and pid = pg_backend_pid()");
+      const held = await locker.query(
+        "select count(*)::int as n from pg_locks where locktype = 'relation' and mode = 'AccessExclusiveLock' and pid = pg_backend_pid()",
+      );
       expect(held.rows[0].n).toBeGreaterThan(0);
     } finally {
       await locker.query('rollback');

@@ -7,7 +7,15 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import { formWith, startServerProcess, uniqueFiles, userWithToken, waitFor, type RunningServer, type UploadFile } from './helpers.js';
+import {
+  formWith,
+  startServerProcess,
+  uniqueFiles,
+  userWithToken,
+  waitFor,
+  type RunningServer,
+  type UploadFile,
+} from './helpers.js';
 
 interface Acked {
   kind: 'ticket' | 'comment';
@@ -21,7 +29,10 @@ interface Acked {
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
 }
 
 /** Sends the head of a multipart upload and never the rest: the server streams it to a temporary file. */
@@ -63,7 +74,10 @@ describe('crash safety: kill -9 during uploads', () => {
       const res = await fetch(`${first.url}/api/tickets`, {
         method: 'POST',
         headers: { ...owner.headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ subject: `Target ${i}`, message: 'A ticket that receives comments during the crash test.' }),
+        body: JSON.stringify({
+          subject: `Target ${i}`,
+          message: 'A ticket that receives comments during the crash test.',
+        }),
       });
       expect(res.status).toBe(201);
       targets.push(((await res.json()) as { data: { id: number } }).data.id);
@@ -82,12 +96,21 @@ describe('crash safety: kill -9 during uploads', () => {
       const files = uniqueFiles(`${kind}${i}`).slice(0, 1 + (i % 3));
       const ticketId = targets[i % targets.length]!;
       const url = kind === 'ticket' ? `${first.url}/api/tickets` : `${first.url}/api/tickets/${ticketId}/comments`;
-      const fields: Record<string, string> = kind === 'ticket' ? { subject: `Load ticket ${i}`, message: `Crash test ticket number ${i}.` } : { message: `Crash test comment number ${i}.` };
+      const fields: Record<string, string> =
+        kind === 'ticket'
+          ? { subject: `Load ticket ${i}`, message: `Crash test ticket number ${i}.` }
+          : { message: `Crash test comment number ${i}.` };
       try {
         const res = await fetch(url, { method: 'POST', headers: owner.headers, body: formWith(fields, files) });
         const body = (await res.json()) as { data: { id: number; attachments: Acked['attachments'] } };
         if (res.status >= 200 && res.status < 300) {
-          acked.push({ kind, ticketId: kind === 'ticket' ? body.data.id : ticketId, commentId: kind === 'comment' ? body.data.id : undefined, files, attachments: body.data.attachments });
+          acked.push({
+            kind,
+            ticketId: kind === 'ticket' ? body.data.id : ticketId,
+            commentId: kind === 'comment' ? body.data.id : undefined,
+            files,
+            attachments: body.data.attachments,
+          });
           if (acked.length >= killAfter && !killed) {
             killed = true;
             first.child.kill('SIGKILL');
@@ -119,13 +142,21 @@ describe('crash safety: kill -9 during uploads', () => {
     for (const write of acked) {
       const res = await fetch(`${second.url}/api/tickets/${write.ticketId}`, { headers: owner.headers });
       expect(res.status).toBe(200);
-      const detail = (await res.json()) as { data: { attachments: Acked['attachments']; comments: Array<{ id: number; attachments: Acked['attachments'] }> } };
-      const listed = write.kind === 'ticket' ? detail.data.attachments : detail.data.comments.find((c) => c.id === write.commentId)?.attachments;
+      const detail = (await res.json()) as {
+        data: { attachments: Acked['attachments']; comments: Array<{ id: number; attachments: Acked['attachments'] }> };
+      };
+      const listed =
+        write.kind === 'ticket'
+          ? detail.data.attachments
+          : detail.data.comments.find((c) => c.id === write.commentId)?.attachments;
       expect(listed, `${write.kind} ${write.commentId ?? write.ticketId}`).toBeDefined();
       expect(listed!.map((a) => a.id).sort()).toEqual(write.attachments.map((a) => a.id).sort());
       expect(write.attachments.map((a) => a.file_name).sort()).toEqual(write.files.map((f) => f.name).sort());
       for (const attachment of write.attachments) {
-        const download = await fetch(`${second.url}/api/tickets/${write.ticketId}/attachments/${attachment.id}/download`, { headers: owner.headers });
+        const download = await fetch(
+          `${second.url}/api/tickets/${write.ticketId}/attachments/${attachment.id}/download`,
+          { headers: owner.headers },
+        );
         expect(download.status).toBe(200);
         const sent = write.files.find((f) => f.name === attachment.file_name)!;
         expect(Buffer.from(await download.arrayBuffer()).equals(sent.content)).toBe(true);
@@ -143,10 +174,18 @@ describe('crash safety: kill -9 during uploads', () => {
     // The startup sweep leaves exactly the recorded files.
     const recorded = new Set(rows.map((r) => r.storage_key));
     await waitFor('the startup sweep', async () => filesUnder(root).every((f) => recorded.has(path.basename(f))));
-    expect(filesUnder(root).map((f) => path.basename(f)).sort()).toEqual([...recorded].sort());
+    expect(
+      filesUnder(root)
+        .map((f) => path.basename(f))
+        .sort(),
+    ).toEqual([...recorded].sort());
 
     // And the restarted server takes uploads again.
-    const again = await fetch(`${second.url}/api/tickets`, { method: 'POST', headers: owner.headers, body: formWith({ subject: 'After the crash', message: 'Uploading after a restart.' }, uniqueFiles('after')) });
+    const again = await fetch(`${second.url}/api/tickets`, {
+      method: 'POST',
+      headers: owner.headers,
+      body: formWith({ subject: 'After the crash', message: 'Uploading after a restart.' }, uniqueFiles('after')),
+    });
     expect(again.status).toBe(201);
   }, 240_000);
 });

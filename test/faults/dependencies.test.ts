@@ -24,7 +24,12 @@ async function timed(url: string, init?: RequestInit) {
   const started = Date.now();
   const res = await fetch(url, init);
   const text = await res.text();
-  return { status: res.status, body: JSON.parse(text) as unknown, retryAfter: res.headers.get('retry-after'), ms: Date.now() - started };
+  return {
+    status: res.status,
+    body: JSON.parse(text) as unknown,
+    retryAfter: res.headers.get('retry-after'),
+    ms: Date.now() - started,
+  };
 }
 
 // Only in the PostgreSQL run: the fault is PostgreSQL's (the test still uses its own cluster).
@@ -51,7 +56,12 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL stopped while serving', (
     handle = createDatabase(configWith({ DATABASE_URL: pg.url, DATABASE_POOL_SIZE: 2 }));
     const owner = await userWithToken(handle.db);
     const json = { ...owner.headers, 'content-type': 'application/json' };
-    const create = (subject: string) => timed(`${server!.url}/api/tickets`, { method: 'POST', headers: json, body: JSON.stringify({ subject, message: 'Written around a database outage.' }) });
+    const create = (subject: string) =>
+      timed(`${server!.url}/api/tickets`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ subject, message: 'Written around a database outage.' }),
+      });
 
     const before = await create('Before the outage');
     expect(before.status).toBe(201);
@@ -67,7 +77,12 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL stopped while serving', (
       () => create('During the outage'),
       () => timed(`${server!.url}/api/tickets/stats`, { headers: owner.headers }),
       () => timed(`${server!.url}/api/notifications`, { headers: owner.headers }),
-      () => timed(`${server!.url}/api/assistant/chat`, { method: 'POST', headers: json, body: JSON.stringify({ message: 'Is anyone there?' }) }),
+      () =>
+        timed(`${server!.url}/api/assistant/chat`, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ message: 'Is anyone there?' }),
+        }),
     ]) {
       // Twice: the first attempt meets the pool's dropped connections, the second a refused new one.
       for (let i = 0; i < 2; i++) {
@@ -87,7 +102,10 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL stopped while serving', (
     expect(after.status).toBe(201);
     const list = await timed(`${server.url}/api/tickets`, { headers: owner.headers });
     expect(list.status).toBe(200);
-    expect((list.body as { data: Array<{ subject: string }> }).data.map((t) => t.subject).sort()).toEqual(['After the outage', 'Before the outage']);
+    expect((list.body as { data: Array<{ subject: string }> }).data.map((t) => t.subject).sort()).toEqual([
+      'After the outage',
+      'Before the outage',
+    ]);
     expect(server.child.exitCode).toBeNull();
     expect(server.output()).not.toMatch(/unhandled|uncaught/i);
   }, 180_000);
@@ -98,7 +116,10 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL stopped while serving', (
     const pids = pg.pids();
     for (const pid of pids) process.kill(pid, 'SIGSTOP');
     try {
-      const [list, health] = await Promise.all([timed(`${server!.url}/api/tickets`, { headers: owner.headers }), timed(`${server!.url}/health`)]);
+      const [list, health] = await Promise.all([
+        timed(`${server!.url}/api/tickets`, { headers: owner.headers }),
+        timed(`${server!.url}/health`),
+      ]);
       expect(list.status).toBe(503);
       expect(list.body).toEqual(UNAVAILABLE);
       expect(health.status).toBe(503);
@@ -135,7 +156,11 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL connection lost in the mi
     server = await startServerProcess({ ...t.env, DATABASE_URL: proxied.toString() });
     const owner = await userWithToken(t.db);
     const create = (subject: string) =>
-      timed(`${server!.url}/api/tickets`, { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ subject, message: 'Its commit answer is lost on the way back.' }) });
+      timed(`${server!.url}/api/tickets`, {
+        method: 'POST',
+        headers: { ...owner.headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ subject, message: 'Its commit answer is lost on the way back.' }),
+      });
 
     cutter.armed = true;
     const lost = await create('Commit answer lost');
@@ -148,7 +173,10 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL connection lost in the mi
     expect((await create('Next one')).status).toBe(201);
     // The first one had in fact been committed: a retry-safe client would look before sending again.
     const list = await timed(`${server.url}/api/tickets`, { headers: owner.headers });
-    expect((list.body as { data: Array<{ subject: string }> }).data.map((x) => x.subject).sort()).toEqual(['Commit answer lost', 'Next one']);
+    expect((list.body as { data: Array<{ subject: string }> }).data.map((x) => x.subject).sort()).toEqual([
+      'Commit answer lost',
+      'Next one',
+    ]);
   }, 120_000);
 });
 
@@ -168,7 +196,11 @@ describe.runIf(testDialect === 'sqlite')('SQLite file locked by another process'
     server = await startServerProcess(t.env);
     const owner = await userWithToken(t.db);
     const create = (subject: string) =>
-      timed(`${server!.url}/api/tickets`, { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify({ subject, message: 'Written while another process holds the lock.' }) });
+      timed(`${server!.url}/api/tickets`, {
+        method: 'POST',
+        headers: { ...owner.headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ subject, message: 'Written while another process holds the lock.' }),
+      });
     expect((await create('Before the lock')).status).toBe(201);
 
     // Another process (an operator command, say) holds the write lock longer than busy_timeout (5 s).
@@ -227,10 +259,18 @@ describe('SMTP down while serving', () => {
     smtp = await startSmtp(smtpPort);
     const received = smtp.received;
     // The retry is due 30 s later; move it to now instead of waiting (the backoff itself is tested in test/mail).
-    await t.db.updateTable('mail_outbox').set({ next_attempt_at: new Date().toISOString() }).where('id', '=', failed.id).execute();
+    await t.db
+      .updateTable('mail_outbox')
+      .set({ next_attempt_at: new Date().toISOString() })
+      .where('id', '=', failed.id)
+      .execute();
 
     const sent = await waitFor('the mail to go out', async () => {
-      const row = await t.db.selectFrom('mail_outbox').selectAll().where('id', '=', failed.id).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom('mail_outbox')
+        .selectAll()
+        .where('id', '=', failed.id)
+        .executeTakeFirstOrThrow();
       return row.status === 'sent' ? row : undefined;
     });
     expect(sent.attempts).toBe(failed.attempts + 1);

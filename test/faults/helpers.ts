@@ -38,12 +38,22 @@ export async function freePort(): Promise<number> {
 function spawnServer(env: Record<string, string>, port: number): RunningServer {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src', 'server.ts')], {
     cwd: projectRoot,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', HOST: '127.0.0.1', PORT: String(port), ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ...env,
+    },
   });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | string | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? signal)),
+  );
   return {
     child,
     port,
@@ -60,7 +70,10 @@ function spawnServer(env: Record<string, string>, port: number): RunningServer {
 }
 
 /** Starts the server and waits for /health to answer 200; retries on a port taken meanwhile. */
-export async function startServerProcess(env: Record<string, string>, options: { port?: number; timeoutMs?: number } = {}): Promise<RunningServer> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { port?: number; timeoutMs?: number } = {},
+): Promise<RunningServer> {
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
     const server = spawnServer(env, port);
@@ -113,7 +126,12 @@ export function formWith(fields: Record<string, string>, files: UploadFile[]): F
   return form;
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000, everyMs = 200): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+  everyMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);

@@ -18,7 +18,9 @@ class MisbehavingModel extends LoopbackModelServer {
     this.requests++;
     if (this.mode === 'stall-body') {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '400' });
-      res.write('{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Half an ans');
+      res.write(
+        '{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Half an ans',
+      );
     }
     // 'hang': nothing at all.
   }
@@ -28,7 +30,11 @@ class MisbehavingModel extends LoopbackModelServer {
 const TIMEOUT_MS = 4_000;
 // Generous slack for a loaded machine: the point is "bounded by the timeout", not a speed figure.
 const BOUND_MS = TIMEOUT_MS + 6_000;
-const TIMEOUT_BODY = { success: false, message: 'The assistant took too long to answer. Your message is saved; please try again.', error: 'llm_timeout' };
+const TIMEOUT_BODY = {
+  success: false,
+  message: 'The assistant took too long to answer. Your message is saved; please try again.',
+  error: 'llm_timeout',
+};
 
 describe('LLM provider slow or failing (real server process)', () => {
   const model = new MisbehavingModel();
@@ -39,7 +45,10 @@ describe('LLM provider slow or failing (real server process)', () => {
   beforeAll(async () => {
     const baseUrl = await model.start();
     t = await createTestDatabase();
-    server = await startServerProcess({ ...t.env, LLM_BASE_URL: baseUrl, LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: String(TIMEOUT_MS) }, { timeoutMs: 120_000 });
+    server = await startServerProcess(
+      { ...t.env, LLM_BASE_URL: baseUrl, LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: String(TIMEOUT_MS) },
+      { timeoutMs: 120_000 },
+    );
     user = await userWithToken(t.db);
     // Warm the routes the test compares against the chats (first calls compile schemas).
     for (const url of ['/api/tickets', '/api/provinces']) await fetch(`${server.url}${url}`, { headers: user.headers });
@@ -52,7 +61,11 @@ describe('LLM provider slow or failing (real server process)', () => {
 
   const chat = async (message: string) => {
     const started = Date.now();
-    const res = await fetch(`${server!.url}/api/assistant/chat`, { method: 'POST', headers: { ...user.headers, 'content-type': 'application/json' }, body: JSON.stringify({ message }) });
+    const res = await fetch(`${server!.url}/api/assistant/chat`, {
+      method: 'POST',
+      headers: { ...user.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ message }),
+    });
     return { status: res.status, body: await res.json(), ms: Date.now() - started, at: Date.now() };
   };
 
@@ -73,8 +86,16 @@ describe('LLM provider slow or failing (real server process)', () => {
     expect(model.requests).toBe(before + 4);
 
     const others = await Promise.all([
-      fetch(`${server!.url}/api/tickets`, { headers: user.headers }).then(async (r) => ({ status: r.status, body: await r.json(), at: Date.now() })),
-      fetch(`${server!.url}/api/provinces`).then(async (r) => ({ status: r.status, body: await r.json(), at: Date.now() })),
+      fetch(`${server!.url}/api/tickets`, { headers: user.headers }).then(async (r) => ({
+        status: r.status,
+        body: await r.json(),
+        at: Date.now(),
+      })),
+      fetch(`${server!.url}/api/provinces`).then(async (r) => ({
+        status: r.status,
+        body: await r.json(),
+        at: Date.now(),
+      })),
       fetch(`${server!.url}/api/tickets`, {
         method: 'POST',
         headers: { ...user.headers, 'content-type': 'application/json' },
@@ -97,9 +118,21 @@ describe('LLM provider slow or failing (real server process)', () => {
 
   it('answers 500 llm_error when the model server is down, while tickets keep working', async () => {
     const port = await freePort();
-    const down = await startServerProcess({ ...t.env, LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: String(TIMEOUT_MS) }, { timeoutMs: 120_000 });
+    const down = await startServerProcess(
+      {
+        ...t.env,
+        LLM_BASE_URL: `http://127.0.0.1:${port}/v1`,
+        LLM_MODEL: 'test-model',
+        LLM_TIMEOUT_MS: String(TIMEOUT_MS),
+      },
+      { timeoutMs: 120_000 },
+    );
     try {
-      const res = await fetch(`${down.url}/api/assistant/chat`, { method: 'POST', headers: { ...user.headers, 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Anyone there?' }) });
+      const res = await fetch(`${down.url}/api/assistant/chat`, {
+        method: 'POST',
+        headers: { ...user.headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'Anyone there?' }),
+      });
       expect(res.status).toBe(500);
       expect(await res.json()).toEqual({ success: false, message: expect.any(String), error: 'llm_error' });
       const list = await fetch(`${down.url}/api/tickets`, { headers: user.headers });

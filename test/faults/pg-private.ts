@@ -7,7 +7,9 @@ import path from 'node:path';
 
 function binDir(): string {
   const root = '/usr/lib/postgresql';
-  const versions = fs.existsSync(root) ? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb'))) : [];
+  const versions = fs.existsSync(root)
+    ? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')))
+    : [];
   if (versions.length === 0) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql/*/bin');
   return path.join(root, versions.sort((a, b) => Number(b) - Number(a))[0]!, 'bin');
 }
@@ -26,7 +28,8 @@ export class PrivatePostgres {
 
   private run(tool: string, args: string[]): void {
     const command = path.join(this.bin, tool);
-    if (this.asRoot) execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'pipe', timeout: 60_000 });
+    if (this.asRoot)
+      execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'pipe', timeout: 60_000 });
     else execFileSync(command, args, { stdio: 'pipe', timeout: 60_000 });
   }
 
@@ -38,7 +41,18 @@ export class PrivatePostgres {
 
   start(): void {
     const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=40`;
-    this.run('pg_ctl', ['-D', this.data, '-l', path.join(this.dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
+    this.run('pg_ctl', [
+      '-D',
+      this.data,
+      '-l',
+      path.join(this.dir, 'server.log'),
+      '-o',
+      options,
+      '-w',
+      '-t',
+      '60',
+      'start',
+    ]);
   }
 
   /** Fast shutdown: open sessions are terminated, as when the database is stopped for maintenance. */
@@ -49,7 +63,10 @@ export class PrivatePostgres {
   /** The server's processes (postmaster first), by id: for freezing them with SIGSTOP. */
   pids(): number[] {
     const postmaster = Number(fs.readFileSync(path.join(this.data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    const children = execFileSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    const children = execFileSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
     return [postmaster, ...children];
   }
 

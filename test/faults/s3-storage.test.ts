@@ -32,15 +32,20 @@ class FailingProxy {
         req.resume();
         req.on('end', () => {
           res.writeHead(500, { 'content-type': 'application/xml' });
-          res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>We encountered an internal error.</Message></Error>');
+          res.end(
+            '<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>We encountered an internal error.</Message></Error>',
+          );
         });
         return;
       }
       // Headers unchanged (Host included), so the signature s3rver checks still matches.
-      const upstream = http.request({ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const upstream = http.request(
+        { host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       upstream.on('error', () => res.destroy());
       req.pipe(upstream);
     });
@@ -68,13 +73,29 @@ describe('S3 storage faults', () => {
     attachments: (await t.db.selectFrom('ticket_attachments').select('id').execute()).length,
   });
   const upload = (files: FilePart[], subject = 'During an outage') => {
-    const body = multipart([['subject', subject], ['message', 'Files sent while the storage is in trouble.']], files);
-    return t.app.inject({ method: 'POST', url: '/api/tickets', headers: { ...user.auth, ...body.headers }, payload: body.payload });
+    const body = multipart(
+      [
+        ['subject', subject],
+        ['message', 'Files sent while the storage is in trouble.'],
+      ],
+      files,
+    );
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/tickets',
+      headers: { ...user.auth, ...body.headers },
+      payload: body.payload,
+    });
   };
   /** Files on the local disk: with S3 only temporary ones, and none may stay behind. */
   const localFiles = async () => {
     const root = path.join(t.dataDir, 'attachments');
-    return fs.existsSync(root) ? fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : [];
+    return fs.existsSync(root)
+      ? fs
+          .readdirSync(root, { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => e.name)
+      : [];
   };
 
   beforeAll(async () => {
@@ -104,13 +125,27 @@ describe('S3 storage faults', () => {
     expect(res.headers['retry-after']).toBe('5');
     expect(res.json()).toEqual(UNAVAILABLE);
     const comment = multipart([['message', 'A comment with a file.']], [{ name: 'c.pdf', content: PDF }]);
-    const commented = await t.app.inject({ method: 'POST', url: `/api/tickets/${stored.id}/comments`, headers: { ...user.auth, ...comment.headers }, payload: comment.payload });
+    const commented = await t.app.inject({
+      method: 'POST',
+      url: `/api/tickets/${stored.id}/comments`,
+      headers: { ...user.auth, ...comment.headers },
+      payload: comment.payload,
+    });
     expect(commented.statusCode).toBe(503);
-    const download = await t.app.inject({ method: 'GET', url: `/api/tickets/${stored.id}/attachments/${stored.attachments[0].id}/download`, headers: user.auth });
+    const download = await t.app.inject({
+      method: 'GET',
+      url: `/api/tickets/${stored.id}/attachments/${stored.attachments[0].id}/download`,
+      headers: user.auth,
+    });
     expect(download.statusCode).toBe(503);
     expect(download.json()).toEqual(UNAVAILABLE);
     // Nothing else waits on the storage: a ticket without files is still created.
-    const plain = await t.app.inject({ method: 'POST', url: '/api/tickets', headers: user.auth, payload: { subject: 'No files', message: 'Written while the storage is down.' } });
+    const plain = await t.app.inject({
+      method: 'POST',
+      url: '/api/tickets',
+      headers: user.auth,
+      payload: { subject: 'No files', message: 'Written while the storage is down.' },
+    });
     expect(plain.statusCode).toBe(201);
     expect(await counts()).toEqual({ tickets: before.rows.tickets + 1, attachments: before.rows.attachments });
     expect(await localFiles()).toEqual([]);
@@ -118,7 +153,11 @@ describe('S3 storage faults', () => {
     await s3.start();
     expect(s3.objects()).toEqual(before.objects);
     expect((await upload(FILES, 'After the outage')).statusCode).toBe(201);
-    const again = await t.app.inject({ method: 'GET', url: `/api/tickets/${stored.id}/attachments/${stored.attachments[0].id}/download`, headers: user.auth });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: `/api/tickets/${stored.id}/attachments/${stored.attachments[0].id}/download`,
+      headers: user.auth,
+    });
     expect(again.rawPayload.equals(PNG)).toBe(true);
   }, 60_000);
 
@@ -131,7 +170,11 @@ describe('S3 storage faults', () => {
     const res = await upload(FILES);
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual(UNAVAILABLE);
-    const download = await t.app.inject({ method: 'GET', url: `/api/tickets/${stored.id}/attachments/${stored.attachments[0].id}/download`, headers: user.auth });
+    const download = await t.app.inject({
+      method: 'GET',
+      url: `/api/tickets/${stored.id}/attachments/${stored.attachments[0].id}/download`,
+      headers: user.auth,
+    });
     expect(download.statusCode).toBe(503);
     // The upload was tried three times (keep() reopens the file), the download by the SDK's retries.
     expect(proxy.failed - failedBefore).toBeGreaterThanOrEqual(4);
@@ -157,12 +200,23 @@ describe('S3 storage faults', () => {
     const port = (t.app.server.address() as net.AddressInfo).port;
     const before = { objects: s3.objects(), rows: await counts() };
     const second = Buffer.from('a second file the client never finishes sending\n'.repeat(2_000));
-    const body = multipart([['subject', 'Cut off'], ['message', 'The client goes away in the middle of the second file.']], [{ name: 'first.png', content: PNG }, { name: 'second.txt', content: second }]);
+    const body = multipart(
+      [
+        ['subject', 'Cut off'],
+        ['message', 'The client goes away in the middle of the second file.'],
+      ],
+      [
+        { name: 'first.png', content: PNG },
+        { name: 'second.txt', content: second },
+      ],
+    );
     const cut = body.payload.indexOf(second) + second.length / 2;
 
     const socket = net.connect(port, '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', resolve));
-    socket.write(`POST /api/tickets HTTP/1.1\r\nHost: x\r\nAuthorization: ${user.auth.authorization}\r\nContent-Type: ${body.headers['content-type']}\r\nContent-Length: ${body.payload.length}\r\n\r\n`);
+    socket.write(
+      `POST /api/tickets HTTP/1.1\r\nHost: x\r\nAuthorization: ${user.auth.authorization}\r\nContent-Type: ${body.headers['content-type']}\r\nContent-Length: ${body.payload.length}\r\n\r\n`,
+    );
     socket.write(body.payload.subarray(0, cut));
     // The first file is in the bucket before the client goes: the test sees the object removed.
     await waitFor('the first file to reach the bucket', async () => s3.objects().length === before.objects.length + 1);
@@ -189,8 +243,19 @@ describe('S3 storage misconfigured', () => {
 
   it('answers 500, not 503 or 400, when the bucket does not exist, and records nothing', async () => {
     const user = await t.makeUser();
-    const body = multipart([['subject', 'Wrong bucket'], ['message', 'The operator named a bucket that does not exist.']], [{ name: 'a.png', content: PNG }]);
-    const res = await t.app.inject({ method: 'POST', url: '/api/tickets', headers: { ...user.auth, ...body.headers }, payload: body.payload });
+    const body = multipart(
+      [
+        ['subject', 'Wrong bucket'],
+        ['message', 'The operator named a bucket that does not exist.'],
+      ],
+      [{ name: 'a.png', content: PNG }],
+    );
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/tickets',
+      headers: { ...user.auth, ...body.headers },
+      payload: body.payload,
+    });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({ success: false, message: 'Server Error', error: 'internal_error' });
     expect(await t.db.selectFrom('tickets').select('id').execute()).toEqual([]);

@@ -92,7 +92,11 @@ describe('graceful shutdown of the server process', () => {
     const json = { ...owner.headers, 'content-type': 'application/json' };
 
     for (let i = 0; i < 5; i++) {
-      const res = await fetch(`${url}/api/tickets`, { method: 'POST', headers: json, body: JSON.stringify({ subject: `Before ${i}`, message: 'Created before the shutdown.' }) });
+      const res = await fetch(`${url}/api/tickets`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ subject: `Before ${i}`, message: 'Created before the shutdown.' }),
+      });
       expect(res.status).toBe(201);
     }
 
@@ -103,9 +107,14 @@ describe('graceful shutdown of the server process', () => {
     const loop = async (n: number) => {
       while (loading) {
         try {
-          const res = n % 2
-            ? await fetch(`${url}/api/tickets`, { headers: owner.headers })
-            : await fetch(`${url}/api/tickets`, { method: 'POST', headers: json, body: JSON.stringify({ subject: `Load ${n}`, message: 'Created during the shutdown test.' }) });
+          const res =
+            n % 2
+              ? await fetch(`${url}/api/tickets`, { headers: owner.headers })
+              : await fetch(`${url}/api/tickets`, {
+                  method: 'POST',
+                  headers: json,
+                  body: JSON.stringify({ subject: `Load ${n}`, message: 'Created during the shutdown test.' }),
+                });
           statuses.push(res.status);
           const body = (await res.json()) as { data?: { id?: number } };
           if (res.status === 201) created.push(body.data!.id!);
@@ -120,7 +129,10 @@ describe('graceful shutdown of the server process', () => {
     // An upload in progress: half of its file is on the server when SIGTERM arrives.
     const upload = splitUpload(port, owner.token);
     const tmpDir = path.join(t.dataDir, 'attachments', '.tmp');
-    await waitFor('the upload to reach the disk', async () => fs.existsSync(tmpDir) && fs.readdirSync(tmpDir).length > 0);
+    await waitFor(
+      'the upload to reach the disk',
+      async () => fs.existsSync(tmpDir) && fs.readdirSync(tmpDir).length > 0,
+    );
 
     const sentAt = Date.now();
     server.child.kill('SIGTERM');
@@ -134,8 +146,12 @@ describe('graceful shutdown of the server process', () => {
     await Promise.all(loops);
 
     expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 201 Created');
-    const answer = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as { data: { id: number; attachments: Array<{ file_size: number }> } };
-    expect(answer.data.attachments).toEqual([expect.objectContaining({ file_name: 'slow.txt', file_size: upload.fileBytes.length })]);
+    const answer = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as {
+      data: { id: number; attachments: Array<{ file_size: number }> };
+    };
+    expect(answer.data.attachments).toEqual([
+      expect.objectContaining({ file_name: 'slow.txt', file_size: upload.fileBytes.length }),
+    ]);
     expect(exitCode).toBe(0);
     expect(elapsed).toBeLessThan(10_000);
     expect(server.output()).not.toMatch(/shutdown took too long|error while shutting down/);
@@ -143,9 +159,19 @@ describe('graceful shutdown of the server process', () => {
     expect(statuses.filter((s) => s >= 500 && s !== 503)).toEqual([]);
 
     // The upload's ticket and file are stored; nothing acknowledged is missing.
-    const key = await t.db.selectFrom('ticket_attachments').select(['storage_key', 'file_size']).where('ticket_id', '=', answer.data.id).executeTakeFirstOrThrow();
-    expect(fs.statSync(path.join(t.dataDir, 'attachments', key.storage_key.slice(0, 2), key.storage_key)).size).toBe(upload.fileBytes.length);
-    const stored = await t.db.selectFrom('tickets').select('id').where('id', 'in', [...created, answer.data.id]).execute();
+    const key = await t.db
+      .selectFrom('ticket_attachments')
+      .select(['storage_key', 'file_size'])
+      .where('ticket_id', '=', answer.data.id)
+      .executeTakeFirstOrThrow();
+    expect(fs.statSync(path.join(t.dataDir, 'attachments', key.storage_key.slice(0, 2), key.storage_key)).size).toBe(
+      upload.fileBytes.length,
+    );
+    const stored = await t.db
+      .selectFrom('tickets')
+      .select('id')
+      .where('id', 'in', [...created, answer.data.id])
+      .execute();
     expect(stored).toHaveLength(created.length + 1);
 
     // Every ticket has its confirmation mail waiting; none was dropped or given up.
@@ -164,7 +190,8 @@ describe('graceful shutdown of the server process', () => {
       // A batch a round: a slow machine creates more tickets during the load (201 were seen, one
       // more than ten rounds send), so the rounds follow the mail's count, with room to spare.
       const rounds = Math.ceil(mail.length / OUTBOX_DEFAULTS.batchSize) + 2;
-      for (let round = 0; round < rounds && sent < mail.length; round++) sent += (await drainOutbox(t.db, transport, 'support@platform.local', { now: later })).sent;
+      for (let round = 0; round < rounds && sent < mail.length; round++)
+        sent += (await drainOutbox(t.db, transport, 'support@platform.local', { now: later })).sent;
       transport.close();
       expect(sent).toBe(mail.length);
       expect(received).toHaveLength(mail.length);
@@ -200,7 +227,10 @@ describe('shutdown while a mail is being sent to an unresponsive SMTP server', (
     const res = await fetch(`${server.url}/api/tickets`, {
       method: 'POST',
       headers: { ...owner.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ subject: 'Mail in flight', message: 'The confirmation is being sent when the server stops.' }),
+      body: JSON.stringify({
+        subject: 'Mail in flight',
+        message: 'The confirmation is being sent when the server stops.',
+      }),
     });
     expect(res.status).toBe(201);
     await waitFor('the worker to connect to the SMTP server', async () => held.length > 0, 15_000);
@@ -233,14 +263,27 @@ describe('npm start and signals', () => {
     const port = await freePort();
     const npm = spawn('npm', ['start', '--ignore-scripts', '--silent'], {
       cwd: scratch,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...t.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        ...t.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+      },
     });
     let output = '';
     npm.stdout.on('data', (d: Buffer) => (output += d.toString()));
     npm.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const npmExit = new Promise<number | string | null>((resolve) => npm.on('exit', (code, signal) => resolve(code ?? signal)));
+    const npmExit = new Promise<number | string | null>((resolve) =>
+      npm.on('exit', (code, signal) => resolve(code ?? signal)),
+    );
     try {
-      await waitFor('the server under npm to answer', async () => (await fetch(`http://127.0.0.1:${port}/health`)).status === 200, 90_000);
+      await waitFor(
+        'the server under npm to answer',
+        async () => (await fetch(`http://127.0.0.1:${port}/health`)).status === 200,
+        90_000,
+      );
       npm.kill('SIGTERM');
       expect(await npmExit).toBe(0);
       // The server itself handled the signal (it logs the shutdown) and no longer listens.

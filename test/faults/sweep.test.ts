@@ -33,10 +33,37 @@ async function recordAttachment(t: TestDatabase, key: string) {
   const user = await makeUser(t.db);
   const ticket = await t.db
     .insertInto('tickets')
-    .values({ tracking_code: `TK-${key.slice(0, 8)}`, user_id: user.id, email: null, subject: 's', message: 'm', status: 'open', priority: 'normal', category: null, assignee_id: null, sla_deadline: now, first_response_due_at: now, first_response_at: null, resolved_at: null, created_at: now, updated_at: now })
+    .values({
+      tracking_code: `TK-${key.slice(0, 8)}`,
+      user_id: user.id,
+      email: null,
+      subject: 's',
+      message: 'm',
+      status: 'open',
+      priority: 'normal',
+      category: null,
+      assignee_id: null,
+      sla_deadline: now,
+      first_response_due_at: now,
+      first_response_at: null,
+      resolved_at: null,
+      created_at: now,
+      updated_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await t.db.insertInto('ticket_attachments').values({ ticket_id: ticket.id, comment_id: null, file_name: 'a.png', file_type: 'image/png', file_size: 5, storage_key: key, created_at: now }).execute();
+  await t.db
+    .insertInto('ticket_attachments')
+    .values({
+      ticket_id: ticket.id,
+      comment_id: null,
+      file_name: 'a.png',
+      file_type: 'image/png',
+      file_size: 5,
+      storage_key: key,
+      created_at: now,
+    })
+    .execute();
 }
 
 describe('storage sweep', () => {
@@ -63,11 +90,15 @@ describe('storage sweep', () => {
     const result = await sweepStorage(t.db, t.dataDir);
 
     expect(result.removed.map((f) => [f.kind, path.join(t.dataDir, 'attachments', f.file)]).sort()).toEqual(
-      [['temporary', files.oldTemp], ['unreferenced', files.oldOrphan]].sort(),
+      [
+        ['temporary', files.oldTemp],
+        ['unreferenced', files.oldOrphan],
+      ].sort(),
     );
     expect(fs.existsSync(files.oldTemp)).toBe(false);
     expect(fs.existsSync(files.oldOrphan)).toBe(false);
-    for (const kept of [files.youngTemp, files.youngOrphan, files.recordedOld, files.foreign, files.misplaced]) expect(fs.existsSync(kept)).toBe(true);
+    for (const kept of [files.youngTemp, files.youngOrphan, files.recordedOld, files.foreign, files.misplaced])
+      expect(fs.existsSync(kept)).toBe(true);
     expect(result.tooYoung).toBe(2);
     expect(result.removed[0]!.size).toBe(5);
   });
@@ -90,11 +121,27 @@ describe('storage sweep', () => {
     const keys = Array.from({ length: 1_200 }, () => `aa${newKey().slice(2)}`);
     const now = new Date().toISOString();
     await recordAttachment(t, keys[0]!);
-    const ticket = await t.db.selectFrom('ticket_attachments').select('ticket_id').where('storage_key', '=', keys[0]!).executeTakeFirstOrThrow();
+    const ticket = await t.db
+      .selectFrom('ticket_attachments')
+      .select('ticket_id')
+      .where('storage_key', '=', keys[0]!)
+      .executeTakeFirstOrThrow();
     for (let i = 1; i < 700; i += 100) {
       await t.db
         .insertInto('ticket_attachments')
-        .values(keys.slice(i, Math.min(i + 100, 700)).map((k) => ({ ticket_id: ticket.ticket_id, comment_id: null, file_name: 'a.png', file_type: 'image/png', file_size: 5, storage_key: k, created_at: now })))
+        .values(
+          keys
+            .slice(i, Math.min(i + 100, 700))
+            .map((k) => ({
+              ticket_id: ticket.ticket_id,
+              comment_id: null,
+              file_name: 'a.png',
+              file_type: 'image/png',
+              file_size: 5,
+              storage_key: k,
+              created_at: now,
+            })),
+        )
         .execute();
     }
     for (const k of keys) plant(t.dataDir, keyPath(k), 2 * HOUR);
@@ -129,7 +176,11 @@ describe('storage:sweep command', () => {
     expect(res.code).toBe(0);
     const lines = res.stdout.trim().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(new RegExp(`^removed ${keyPath(orphanKey)} \\(unreferenced, 12 bytes, last written \\d{4}-\\d\\d-\\d\\dT[^)]+Z\\)$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^removed ${keyPath(orphanKey)} \\(unreferenced, 12 bytes, last written \\d{4}-\\d\\d-\\d\\dT[^)]+Z\\)$`,
+      ),
+    );
     expect(lines[1]).toBe('storage:sweep: removed 1 file (12 bytes); 3 scanned, 1 younger than 60 min left alone');
     expect(fs.existsSync(orphan)).toBe(false);
     expect(fs.existsSync(young)).toBe(true);
@@ -137,8 +188,12 @@ describe('storage:sweep command', () => {
 
     const shorter = await runCli(['storage:sweep', '--older-than-minutes', '5', '--dry-run'], t.env);
     expect(shorter.code).toBe(0);
-    expect(shorter.stdout).toContain(`would remove ${path.relative(path.join(t.dataDir, 'attachments'), young)} (unreferenced`);
-    expect(shorter.stdout.trim().split('\n').at(-1)).toBe('storage:sweep: would remove 1 file (5 bytes); 2 scanned, 0 younger than 5 min left alone');
+    expect(shorter.stdout).toContain(
+      `would remove ${path.relative(path.join(t.dataDir, 'attachments'), young)} (unreferenced`,
+    );
+    expect(shorter.stdout.trim().split('\n').at(-1)).toBe(
+      'storage:sweep: would remove 1 file (5 bytes); 2 scanned, 0 younger than 5 min left alone',
+    );
     expect(fs.existsSync(young)).toBe(true);
   }, 60_000);
 
@@ -163,7 +218,13 @@ describe('startup sweep', () => {
     const kept = plant(dataDir, keyPath(recorded), 3 * HOUR);
 
     // An app on the same database and files: its tickets plugin sweeps in the background once ready.
-    const app = await buildApp({ config: { ...seed.config, LOG_LEVEL: 'silent' }, database: seed.handle, logger: false, startWorkers: true, loadGeoData: false });
+    const app = await buildApp({
+      config: { ...seed.config, LOG_LEVEL: 'silent' },
+      database: seed.handle,
+      logger: false,
+      startWorkers: true,
+      loadGeoData: false,
+    });
     try {
       await app.ready();
       await waitFor('the startup sweep', async () => !fs.existsSync(oldTemp) && !fs.existsSync(oldOrphan));
@@ -172,10 +233,28 @@ describe('startup sweep', () => {
       // Uploads keep working after the sweep, and their files stay.
       const user = await makeUser(seed.db);
       const token = await makeToken(seed.db, user.id);
-      const body = multipart([['subject', 'After sweep'], ['message', 'A file after the startup sweep.']], [{ name: 'a.png', content: PNG }]);
-      const res = await app.inject({ method: 'POST', url: '/api/tickets', headers: { authorization: `Bearer ${token}`, ...body.headers }, payload: body.payload });
+      const body = multipart(
+        [
+          ['subject', 'After sweep'],
+          ['message', 'A file after the startup sweep.'],
+        ],
+        [{ name: 'a.png', content: PNG }],
+      );
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/tickets',
+        headers: { authorization: `Bearer ${token}`, ...body.headers },
+        payload: body.payload,
+      });
       expect(res.statusCode).toBe(201);
-      const key = (await seed.db.selectFrom('ticket_attachments').select('storage_key').where('file_name', '=', 'a.png').orderBy('id', 'desc').executeTakeFirstOrThrow()).storage_key;
+      const key = (
+        await seed.db
+          .selectFrom('ticket_attachments')
+          .select('storage_key')
+          .where('file_name', '=', 'a.png')
+          .orderBy('id', 'desc')
+          .executeTakeFirstOrThrow()
+      ).storage_key;
       expect(fs.existsSync(path.join(dataDir, 'attachments', keyPath(key)))).toBe(true);
     } finally {
       await app.close();
@@ -187,7 +266,12 @@ describe('startup sweep', () => {
 describe('startup sweep beside a running instance', () => {
   it('leaves alone the upload another instance is writing at that moment; that upload completes and is served', async () => {
     const seed = await createTestDatabase();
-    const options = { config: { ...seed.config, LOG_LEVEL: 'silent' as const }, database: seed.handle, logger: false, loadGeoData: false };
+    const options = {
+      config: { ...seed.config, LOG_LEVEL: 'silent' as const },
+      database: seed.handle,
+      logger: false,
+      loadGeoData: false,
+    };
     const first = await buildApp({ ...options, startWorkers: false });
     let second: Awaited<ReturnType<typeof buildApp>> | undefined;
     const socket = new net.Socket();
@@ -199,13 +283,21 @@ describe('startup sweep beside a running instance', () => {
 
       // The first instance receives half of an upload.
       const content = Buffer.from('line of an upload in progress\n'.repeat(4_000));
-      const body = multipart([['subject', 'Upload during a sweep'], ['message', 'Another instance starts meanwhile.']], [{ name: 'progress.txt', content }]);
+      const body = multipart(
+        [
+          ['subject', 'Upload during a sweep'],
+          ['message', 'Another instance starts meanwhile.'],
+        ],
+        [{ name: 'progress.txt', content }],
+      );
       const cut = body.payload.indexOf(content) + content.length / 2;
       let raw = '';
       socket.on('data', (d: Buffer) => (raw += d.toString()));
       const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
       await new Promise<void>((resolve) => socket.connect(port, '127.0.0.1', resolve));
-      socket.write(`POST /api/tickets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${body.headers['content-type']}\r\nContent-Length: ${body.payload.length}\r\nConnection: close\r\n\r\n`);
+      socket.write(
+        `POST /api/tickets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${body.headers['content-type']}\r\nContent-Length: ${body.payload.length}\r\nConnection: close\r\n\r\n`,
+      );
       socket.write(body.payload.subarray(0, cut));
       const tmp = path.join(seed.dataDir, 'attachments', '.tmp');
       await waitFor('the upload to reach the disk', async () => fs.existsSync(tmp) && fs.readdirSync(tmp).length === 1);
@@ -221,8 +313,14 @@ describe('startup sweep beside a running instance', () => {
       socket.write(body.payload.subarray(cut));
       await closed;
       expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 201 Created');
-      const created = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as { data: { id: number; attachments: Array<{ id: number }> } };
-      const download = await second.inject({ method: 'GET', url: `/api/tickets/${created.data.id}/attachments/${created.data.attachments[0]!.id}/download`, headers: { authorization: `Bearer ${token}` } });
+      const created = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as {
+        data: { id: number; attachments: Array<{ id: number }> };
+      };
+      const download = await second.inject({
+        method: 'GET',
+        url: `/api/tickets/${created.data.id}/attachments/${created.data.attachments[0]!.id}/download`,
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(download.statusCode).toBe(200);
       expect(download.rawPayload.equals(content)).toBe(true);
     } finally {
@@ -233,4 +331,3 @@ describe('startup sweep beside a running instance', () => {
     }
   });
 });
-

@@ -25,7 +25,12 @@ describe('geo:import in a real process', () => {
   afterAll(() => database.destroy());
 
   const cli = (...args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli.ts'), ...args], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
+    spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli.ts'), ...args], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
 
   it('loads the bundled data on an empty database, imports the file and prints a summary', async () => {
     const file = path.join(database.dataDir, 'streets.csv');
@@ -35,7 +40,10 @@ describe('geo:import in a real process', () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toBe(`imported 2 streets from ${file}: 2 new, 0 updated\n`);
     const streets = await database.db.selectFrom('streets').select(['id', 'name']).orderBy('id').execute();
-    expect(streets).toEqual([{ id: 1, name: 'Valiasr' }, { id: 2, name: 'Enghelab' }]);
+    expect(streets).toEqual([
+      { id: 1, name: 'Valiasr' },
+      { id: 2, name: 'Enghelab' },
+    ]);
   });
 
   it('exits 1 on a bad file with one line per bad row and no stack trace', async () => {
@@ -48,13 +56,18 @@ describe('geo:import in a real process', () => {
     expect(lines).toContain('line 3: neighborhood_id 424242 does not exist in neighborhoods');
     expect(lines.at(-1)).toBe(`error: ${file}: 1 bad row; nothing was imported`);
     expect(result.stderr).not.toMatch(/\n\s+at /);
-    const count = await database.db.selectFrom('streets').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const count = await database.db
+      .selectFrom('streets')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(2);
   });
 
   it('exits 2 with the list of levels on an unknown level', () => {
     const result = cli('geo:import', '--level', 'planet', '--file', 'x.csv');
     expect(result.status).toBe(2);
-    expect(result.stderr.trim()).toBe('error: --level must be one of: continent, country, province, county, district, city, rural, village, region, neighborhood, street, alley');
+    expect(result.stderr.trim()).toBe(
+      'error: --level must be one of: continent, country, province, county, district, city, rural, village, region, neighborhood, street, alley',
+    );
   });
 });

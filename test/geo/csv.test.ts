@@ -54,13 +54,20 @@ describe('CSV parsing', () => {
     for (const file of [plain, gz]) {
       const result = [];
       for await (const record of csvRecords(fileLines(file))) result.push(record.fields);
-      expect(result).toEqual([['id', 'name'], ['1', 'آب بر'], ['2', 'x, y']]);
+      expect(result).toEqual([
+        ['id', 'name'],
+        ['1', 'آب بر'],
+        ['2', 'x, y'],
+      ]);
     }
   });
 
   it('reports a broken gzip stream as an error of the reader', async () => {
     const file = path.join(dir, 'broken.gz');
-    fs.writeFileSync(file, Buffer.concat([zlib.gzipSync('id,name\n'.repeat(1000)).subarray(0, 30), Buffer.alloc(50, 7)]));
+    fs.writeFileSync(
+      file,
+      Buffer.concat([zlib.gzipSync('id,name\n'.repeat(1000)).subarray(0, 30), Buffer.alloc(50, 7)]),
+    );
     const read = async () => {
       for await (const line of fileLines(file)) void line;
     };

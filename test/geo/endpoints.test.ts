@@ -8,7 +8,8 @@ type Item = { id: number | string; name: string };
 
 describe('geographic endpoints on the shipped data', () => {
   let t: TestApp;
-  const get = async (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+  const get = async (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers });
   const json = async <T = Item[]>(url: string): Promise<T> => {
     const res = await get(url);
     expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
@@ -117,7 +118,12 @@ describe('geographic endpoints on the shipped data', () => {
     });
 
     it('gives {data: []} for an integer that names no parent', async () => {
-      for (const url of ['/api/counties/99999', '/api/districts/2147483647', '/api/cities/99999', '/api/villages/99999']) {
+      for (const url of [
+        '/api/counties/99999',
+        '/api/districts/2147483647',
+        '/api/cities/99999',
+        '/api/villages/99999',
+      ]) {
         const res = await get(url);
         expect(res.statusCode, url).toBe(200);
         expect(res.json(), url).toEqual({ data: [] });
@@ -127,7 +133,11 @@ describe('geographic endpoints on the shipped data', () => {
     it('answers 422 in the general form for an id that is not an integer', async () => {
       const res = await get('/api/counties/abc');
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ success: false, message: 'The given data was invalid.', errors: { id: ['The id must be an integer.'] } });
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'The given data was invalid.',
+        errors: { id: ['The id must be an integer.'] },
+      });
     });
 
     it('answers 422 for an id below 1 or above the integer range', async () => {
@@ -137,7 +147,7 @@ describe('geographic endpoints on the shipped data', () => {
         errors: { id: ['The id must be at least 1.'] },
       });
       expect((await get('/api/cities/99999999999')).statusCode).toBe(422);
-      expect((await get("/api/villages/1%27%20OR%20%271%27%3D%271")).statusCode).toBe(422);
+      expect((await get('/api/villages/1%27%20OR%20%271%27%3D%271')).statusCode).toBe(422);
     });
   });
 
@@ -194,12 +204,20 @@ describe('geographic endpoints on the shipped data', () => {
       for (const rural of rurals) expect(byId.get(`rural_${rural.id}`)).toBe(`${rural.name} (دهستان)`);
       for (const city of cities) expect(byId.get(`city_${city.id}`)).toBe(city.name);
       // Only the section list carries the label: the villages of a rural and the ids are unchanged.
-      expect(children.filter((c) => String(c.name).endsWith(' (دهستان)')).map((c) => c.id)).toEqual(children.filter((c) => String(c.id).startsWith('rural_')).map((c) => c.id));
+      expect(children.filter((c) => String(c.name).endsWith(' (دهستان)')).map((c) => c.id)).toEqual(
+        children.filter((c) => String(c.id).startsWith('rural_')).map((c) => c.id),
+      );
     });
 
     it('tells apart a rural and a city of the same name and keeps the section list and its ETag stable', async () => {
-      const cityNames = new Map(sourceRows('cities.csv').filter((r) => r.active === '1').map((r) => [`${r.district_id}/${r.name}`, r.id]));
-      const twin = sourceRows('rurals.csv').find((r) => r.active === '1' && cityNames.has(`${r.district_id}/${r.name}`));
+      const cityNames = new Map(
+        sourceRows('cities.csv')
+          .filter((r) => r.active === '1')
+          .map((r) => [`${r.district_id}/${r.name}`, r.id]),
+      );
+      const twin = sourceRows('rurals.csv').find(
+        (r) => r.active === '1' && cityNames.has(`${r.district_id}/${r.name}`),
+      );
       expect(twin, 'the shipped data has a district with a city and a rural of the same name').toBeDefined();
       const url = `/api/geographic/section/${twin!.district_id}/children`;
       const first = await get(url);
@@ -252,8 +270,12 @@ describe('geographic endpoints on the shipped data', () => {
     it('takes the level in any case', async () => {
       const lower = await json('/api/geographic/section/785/children');
       expect(await json('/api/geographic/SECTION/785/children')).toEqual(lower);
-      expect(await json('/api/geographic/Province/8/children')).toEqual(await json('/api/geographic/province/8/children'));
-      expect(await json('/api/geographic/CITY/city_4/children')).toEqual(await json('/api/geographic/city/city_4/children'));
+      expect(await json('/api/geographic/Province/8/children')).toEqual(
+        await json('/api/geographic/province/8/children'),
+      );
+      expect(await json('/api/geographic/CITY/city_4/children')).toEqual(
+        await json('/api/geographic/city/city_4/children'),
+      );
     });
 
     it('gives [] for a non-numeric, negative, or unknown parent, never an error', async () => {
@@ -275,7 +297,10 @@ describe('geographic endpoints on the shipped data', () => {
       }
       const level = await get(`/api/geographic/${encodeURIComponent("province' OR '1'='1")}/8/children`);
       expect(level.statusCode).toBe(422);
-      const count = await t.db.selectFrom('provinces').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const count = await t.db
+        .selectFrom('provinces')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(31);
     });
 
@@ -283,7 +308,11 @@ describe('geographic endpoints on the shipped data', () => {
       for (const level of ['planet', 'district', 'provinces', 'village']) {
         const res = await get(`/api/geographic/${level}/1/children`);
         expect(res.statusCode, level).toBe(422);
-        expect(res.json()).toEqual({ success: false, message: 'The given data was invalid.', errors: { level: ['The selected level is invalid.'] } });
+        expect(res.json()).toEqual({
+          success: false,
+          message: 'The given data was invalid.',
+          errors: { level: ['The selected level is invalid.'] },
+        });
       }
     });
 

@@ -12,7 +12,11 @@ const SECURITY = securityHeaders();
 const PER_RESPONSE = new Set(['date', 'connection', 'content-length', 'x-request-id']);
 
 function fixedHeaders(headers: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([k]) => !PER_RESPONSE.has(k)).map(([k, v]) => [k, String(v)]));
+  return Object.fromEntries(
+    Object.entries(headers)
+      .filter(([k]) => !PER_RESPONSE.has(k))
+      .map(([k, v]) => [k, String(v)]),
+  );
 }
 
 describe('geo routes on the hot path: what the client receives', () => {
@@ -28,7 +32,12 @@ describe('geo routes on the hot path: what the client receives', () => {
       expect(res.statusCode, url).toBe(200);
       const etag = String(res.headers.etag);
       expect(etag).toMatch(/^"[^"]+"$/);
-      expect(fixedHeaders(res.headers), url).toEqual({ ...SECURITY, 'cache-control': 'public, max-age=3600', etag, 'content-type': 'application/json; charset=utf-8' });
+      expect(fixedHeaders(res.headers), url).toEqual({
+        ...SECURITY,
+        'cache-control': 'public, max-age=3600',
+        etag,
+        'content-type': 'application/json; charset=utf-8',
+      });
       expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
       expect(JSON.stringify(res.json()).length, url).toBeGreaterThan(20);
@@ -85,7 +94,13 @@ describe('request logging at the default level', () => {
         done();
       },
     });
-    app = await buildApp({ config: database.config, database: database.handle, logger: { level: 'info', stream }, loadGeoData: false, startWorkers: false });
+    app = await buildApp({
+      config: database.config,
+      database: database.handle,
+      logger: { level: 'info', stream },
+      loadGeoData: false,
+      startWorkers: false,
+    });
     await app.ready();
   });
   afterAll(async () => {

@@ -23,13 +23,27 @@ describe('geo:import and catalogue refresh', () => {
     return file;
   };
   const run = (level: string, file: string) => geoImport.run({ level, file }, context);
-  const children = async (url: string) => (await t.app.inject(url)).json() as Array<{ id: number | string; name: string }>;
+  const children = async (url: string) =>
+    (await t.app.inject(url)).json() as Array<{ id: number | string; name: string }>;
   const count = async (table: 'streets' | 'alleys' | 'provinces') =>
-    Number((await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   beforeAll(async () => {
     t = await buildTestApp({ loadGeoData: true });
-    context = { config: t.config, db: t.db, dialect: testDialect, out: (l) => out.push(l), progress: (l) => err.push(l) };
+    context = {
+      config: t.config,
+      db: t.db,
+      dialect: testDialect,
+      out: (l) => out.push(l),
+      progress: (l) => err.push(l),
+    };
   });
   afterAll(() => t.close());
   const reset = () => {
@@ -39,7 +53,10 @@ describe('geo:import and catalogue refresh', () => {
 
   it('imports streets, and the running app serves them after the revision check', async () => {
     reset();
-    const file = write('streets.csv', 'id,name,neighborhood_id,active\r\n1,"Valiasr, North",1,1\r\n2,"The ""Old"" Road",1,1\r\n3,Hidden,1,0\r\n');
+    const file = write(
+      'streets.csv',
+      'id,name,neighborhood_id,active\r\n1,"Valiasr, North",1,1\r\n2,"The ""Old"" Road",1,1\r\n3,Hidden,1,0\r\n',
+    );
     await run('street', file);
     expect(out).toEqual([`imported 3 streets from ${file}: 3 new, 0 updated`]);
     expect(await children('/api/geographic/neighborhood/1/children')).toEqual([]);
@@ -57,7 +74,9 @@ describe('geo:import and catalogue refresh', () => {
     catalog.watch(25);
     try {
       await run('street', write('watched.csv', 'id,name,neighborhood_id,active\n30,Watched,3,1\n'));
-      await expect.poll(() => children('/api/geographic/neighborhood/3/children'), { timeout: 5_000, interval: 25 }).toEqual([{ id: 30, name: 'Watched' }]);
+      await expect
+        .poll(() => children('/api/geographic/neighborhood/3/children'), { timeout: 5_000, interval: 25 })
+        .toEqual([{ id: 30, name: 'Watched' }]);
     } finally {
       catalog.stop();
     }
@@ -85,12 +104,21 @@ describe('geo:import and catalogue refresh', () => {
     const before = await count('streets');
     const file = write(
       'bad.csv',
-      ['id,name,neighborhood_id,active', '20,Good,1,1', 'x,,99999,2', '21,Short,1', '20,Again,1,1', '22,"unclosed,1,1'].join('\n'),
+      [
+        'id,name,neighborhood_id,active',
+        '20,Good,1,1',
+        'x,,99999,2',
+        '21,Short,1',
+        '20,Again,1,1',
+        '22,"unclosed,1,1',
+      ].join('\n'),
     );
     const error = await run('street', file).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CommandFailed);
     expect((error as Error).message).toBe(`${file}: 4 bad rows; nothing was imported`);
-    expect(err).toContain('line 3: id "x" must be a positive whole number; name is required; neighborhood_id 99999 does not exist in neighborhoods; active "2" must be 0 or 1');
+    expect(err).toContain(
+      'line 3: id "x" must be a positive whole number; name is required; neighborhood_id 99999 does not exist in neighborhoods; active "2" must be 0 or 1',
+    );
     expect(err).toContain('line 4: expected 4 fields, found 3');
     expect(err).toContain('line 5: id 20 appears more than once in the file');
     expect(err).toContain('line 6: a quoted field is not closed before the end of the file');
@@ -113,15 +141,21 @@ describe('geo:import and catalogue refresh', () => {
   it('lists at most 20 bad rows and counts the rest', async () => {
     reset();
     const lines = ['id,name,neighborhood_id,active', ...Array.from({ length: 25 }, (_, i) => `${i + 500},x,1,7`)];
-    await expect(run('street', write('many.csv', lines.join('\n')))).rejects.toThrow('25 bad rows; nothing was imported');
+    await expect(run('street', write('many.csv', lines.join('\n')))).rejects.toThrow(
+      '25 bad rows; nothing was imported',
+    );
     expect(err.filter((l) => l.startsWith('line '))).toHaveLength(20);
     expect(err).toContain('... and 5 more bad rows');
   });
 
-  it('rejects a header that is not the level\'s columns', async () => {
+  it("rejects a header that is not the level's columns", async () => {
     reset();
-    await expect(run('street', write('header.csv', 'id,name,street,active,extra\n1,a,1,1,1\n'))).rejects.toThrow('1 bad row');
-    expect(err).toContain('line 1: the header must be id,name,neighborhood_id,active (missing neighborhood_id; unknown street, extra)');
+    await expect(run('street', write('header.csv', 'id,name,street,active,extra\n1,a,1,1,1\n'))).rejects.toThrow(
+      '1 bad row',
+    );
+    expect(err).toContain(
+      'line 1: the header must be id,name,neighborhood_id,active (missing neighborhood_id; unknown street, extra)',
+    );
     reset();
     await expect(run('street', write('empty.csv', ''))).rejects.toThrow(CommandFailed);
     expect(err).toContain('the file is empty: expected a header line');
@@ -130,9 +164,14 @@ describe('geo:import and catalogue refresh', () => {
   it('answers a wrong level, a missing or unreadable file, and broken gzip with one-line errors', async () => {
     await expect(run('planet', write('x.csv', 'id\n'))).rejects.toThrow(UsageError);
     await expect(geoImport.run({ file: 'x.csv' }, context)).rejects.toThrow('--level is required');
-    await expect(run('street', path.join(t.dataDir, 'missing.csv'))).rejects.toThrow(/^cannot read .*missing\.csv: no such file$/);
+    await expect(run('street', path.join(t.dataDir, 'missing.csv'))).rejects.toThrow(
+      /^cannot read .*missing\.csv: no such file$/,
+    );
     await expect(run('street', t.dataDir)).rejects.toThrow(/not a file$/);
-    const broken = Buffer.concat([zlib.gzipSync('id,name,neighborhood_id,active\n1,a,1,1\n').subarray(0, 20), Buffer.from('garbage')]);
+    const broken = Buffer.concat([
+      zlib.gzipSync('id,name,neighborhood_id,active\n1,a,1,1\n').subarray(0, 20),
+      Buffer.from('garbage'),
+    ]);
     await expect(run('street', write('broken.csv.gz', broken))).rejects.toThrow(CommandFailed);
   });
 
@@ -152,7 +191,10 @@ describe('geo:import and catalogue refresh', () => {
     const [first] = (before.json() as { data: Array<{ id: number }> }).data;
     await t.db.updateTable('counties').set({ active: 0 }).where('id', '=', first!.id).execute();
     await geoCatalogOf(t.app).rebuild();
-    const after = await t.app.inject({ url: '/api/counties/8', headers: { 'if-none-match': String(before.headers.etag) } });
+    const after = await t.app.inject({
+      url: '/api/counties/8',
+      headers: { 'if-none-match': String(before.headers.etag) },
+    });
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);
     expect((after.json() as { data: Array<{ id: number }> }).data.map((c) => c.id)).not.toContain(first!.id);
@@ -162,7 +204,11 @@ describe('geo:import and catalogue refresh', () => {
   it('does not reload the bundled data over existing rows at the next start', async () => {
     const lines: string[] = [];
     expect(await loadBundledData(t.db, testDialect, (l) => lines.push(l))).toEqual({});
-    const province = await t.db.selectFrom('provinces').select(['name', 'active']).where('id', '=', 9).executeTakeFirstOrThrow();
+    const province = await t.db
+      .selectFrom('provinces')
+      .select(['name', 'active'])
+      .where('id', '=', 9)
+      .executeTakeFirstOrThrow();
     expect(province).toEqual({ name: 'Renamed', active: 0 });
   });
 });

@@ -41,7 +41,12 @@ async function one(port: number, request: RawRequest): Promise<RawAnswer> {
 /** Status, header names in order, every header value but the per-response ones, and the body. */
 function shape(answer: RawAnswer) {
   const names = Object.keys(answer.headers);
-  return { status: answer.statusCode, names, values: names.filter((n) => !PER_RESPONSE.has(n)).map((n) => `${n}: ${answer.headers[n]}`), body: answer.body };
+  return {
+    status: answer.statusCode,
+    names,
+    values: names.filter((n) => !PER_RESPONSE.has(n)).map((n) => `${n}: ${answer.headers[n]}`),
+    body: answer.body,
+  };
 }
 
 describe('prepared geo answers', () => {
@@ -51,7 +56,13 @@ describe('prepared geo answers', () => {
   });
   afterAll(() => s.app.close());
 
-  const paths = ['/api/provinces', '/api/geographic/continents', '/api/geographic/section/785/children', '/api/counties/8', '/api/geographic/province/8/children'];
+  const paths = [
+    '/api/provinces',
+    '/api/geographic/continents',
+    '/api/geographic/section/785/children',
+    '/api/counties/8',
+    '/api/geographic/province/8/children',
+  ];
 
   it('answer 200 exactly as the Fastify route does, header order included', async () => {
     for (const path of paths) {
@@ -86,19 +97,35 @@ describe('prepared geo answers', () => {
   });
 
   it('echo a sane X-Request-Id and replace an insane one', async () => {
-    expect((await one(s.port, { method: 'GET', url: '/api/provinces', headers: { 'x-request-id': 'trace-42.a:b' } })).headers['x-request-id']).toBe('trace-42.a:b');
-    expect((await one(s.port, { method: 'GET', url: '/api/provinces', headers: { 'x-request-id': 'bad id!' } })).headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(
+      (await one(s.port, { method: 'GET', url: '/api/provinces', headers: { 'x-request-id': 'trace-42.a:b' } }))
+        .headers['x-request-id'],
+    ).toBe('trace-42.a:b');
+    expect(
+      (await one(s.port, { method: 'GET', url: '/api/provinces', headers: { 'x-request-id': 'bad id!' } })).headers[
+        'x-request-id'
+      ],
+    ).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('count each answer in the request-duration histogram under the route pattern', async () => {
     const count = async () => {
       const res = await s.app.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-      const line = res.body.split('\n').find((l) => l.startsWith('http_request_duration_seconds_count{route="/api/geographic/:level/:parentId/children",method="GET",status_class="2xx"}'));
+      const line = res.body
+        .split('\n')
+        .find((l) =>
+          l.startsWith(
+            'http_request_duration_seconds_count{route="/api/geographic/:level/:parentId/children",method="GET",status_class="2xx"}',
+          ),
+        );
       return Number(line?.split(' ').pop() ?? 0);
     };
     const before = await count();
     const served = s.served();
-    await exchange(s.port, [1, 2, 3].map(() => ({ method: 'GET', url: '/api/geographic/section/785/children' })));
+    await exchange(
+      s.port,
+      [1, 2, 3].map(() => ({ method: 'GET', url: '/api/geographic/section/785/children' })),
+    );
     expect(s.served()).toBe(served + 3);
     expect(await count()).toBe(before + 3);
   });
@@ -124,7 +151,11 @@ describe('prepared geo answers', () => {
     }
     // The same bytes whichever path answers the spellings of one list (0785 is read as 785 by both).
     const plain = await one(s.port, { method: 'GET', url: '/api/geographic/section/785/children' });
-    for (const url of ['/api/geographic/SECTION/785/children', '/api/geographic/section/%37%38%35/children', '/api/geographic/section/0785/children']) {
+    for (const url of [
+      '/api/geographic/SECTION/785/children',
+      '/api/geographic/section/%37%38%35/children',
+      '/api/geographic/section/0785/children',
+    ]) {
       expect((await one(s.port, { method: 'GET', url })).body, url).toBe(plain.body);
     }
   });
@@ -146,7 +177,11 @@ describe('prepared geo answers with CORS origins configured', () => {
   it('are not used: every geo request goes through the CORS hook', async () => {
     const s = await serve({ config: { CORS_ORIGINS: ['https://app.example.com'] } });
     try {
-      const answer = await one(s.port, { method: 'GET', url: '/api/provinces', headers: { origin: 'https://app.example.com' } });
+      const answer = await one(s.port, {
+        method: 'GET',
+        url: '/api/provinces',
+        headers: { origin: 'https://app.example.com' },
+      });
       expect(answer.statusCode).toBe(200);
       expect(answer.headers['access-control-allow-origin']).toBe('https://app.example.com');
       expect(s.served()).toBe(0);

@@ -12,7 +12,12 @@ describe('geographic endpoints without data, under a tight platform limit', () =
 
   it('never answers 429, and sends no rate-limit headers', async () => {
     for (let i = 0; i < 6; i += 1) {
-      for (const url of ['/api/provinces', '/api/counties/8', '/api/geographic/continents', '/api/geographic/section/1/children']) {
+      for (const url of [
+        '/api/provinces',
+        '/api/counties/8',
+        '/api/geographic/continents',
+        '/api/geographic/section/1/children',
+      ]) {
         const res = await t.app.inject(url);
         expect(res.statusCode, url).toBe(200);
         expect(res.headers['x-ratelimit-limit']).toBeUndefined();
@@ -20,7 +25,7 @@ describe('geographic endpoints without data, under a tight platform limit', () =
     }
   });
 
-  it('gives empty lists in each endpoint\'s shape when the tables are empty', async () => {
+  it("gives empty lists in each endpoint's shape when the tables are empty", async () => {
     expect((await t.app.inject('/api/provinces')).json()).toEqual({ data: [] });
     expect((await t.app.inject('/api/villages/1')).json()).toEqual({ data: [] });
     expect((await t.app.inject('/api/geographic/continents')).json()).toEqual([]);
@@ -29,7 +34,9 @@ describe('geographic endpoints without data, under a tight platform limit', () =
 
   it('sends the same security headers as the rest of the app, on 200, 304 and 422 alike', async () => {
     const reference = await t.app.inject('/health');
-    const security = Object.keys(reference.headers).filter((h) => /^(x-|cross-origin|origin-agent|referrer|strict-transport)/.test(h) && h !== 'x-request-id');
+    const security = Object.keys(reference.headers).filter(
+      (h) => /^(x-|cross-origin|origin-agent|referrer|strict-transport)/.test(h) && h !== 'x-request-id',
+    );
     expect(security.length).toBeGreaterThanOrEqual(7);
     const first = await t.app.inject('/api/provinces');
     const responses = [
@@ -41,13 +48,22 @@ describe('geographic endpoints without data, under a tight platform limit', () =
     ];
     expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 304, 422, 422]);
     for (const res of responses) {
-      for (const header of security) expect(res.headers[header], `${res.statusCode} ${header}`).toBe(reference.headers[header]);
+      for (const header of security)
+        expect(res.headers[header], `${res.statusCode} ${header}`).toBe(reference.headers[header]);
     }
   });
 
   it('documents the seven endpoints in the OpenAPI document', async () => {
     const paths = Object.keys((await t.app.inject('/openapi.json')).json().paths);
-    for (const p of ['/api/provinces', '/api/counties/{id}', '/api/districts/{id}', '/api/cities/{id}', '/api/villages/{id}', '/api/geographic/continents', '/api/geographic/{level}/{parentId}/children']) {
+    for (const p of [
+      '/api/provinces',
+      '/api/counties/{id}',
+      '/api/districts/{id}',
+      '/api/cities/{id}',
+      '/api/villages/{id}',
+      '/api/geographic/continents',
+      '/api/geographic/{level}/{parentId}/children',
+    ]) {
       expect(paths, p).toContain(p);
     }
   });

@@ -32,4 +32,5 @@ export function activeIdsWhere(rows: SourceRow[], column: string, value: number)
   return rows.filter((r) => r[column] === String(value) && r.active === '1').map((r) => Number(r.id));
 }
 
-export const sorted = (ids: Array<number | string>) => [...ids].sort((a, b) => String(a).localeCompare(String(b), 'en', { numeric: true }));
+export const sorted = (ids: Array<number | string>) =>
+  [...ids].sort((a, b) => String(a).localeCompare(String(b), 'en', { numeric: true }));

@@ -62,11 +62,14 @@ export async function createTestDatabase(overrides: Partial<Config> = {}): Promi
     dataDir,
     env: {
       DATA_DIR: dataDir,
-      ...(schema ? { DATABASE_URL: config.DATABASE_URL!, PGOPTIONS: `-c search_path=${schema}` } : { DATABASE_URL: '' }),
+      ...(schema
+        ? { DATABASE_URL: config.DATABASE_URL!, PGOPTIONS: `-c search_path=${schema}` }
+        : { DATABASE_URL: '' }),
     },
     async destroy() {
       await handle.close();
-      if (schema) await withAdminClient(config.DATABASE_URL!, (c) => c.query(`drop schema if exists ${schema} cascade`));
+      if (schema)
+        await withAdminClient(config.DATABASE_URL!, (c) => c.query(`drop schema if exists ${schema} cascade`));
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

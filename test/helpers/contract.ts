@@ -8,8 +8,12 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 
 type Json = Record<string, unknown>;
-interface MediaType { schema?: Json }
-interface Operation { responses: Record<string, { content?: Record<string, MediaType> }> }
+interface MediaType {
+  schema?: Json;
+}
+interface Operation {
+  responses: Record<string, { content?: Record<string, MediaType> }>;
+}
 
 export interface Answer {
   statusCode: number;
@@ -35,12 +39,25 @@ export class Contract {
     addFormats.default(this.ajv);
     this.ajv.addFormat('binary', true);
     // Response schemas are compiled by JSON pointer into the document, so their $refs resolve.
-    const components = { ...doc.components, schemas: { ...(doc.components.schemas as Json), RouteError: { anyOf: [{ $ref: '#/components/schemas/ErrorMessage' }, { $ref: '#/components/schemas/Failure' }] } } };
+    const components = {
+      ...doc.components,
+      schemas: {
+        ...(doc.components.schemas as Json),
+        RouteError: {
+          anyOf: [{ $ref: '#/components/schemas/ErrorMessage' }, { $ref: '#/components/schemas/Failure' }],
+        },
+      },
+    };
     this.ajv.addSchema({ $id: 'openapi.json', components, paths: doc.paths } as never);
     this.templates = Object.keys(doc.paths)
       .map((path) => ({
         path,
-        pattern: new RegExp(`^${path.split('/').map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('/')}/?$`),
+        pattern: new RegExp(
+          `^${path
+            .split('/')
+            .map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+            .join('/')}/?$`,
+        ),
         statics: path.split('/').filter((s) => s && !s.startsWith('{')).length,
       }))
       .sort((a, b) => b.statics - a.statics);
@@ -77,7 +94,10 @@ export class Contract {
     const verb = method.toUpperCase() === 'HEAD' ? 'get' : method.toLowerCase();
     const operation = operations?.[verb];
     // Refused by Node's HTTP parser before any route (headers too large, too slow): no operation's answer.
-    if (status === 408 || status === 431) return String(answer.headers['content-type']).startsWith('application/json') ? undefined : `${status} not in JSON`;
+    if (status === 408 || status === 431)
+      return String(answer.headers['content-type']).startsWith('application/json')
+        ? undefined
+        : `${status} not in JSON`;
     let mediaTypes: Record<string, MediaType> | undefined;
     if (!operation) {
       // No operation: a path the service does not have (404), a method the path does not serve
@@ -85,21 +105,27 @@ export class Contract {
       // {success:false, message}.
       // The CORS preflight answers OPTIONS on every path.
       if (method.toUpperCase() === 'OPTIONS' && (status === 204 || status === 200) && !answer.body) return undefined;
-      if (![400, 404, 405, 408, 413, 414, 415, 431].includes(status)) return `${method} ${url}: no operation in the document answers ${status}`;
+      if (![400, 404, 405, 408, 413, 414, 415, 431].includes(status))
+        return `${method} ${url}: no operation in the document answers ${status}`;
       if (status === 405 && !answer.headers.allow) return `${method} ${url}: 405 without Allow`;
     } else {
       const response = operation.responses[String(status)];
-      if (!response) return `${verb.toUpperCase()} ${path}: status ${status} is not documented (${Object.keys(operation.responses).join(', ')}); body ${answer.body.slice(0, 200)}`;
+      if (!response)
+        return `${verb.toUpperCase()} ${path}: status ${status} is not documented (${Object.keys(operation.responses).join(', ')}); body ${answer.body.slice(0, 200)}`;
       mediaTypes = response.content;
       if (!mediaTypes || BODILESS.has(status) || method.toUpperCase() === 'HEAD') return undefined;
     }
-    const contentType = String(answer.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const contentType = String(answer.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim();
     let pointer: string | undefined;
     if (mediaTypes) {
-      const [documentedType, media] = Object.entries(mediaTypes).find(([type]) => type === contentType) ?? Object.entries(mediaTypes)[0]!;
+      const [documentedType, media] =
+        Object.entries(mediaTypes).find(([type]) => type === contentType) ?? Object.entries(mediaTypes)[0]!;
       // A file download: its own type; documented as binary.
       if ((media.schema as Json | undefined)?.format === 'binary') return undefined;
-      if (documentedType !== contentType) return `${verb.toUpperCase()} ${path} ${status}: content type ${contentType || '(none)'}, documented ${Object.keys(mediaTypes).join(', ')}`;
+      if (documentedType !== contentType)
+        return `${verb.toUpperCase()} ${path} ${status}: content type ${contentType || '(none)'}, documented ${Object.keys(mediaTypes).join(', ')}`;
       const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
       pointer = `#/paths/${escape(path!)}/${verb}/responses/${status}/content/${escape(documentedType)}/schema`;
     } else if (contentType !== 'application/json') {
@@ -109,7 +135,8 @@ export class Contract {
     if (contentType === 'text/event-stream' && pointer) {
       const validate = this.validator(pointer);
       for (const event of parseEventStream(answer.body)) {
-        if (!validate(event)) return `${method} ${url} ${status}: event ${JSON.stringify(event).slice(0, 300)} does not match the document: ${this.ajv.errorsText(validate.errors)}`;
+        if (!validate(event))
+          return `${method} ${url} ${status}: event ${JSON.stringify(event).slice(0, 300)} does not match the document: ${this.ajv.errorsText(validate.errors)}`;
       }
       return undefined;
     }
@@ -120,7 +147,8 @@ export class Contract {
       return `${method} ${url} ${status}: the body is not JSON: ${answer.body.slice(0, 200)}`;
     }
     const validate = this.validator(pointer ?? '#/components/schemas/RouteError');
-    if (!validate(body)) return `${method} ${url} ${status}: body does not match the document: ${this.ajv.errorsText(validate.errors)}; body ${answer.body.slice(0, 300)}`;
+    if (!validate(body))
+      return `${method} ${url} ${status}: body does not match the document: ${this.ajv.errorsText(validate.errors)}; body ${answer.body.slice(0, 300)}`;
     return undefined;
   }
 }
@@ -157,12 +185,24 @@ export async function enforceContract(app: FastifyInstance, exempt: string[] = [
   const inject = app.inject.bind(app) as (options: InjectOptions | string) => Promise<LightMyRequestResponse>;
   const checked = async (options: InjectOptions | string): Promise<LightMyRequestResponse> => {
     const res = await inject(options);
-    const { method = 'GET', url = '/' } = typeof options === 'string' ? { url: options } : (options as { method?: string; url?: string });
+    const { method = 'GET', url = '/' } =
+      typeof options === 'string' ? { url: options } : (options as { method?: string; url?: string });
     // /metrics answers Prometheus text and is left out of the document on purpose.
-    if (String(url).startsWith('/openapi.json') || String(url).startsWith('/docs') || String(url).startsWith('/metrics') || exemptPaths.has(contract.pathOf(String(url)) ?? '')) return res;
-    const problem = contract.problem(String(method), String(url), { statusCode: res.statusCode, headers: res.headers, body: res.body });
+    if (
+      String(url).startsWith('/openapi.json') ||
+      String(url).startsWith('/docs') ||
+      String(url).startsWith('/metrics') ||
+      exemptPaths.has(contract.pathOf(String(url)) ?? '')
+    )
+      return res;
+    const problem = contract.problem(String(method), String(url), {
+      statusCode: res.statusCode,
+      headers: res.headers,
+      body: res.body,
+    });
     if (problem) throw new Error(`answer not described by the OpenAPI document: ${problem}`);
     return res;
   };
-  (app as unknown as { inject: typeof checked }).inject = ((options?: InjectOptions | string) => (options === undefined ? inject(options as never) : checked(options))) as typeof checked;
+  (app as unknown as { inject: typeof checked }).inject = ((options?: InjectOptions | string) =>
+    options === undefined ? inject(options as never) : checked(options)) as typeof checked;
 }

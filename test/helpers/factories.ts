@@ -32,7 +32,11 @@ export async function makeToken(
 ): Promise<string> {
   const token = await createToken(db, userId, { expiresInDays: options.expiresInDays });
   if (options.expired) {
-    await db.updateTable('personal_access_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', token.id).execute();
+    await db
+      .updateTable('personal_access_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', token.id)
+      .execute();
   }
   if (options.revoked) await revokeToken(db, token.id);
   return token.plaintext;

@@ -6,7 +6,10 @@ import type { TestUser } from './factories.js';
 export type UserOptions = NonNullable<Parameters<TestApp['makeUser']>[0]>;
 
 /** A fresh app and one user per key of `users`, made with that key's options. */
-export async function appWithUsers<const K extends string>(users: Record<K, UserOptions>, options: TestAppOptions = {}): Promise<{ t: TestApp } & Record<K, TestUser>> {
+export async function appWithUsers<const K extends string>(
+  users: Record<K, UserOptions>,
+  options: TestAppOptions = {},
+): Promise<{ t: TestApp } & Record<K, TestUser>> {
   const t = await buildTestApp(options);
   const made = {} as Record<K, TestUser>;
   for (const name in users) made[name] = await t.makeUser(users[name]);
@@ -14,4 +17,7 @@ export async function appWithUsers<const K extends string>(users: Record<K, User
 }
 
 /** Two regular users (one acts, the other is someone else) and an administrator. */
-export const MEMBERS_AND_ADMIN = { user: {}, other: {}, admin: { admin: true } } as const satisfies Record<string, UserOptions>;
+export const MEMBERS_AND_ADMIN = { user: {}, other: {}, admin: { admin: true } } as const satisfies Record<
+  string,
+  UserOptions
+>;

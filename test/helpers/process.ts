@@ -46,7 +46,13 @@ export function startServer(env: Record<string, string>, port: number, timeoutMs
 }
 
 /** Runs a server command on the port and waits until /health answers (the output's last 200 kB kept). */
-async function launch(command: string, args: string[], env: Record<string, string>, port: number, timeoutMs: number): Promise<ServerProcess> {
+async function launch(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+  timeoutMs: number,
+): Promise<ServerProcess> {
   const child = spawn(command, args, {
     cwd: projectRoot,
     env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
@@ -80,7 +86,9 @@ export function killTree(pid: number, signal: NodeJS.Signals = 'SIGKILL'): void 
     const children: number[] = [];
     try {
       for (const task of fs.readdirSync(`/proc/${parent}/task`)) {
-        children.push(...fs.readFileSync(`/proc/${parent}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+        children.push(
+          ...fs.readFileSync(`/proc/${parent}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+        );
       }
     } catch {
       // the process is gone (or there is no /proc)
@@ -111,13 +119,23 @@ export function freePort(): Promise<number> {
 
 /** Builds dist/ when it is older than src/ (scripts/build.mjs --if-stale). */
 export function ensureBuilt(): void {
-  const result = spawnSync(process.execPath, [path.join(projectRoot, 'scripts', 'build.mjs'), '--if-stale', '--quiet'], { cwd: projectRoot, encoding: 'utf8' });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(projectRoot, 'scripts', 'build.mjs'), '--if-stale', '--quiet'],
+    { cwd: projectRoot, encoding: 'utf8' },
+  );
   if (result.status !== 0) throw new Error(`build failed: ${result.stdout}${result.stderr}`);
 }
 
 /** The production server, `node dist/server.js`, on a free port, waited for until /health answers. */
-export async function startBuiltServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess & { port: number }> {
+export async function startBuiltServer(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<ServerProcess & { port: number }> {
   ensureBuilt();
   const port = await freePort();
-  return { ...(await launch(process.execPath, [path.join(projectRoot, 'dist', 'server.js')], env, port, timeoutMs)), port };
+  return {
+    ...(await launch(process.execPath, [path.join(projectRoot, 'dist', 'server.js')], env, port, timeoutMs)),
+    port,
+  };
 }

@@ -19,11 +19,15 @@ export interface RawRequest {
 
 /** The bytes of one request; Content-Length is added for a body unless a header says otherwise. */
 export function requestBytes(request: RawRequest, host = '127.0.0.1'): Buffer {
-  const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body);
+  const body =
+    request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body);
   const headers: Record<string, string> = { host, ...request.headers };
   const names = Object.keys(headers).map((n) => n.toLowerCase());
-  if (body && !names.includes('content-length') && !names.includes('transfer-encoding')) headers['content-length'] = String(body.length);
-  const head = `${request.method} ${request.url} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
+  if (body && !names.includes('content-length') && !names.includes('transfer-encoding'))
+    headers['content-length'] = String(body.length);
+  const head = `${request.method} ${request.url} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n')}\r\n\r\n`;
   return body ? Buffer.concat([Buffer.from(head, 'utf8'), body]) : Buffer.from(head, 'utf8');
 }
 
@@ -40,7 +44,10 @@ export function parseAnswers(data: Buffer, methods: string[]): { answers: RawAns
     for (const line of lines.slice(1)) {
       const colon = line.indexOf(':');
       const name = line.slice(0, colon).trim().toLowerCase();
-      headers[name] = headers[name] === undefined ? line.slice(colon + 1).trim() : `${headers[name]}, ${line.slice(colon + 1).trim()}`;
+      headers[name] =
+        headers[name] === undefined
+          ? line.slice(colon + 1).trim()
+          : `${headers[name]}, ${line.slice(colon + 1).trim()}`;
     }
     let start = end + 4;
     const bodiless = methods[answers.length] === 'HEAD' || statusCode === 204 || statusCode === 304 || statusCode < 200;
@@ -120,12 +127,19 @@ export function exchange(port: number, requests: RawRequest[], options: Exchange
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve({ answers: parseAnswers(received, methods).answers, error, closedByServer, timedOut, ms: Date.now() - started });
+      resolve({
+        answers: parseAnswers(received, methods).answers,
+        error,
+        closedByServer,
+        timedOut,
+        ms: Date.now() - started,
+      });
     };
     const timer = setTimeout(() => finish(true), options.timeoutMs ?? 15_000);
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
-      if (options.stopAfter === undefined && parseAnswers(received, methods).answers.length >= requests.length) finish(false);
+      if (options.stopAfter === undefined && parseAnswers(received, methods).answers.length >= requests.length)
+        finish(false);
     });
     socket.on('error', (e: NodeJS.ErrnoException) => {
       error = e.code ?? e.message;

@@ -10,7 +10,11 @@ import type { Config } from '../../src/config.js';
 // s3rver's fixed key pair; the app finds it through the SDK's default chain, as it would real keys.
 // The SDK's notice on Node 20 that its releases after January 2027 need Node 22 (README, Operating
 // it) is turned off too: it would repeat in every test file's output and every child's stderr.
-const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+const CREDENTIALS = {
+  AWS_ACCESS_KEY_ID: 'S3RVER',
+  AWS_SECRET_ACCESS_KEY: 'S3RVER',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
 Object.assign(process.env, CREDENTIALS);
 
 export interface TestS3 {
@@ -45,7 +49,11 @@ export async function startS3(bucket = 'attachments', prefix = 'platform/test'):
   const bucketDir = path.join(directory, bucket);
   const objectFile = (key: string) => path.join(bucketDir, `${key}${SUFFIX}`);
   const walk = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith(SUFFIX) ? [path.join(dir, e.name)] : []));
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) =>
+        e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith(SUFFIX) ? [path.join(dir, e.name)] : [],
+      );
   const setAge = (file: string, ageMs: number) => {
     const when = new Date(Date.now() - ageMs);
     fs.utimesSync(file, when, when);
@@ -61,7 +69,10 @@ export async function startS3(bucket = 'attachments', prefix = 'platform/test'):
     prefix,
     config: { STORAGE_URL: storageUrl, S3_ENDPOINT: endpoint },
     env: { STORAGE_URL: storageUrl, S3_ENDPOINT: endpoint, ...CREDENTIALS },
-    objects: () => walk(bucketDir).map((f) => path.relative(bucketDir, f).slice(0, -SUFFIX.length).split(path.sep).join('/')).sort(),
+    objects: () =>
+      walk(bucketDir)
+        .map((f) => path.relative(bucketDir, f).slice(0, -SUFFIX.length).split(path.sep).join('/'))
+        .sort(),
     age: (key, ageMs) => setAge(objectFile(key), ageMs),
     plant(key, content, ageMs = 0) {
       fs.mkdirSync(path.dirname(objectFile(key)), { recursive: true });

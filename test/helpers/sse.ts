@@ -35,21 +35,25 @@ export class SseClient {
   /** Opens the stream; resolves once the status and headers are in (any status: the test checks it). */
   static open(url: string, options: SseOptions = {}): Promise<SseClient> {
     return new Promise((resolve, reject) => {
-      const req = http.request(url, { method: options.method ?? 'GET', headers: { accept: 'text/event-stream', ...options.headers } }, (res) => {
-        const client = new SseClient(res);
-        client.request = req;
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => client.take(chunk));
-        res.on('end', () => {
-          client.ended = true;
-          client.wake();
-        });
-        res.on('error', () => {
-          client.ended = true;
-          client.wake();
-        });
-        resolve(client);
-      });
+      const req = http.request(
+        url,
+        { method: options.method ?? 'GET', headers: { accept: 'text/event-stream', ...options.headers } },
+        (res) => {
+          const client = new SseClient(res);
+          client.request = req;
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => client.take(chunk));
+          res.on('end', () => {
+            client.ended = true;
+            client.wake();
+          });
+          res.on('error', () => {
+            client.ended = true;
+            client.wake();
+          });
+          resolve(client);
+        },
+      );
       req.on('error', reject);
       if (options.body !== undefined) req.end(options.body);
       else req.end();
@@ -94,8 +98,14 @@ export class SseClient {
   async until(check: () => boolean, timeoutMs = 5_000, what = 'the condition'): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; events so far: ${JSON.stringify(this.events.map((e) => [e.event, e.data]))}`);
-      if (this.ended && !check()) throw new Error(`the stream ended while waiting for ${what}; events: ${JSON.stringify(this.events.map((e) => [e.event, e.data]))}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out after ${timeoutMs} ms waiting for ${what}; events so far: ${JSON.stringify(this.events.map((e) => [e.event, e.data]))}`,
+        );
+      if (this.ended && !check())
+        throw new Error(
+          `the stream ended while waiting for ${what}; events: ${JSON.stringify(this.events.map((e) => [e.event, e.data]))}`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 50);
         this.waiters.push(() => {

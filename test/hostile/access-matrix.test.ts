@@ -35,93 +35,334 @@ interface MatrixRow {
   stream?: boolean;
 }
 
-const FORBIDDEN_CONVERSATION = { status: 403, body: { success: false, message: 'You do not have access to this conversation.' } };
+const FORBIDDEN_CONVERSATION = {
+  status: 403,
+  body: { success: false, message: 'You do not have access to this conversation.' },
+};
 const NOTIFICATION_404 = { status: 404, body: { message: 'Notification not found.' } };
 const ADMIN_ONLY = { status: 403, body: { success: false, message: 'This action is reserved for administrators.' } };
-const ticket404 = (id: number): Expected => ({ status: 404, body: { message: `No query results for model [Ticket] ${id}` } });
-/** A collection of the caller's own: 200, and none of the owner's items in it. */
-const ownViewOnly = (items: (body: any) => Array<{ id: unknown }>, ownerIds: (w: World) => unknown[]) => (w: World): Expected => ({
-  status: 200,
-  check: (body) => {
-    const ids = items(body).map((item) => item.id);
-    for (const id of ownerIds(w)) expect(ids).not.toContain(id);
-  },
+const ticket404 = (id: number): Expected => ({
+  status: 404,
+  body: { message: `No query results for model [Ticket] ${id}` },
 });
+/** A collection of the caller's own: 200, and none of the owner's items in it. */
+const ownViewOnly =
+  (items: (body: any) => Array<{ id: unknown }>, ownerIds: (w: World) => unknown[]) =>
+  (w: World): Expected => ({
+    status: 200,
+    check: (body) => {
+      const ids = items(body).map((item) => item.id);
+      for (const id of ownerIds(w)) expect(ids).not.toContain(id);
+    },
+  });
 
 const ROWS: MatrixRow[] = [
   // Assistant
-  { route: 'GET /api/assistant/welcome', access: 'public', request: () => ({ url: '/api/assistant/welcome' }), success: 200 },
-  { route: 'POST /api/assistant/chat', access: 'user', request: (w) => ({ url: '/api/assistant/chat', payload: { message: 'How do I invest?', conversation_id: w.mine.conversations[0] } }), other: () => FORBIDDEN_CONVERSATION, success: 200 },
-  { route: 'GET /api/assistant/conversations', access: 'user', request: () => ({ url: '/api/assistant/conversations?status=active' }), other: ownViewOnly((b) => b.conversations, (w) => w.mine.conversations), success: 200 },
-  { route: 'GET /api/assistant/conversations/{id}', access: 'user', request: (w) => ({ url: `/api/assistant/conversations/${w.mine.conversations[0]}` }), other: () => FORBIDDEN_CONVERSATION, success: 200 },
-  { route: 'DELETE /api/assistant/conversations/{id}', access: 'user', request: (w) => ({ url: `/api/assistant/conversations/${w.mine.conversations[1]}` }), other: () => FORBIDDEN_CONVERSATION, success: 200 },
-  { route: 'PUT /api/assistant/conversations/{id}/archive', access: 'user', request: (w) => ({ url: `/api/assistant/conversations/${w.mine.conversations[0]}/archive` }), other: () => FORBIDDEN_CONVERSATION, success: 200 },
+  {
+    route: 'GET /api/assistant/welcome',
+    access: 'public',
+    request: () => ({ url: '/api/assistant/welcome' }),
+    success: 200,
+  },
+  {
+    route: 'POST /api/assistant/chat',
+    access: 'user',
+    request: (w) => ({
+      url: '/api/assistant/chat',
+      payload: { message: 'How do I invest?', conversation_id: w.mine.conversations[0] },
+    }),
+    other: () => FORBIDDEN_CONVERSATION,
+    success: 200,
+  },
+  {
+    route: 'GET /api/assistant/conversations',
+    access: 'user',
+    request: () => ({ url: '/api/assistant/conversations?status=active' }),
+    other: ownViewOnly(
+      (b) => b.conversations,
+      (w) => w.mine.conversations,
+    ),
+    success: 200,
+  },
+  {
+    route: 'GET /api/assistant/conversations/{id}',
+    access: 'user',
+    request: (w) => ({ url: `/api/assistant/conversations/${w.mine.conversations[0]}` }),
+    other: () => FORBIDDEN_CONVERSATION,
+    success: 200,
+  },
+  {
+    route: 'DELETE /api/assistant/conversations/{id}',
+    access: 'user',
+    request: (w) => ({ url: `/api/assistant/conversations/${w.mine.conversations[1]}` }),
+    other: () => FORBIDDEN_CONVERSATION,
+    success: 200,
+  },
+  {
+    route: 'PUT /api/assistant/conversations/{id}/archive',
+    access: 'user',
+    request: (w) => ({ url: `/api/assistant/conversations/${w.mine.conversations[0]}/archive` }),
+    other: () => FORBIDDEN_CONVERSATION,
+    success: 200,
+  },
   // Feedback has no owner to protect: another user simply sends their own (a write of their own, so 201).
-  { route: 'POST /api/assistant/feedback', access: 'user', request: () => ({ url: '/api/assistant/feedback', payload: { type: 'bug', subject: 'Broken', content: 'The page is broken.' } }), other: () => ({ status: 201 }), success: 201 },
+  {
+    route: 'POST /api/assistant/feedback',
+    access: 'user',
+    request: () => ({
+      url: '/api/assistant/feedback',
+      payload: { type: 'bug', subject: 'Broken', content: 'The page is broken.' },
+    }),
+    other: () => ({ status: 201 }),
+    success: 201,
+  },
   { route: 'GET /api/admin/feedback', access: 'admin', request: () => ({ url: '/api/admin/feedback' }), success: 200 },
-  { route: 'POST /api/assistant/escalate', access: 'public', request: () => ({ url: '/api/assistant/escalate', payload: { reason: 'I need a person' } }), success: 201, writes: true },
+  {
+    route: 'POST /api/assistant/escalate',
+    access: 'public',
+    request: () => ({ url: '/api/assistant/escalate', payload: { reason: 'I need a person' } }),
+    success: 201,
+    writes: true,
+  },
 
   // Tickets
-  { route: 'GET /api/tickets', access: 'user', request: () => ({ url: '/api/tickets' }), other: ownViewOnly((b) => b.data, (w) => w.mine.tickets), success: 200 },
   {
-    route: 'GET /api/tickets/stats', access: 'user', request: () => ({ url: '/api/tickets/stats' }),
-    other: () => ({ status: 200, check: async (body, w) => expect(body.data.total).toBe(await ticketsOf(w, w.other.id)) }), success: 200,
+    route: 'GET /api/tickets',
+    access: 'user',
+    request: () => ({ url: '/api/tickets' }),
+    other: ownViewOnly(
+      (b) => b.data,
+      (w) => w.mine.tickets,
+    ),
+    success: 200,
+  },
+  {
+    route: 'GET /api/tickets/stats',
+    access: 'user',
+    request: () => ({ url: '/api/tickets/stats' }),
+    other: () => ({
+      status: 200,
+      check: async (body, w) => expect(body.data.total).toBe(await ticketsOf(w, w.other.id)),
+    }),
+    success: 200,
   },
   // Creating a ticket concerns no one else's data: another user creates their own.
-  { route: 'POST /api/tickets', access: 'user', request: () => ({ url: '/api/tickets', payload: { subject: 'Matrix', message: 'A message long enough.' } }), other: () => ({ status: 201 }), success: 201 },
-  { route: 'GET /api/tickets/{id}', access: 'user', request: (w) => ({ url: `/api/tickets/${w.mine.tickets[0]}` }), other: (w) => ticket404(w.mine.tickets[0]!), success: 200 },
-  { route: 'PUT /api/tickets/{id}', access: 'user', request: (w) => ({ url: `/api/tickets/${w.mine.tickets[0]}`, payload: { priority: 'high', category: 'changed' } }), other: (w) => ticket404(w.mine.tickets[0]!), success: 200 },
-  { route: 'PUT /api/tickets/{id}/close', access: 'user', request: (w) => ({ url: `/api/tickets/${w.mine.tickets[1]}/close` }), other: (w) => ticket404(w.mine.tickets[1]!), success: 200 },
-  { route: 'POST /api/tickets/{id}/comments', access: 'user', request: (w) => ({ url: `/api/tickets/${w.mine.tickets[2]}/comments`, payload: { message: 'Any news on this?' } }), other: (w) => ticket404(w.mine.tickets[2]!), success: 201 },
   {
-    route: 'GET /api/tickets/{id}/attachments/{attachment_id}/download', access: 'user',
-    request: (w) => ({ url: `/api/tickets/${w.mine.attachments[0]![0]}/attachments/${w.mine.attachments[0]![1]}/download` }),
-    other: (w) => ticket404(w.mine.attachments[0]![0]), success: 200,
+    route: 'POST /api/tickets',
+    access: 'user',
+    request: () => ({ url: '/api/tickets', payload: { subject: 'Matrix', message: 'A message long enough.' } }),
+    other: () => ({ status: 201 }),
+    success: 201,
+  },
+  {
+    route: 'GET /api/tickets/{id}',
+    access: 'user',
+    request: (w) => ({ url: `/api/tickets/${w.mine.tickets[0]}` }),
+    other: (w) => ticket404(w.mine.tickets[0]!),
+    success: 200,
+  },
+  {
+    route: 'PUT /api/tickets/{id}',
+    access: 'user',
+    request: (w) => ({ url: `/api/tickets/${w.mine.tickets[0]}`, payload: { priority: 'high', category: 'changed' } }),
+    other: (w) => ticket404(w.mine.tickets[0]!),
+    success: 200,
+  },
+  {
+    route: 'PUT /api/tickets/{id}/close',
+    access: 'user',
+    request: (w) => ({ url: `/api/tickets/${w.mine.tickets[1]}/close` }),
+    other: (w) => ticket404(w.mine.tickets[1]!),
+    success: 200,
+  },
+  {
+    route: 'POST /api/tickets/{id}/comments',
+    access: 'user',
+    request: (w) => ({ url: `/api/tickets/${w.mine.tickets[2]}/comments`, payload: { message: 'Any news on this?' } }),
+    other: (w) => ticket404(w.mine.tickets[2]!),
+    success: 201,
+  },
+  {
+    route: 'GET /api/tickets/{id}/attachments/{attachment_id}/download',
+    access: 'user',
+    request: (w) => ({
+      url: `/api/tickets/${w.mine.attachments[0]![0]}/attachments/${w.mine.attachments[0]![1]}/download`,
+    }),
+    other: (w) => ticket404(w.mine.attachments[0]![0]),
+    success: 200,
   },
   { route: 'GET /api/admin/tickets', access: 'admin', request: () => ({ url: '/api/admin/tickets' }), success: 200 },
-  { route: 'GET /api/admin/tickets/{id}', access: 'admin', request: (w) => ({ url: `/api/admin/tickets/${w.mine.tickets[0]}` }), success: 200 },
-  { route: 'PUT /api/admin/tickets/{id}', access: 'admin', request: (w) => ({ url: `/api/admin/tickets/${w.mine.tickets[0]}`, payload: { status: 'in-progress' } }), success: 200 },
-  { route: 'POST /api/admin/tickets/{id}/comments', access: 'admin', request: (w) => ({ url: `/api/admin/tickets/${w.mine.tickets[0]}/comments`, payload: { message: 'We are on it.' } }), success: 201 },
+  {
+    route: 'GET /api/admin/tickets/{id}',
+    access: 'admin',
+    request: (w) => ({ url: `/api/admin/tickets/${w.mine.tickets[0]}` }),
+    success: 200,
+  },
+  {
+    route: 'PUT /api/admin/tickets/{id}',
+    access: 'admin',
+    request: (w) => ({ url: `/api/admin/tickets/${w.mine.tickets[0]}`, payload: { status: 'in-progress' } }),
+    success: 200,
+  },
+  {
+    route: 'POST /api/admin/tickets/{id}/comments',
+    access: 'admin',
+    request: (w) => ({
+      url: `/api/admin/tickets/${w.mine.tickets[0]}/comments`,
+      payload: { message: 'We are on it.' },
+    }),
+    success: 201,
+  },
 
   // Geographic
   { route: 'GET /api/provinces', access: 'public', request: () => ({ url: '/api/provinces' }), success: 200 },
-  ...['counties', 'districts', 'cities', 'villages'].map((name): MatrixRow => ({ route: `GET /api/${name}/{id}`, access: 'public', request: () => ({ url: `/api/${name}/1` }), success: 200 })),
-  { route: 'GET /api/geographic/continents', access: 'public', request: () => ({ url: '/api/geographic/continents' }), success: 200 },
-  { route: 'GET /api/geographic/{level}/{parentId}/children', access: 'public', request: () => ({ url: '/api/geographic/province/1/children' }), success: 200 },
+  ...['counties', 'districts', 'cities', 'villages'].map(
+    (name): MatrixRow => ({
+      route: `GET /api/${name}/{id}`,
+      access: 'public',
+      request: () => ({ url: `/api/${name}/1` }),
+      success: 200,
+    }),
+  ),
+  {
+    route: 'GET /api/geographic/continents',
+    access: 'public',
+    request: () => ({ url: '/api/geographic/continents' }),
+    success: 200,
+  },
+  {
+    route: 'GET /api/geographic/{level}/{parentId}/children',
+    access: 'public',
+    request: () => ({ url: '/api/geographic/province/1/children' }),
+    success: 200,
+  },
 
   // Notifications
-  { route: 'GET /api/notifications', access: 'user', request: () => ({ url: '/api/notifications' }), other: ownViewOnly((b) => b, (w) => w.mine.notifications), success: 200 },
   {
-    route: 'GET /api/notifications/unread-count', access: 'user', request: () => ({ url: '/api/notifications/unread-count' }),
-    other: () => ({ status: 200, check: async (body, w) => expect(body).toEqual({ success: true, count: await unreadOf(w, w.other.id) }) }), success: 200,
+    route: 'GET /api/notifications',
+    access: 'user',
+    request: () => ({ url: '/api/notifications' }),
+    other: ownViewOnly(
+      (b) => b,
+      (w) => w.mine.notifications,
+    ),
+    success: 200,
+  },
+  {
+    route: 'GET /api/notifications/unread-count',
+    access: 'user',
+    request: () => ({ url: '/api/notifications/unread-count' }),
+    other: () => ({
+      status: 200,
+      check: async (body, w) => expect(body).toEqual({ success: true, count: await unreadOf(w, w.other.id) }),
+    }),
+    success: 200,
   },
   // Another user's read-all marks only their own: the owner's rows are compared below like any refused request.
   {
-    route: 'GET /api/notifications/stream', access: 'user', stream: true, request: () => ({ url: '/api/notifications/stream' }),
+    route: 'GET /api/notifications/stream',
+    access: 'user',
+    stream: true,
+    request: () => ({ url: '/api/notifications/stream' }),
     // Another user's stream is their own: it starts with their unread count, never the owner's.
-    other: () => ({ status: 200, check: async (body, w) => expect(body).toContain(`event: unread_count\ndata: {"count":${await unreadOf(w, w.other.id)}}`) }), success: 200,
+    other: () => ({
+      status: 200,
+      check: async (body, w) =>
+        expect(body).toContain(`event: unread_count\ndata: {"count":${await unreadOf(w, w.other.id)}}`),
+    }),
+    success: 200,
   },
-  { route: 'POST /api/notifications/stream-tokens', access: 'user', request: () => ({ url: '/api/notifications/stream-tokens' }), other: () => ({ status: 201 }), success: 201 },
-  { route: 'POST /api/notifications/read-all', access: 'user', request: () => ({ url: '/api/notifications/read-all' }), other: () => ({ status: 200 }), success: 200 },
-  { route: 'POST /api/notifications/{id}', access: 'user', request: (w) => ({ url: `/api/notifications/${w.mine.notifications[0]}` }), other: () => NOTIFICATION_404, success: 200 },
-  { route: 'DELETE /api/notifications/{id}', access: 'user', request: (w) => ({ url: `/api/notifications/${w.mine.notifications[1]}` }), other: () => NOTIFICATION_404, success: 200 },
   {
-    route: 'PUT /api/admin/projects/{id}', access: 'admin',
-    request: (w) => ({ url: '/api/admin/projects/101', payload: { title: 'Solar farm', owner_id: w.owner.id, status: 'approved' } }), success: 200,
+    route: 'POST /api/notifications/stream-tokens',
+    access: 'user',
+    request: () => ({ url: '/api/notifications/stream-tokens' }),
+    other: () => ({ status: 201 }),
+    success: 201,
   },
-  { route: 'POST /api/admin/projects/{id}/revision-requests', access: 'admin', request: () => ({ url: '/api/admin/projects/101/revision-requests', payload: { revision_notes: 'Add the budget.' } }), success: 201 },
   {
-    route: 'PUT /api/admin/investments/{id}', access: 'admin',
-    request: (w) => ({ url: '/api/admin/investments/201', payload: { project_id: 102, investor_id: w.owner.id, amount: 7000, status: 'completed' } }), success: 200,
+    route: 'POST /api/notifications/read-all',
+    access: 'user',
+    request: () => ({ url: '/api/notifications/read-all' }),
+    other: () => ({ status: 200 }),
+    success: 200,
+  },
+  {
+    route: 'POST /api/notifications/{id}',
+    access: 'user',
+    request: (w) => ({ url: `/api/notifications/${w.mine.notifications[0]}` }),
+    other: () => NOTIFICATION_404,
+    success: 200,
+  },
+  {
+    route: 'DELETE /api/notifications/{id}',
+    access: 'user',
+    request: (w) => ({ url: `/api/notifications/${w.mine.notifications[1]}` }),
+    other: () => NOTIFICATION_404,
+    success: 200,
+  },
+  {
+    route: 'PUT /api/admin/projects/{id}',
+    access: 'admin',
+    request: (w) => ({
+      url: '/api/admin/projects/101',
+      payload: { title: 'Solar farm', owner_id: w.owner.id, status: 'approved' },
+    }),
+    success: 200,
+  },
+  {
+    route: 'POST /api/admin/projects/{id}/revision-requests',
+    access: 'admin',
+    request: () => ({
+      url: '/api/admin/projects/101/revision-requests',
+      payload: { revision_notes: 'Add the budget.' },
+    }),
+    success: 201,
+  },
+  {
+    route: 'PUT /api/admin/investments/{id}',
+    access: 'admin',
+    request: (w) => ({
+      url: '/api/admin/investments/201',
+      payload: { project_id: 102, investor_id: w.owner.id, amount: 7000, status: 'completed' },
+    }),
+    success: 200,
   },
 
   // Users (admin integration): a user mirrored here (9101) gets a token and loses it; the single
   // revocation takes a spare token of the other user, so their own token keeps working.
-  { route: 'PUT /api/admin/users/{id}', access: 'admin', request: () => ({ url: '/api/admin/users/9101', payload: { email: 'matrix@platform.test', first_name: 'Matrix', last_name: 'Row' } }), success: 201 },
-  { route: 'POST /api/admin/users/{id}/tokens', access: 'admin', request: () => ({ url: '/api/admin/users/9101/tokens', payload: { name: 'matrix' } }), success: 201 },
-  { route: 'GET /api/admin/users/{id}/tokens', access: 'admin', request: (w) => ({ url: `/api/admin/users/${w.other.id}/tokens` }), success: 200 },
-  { route: 'DELETE /api/admin/users/{id}/tokens/{token_id}', access: 'admin', request: (w) => ({ url: `/api/admin/users/${w.other.id}/tokens/${spareTokenId}` }), success: 200 },
-  { route: 'DELETE /api/admin/users/{id}/tokens', access: 'admin', request: () => ({ url: '/api/admin/users/9101/tokens' }), success: 200 },
+  {
+    route: 'PUT /api/admin/users/{id}',
+    access: 'admin',
+    request: () => ({
+      url: '/api/admin/users/9101',
+      payload: { email: 'matrix@platform.test', first_name: 'Matrix', last_name: 'Row' },
+    }),
+    success: 201,
+  },
+  {
+    route: 'POST /api/admin/users/{id}/tokens',
+    access: 'admin',
+    request: () => ({ url: '/api/admin/users/9101/tokens', payload: { name: 'matrix' } }),
+    success: 201,
+  },
+  {
+    route: 'GET /api/admin/users/{id}/tokens',
+    access: 'admin',
+    request: (w) => ({ url: `/api/admin/users/${w.other.id}/tokens` }),
+    success: 200,
+  },
+  {
+    route: 'DELETE /api/admin/users/{id}/tokens/{token_id}',
+    access: 'admin',
+    request: (w) => ({ url: `/api/admin/users/${w.other.id}/tokens/${spareTokenId}` }),
+    success: 200,
+  },
+  {
+    route: 'DELETE /api/admin/users/{id}/tokens',
+    access: 'admin',
+    request: () => ({ url: '/api/admin/users/9101/tokens' }),
+    success: 200,
+  },
 ];
 
 /** A second token of the other user, for the single revocation (set before any row runs). */
@@ -132,7 +373,14 @@ async function ticketsOf(w: World, userId: number): Promise<number> {
 }
 
 async function unreadOf(w: World, userId: number): Promise<number> {
-  return (await w.t.db.selectFrom('notifications').select('id').where('user_id', '=', userId).where('read_at', 'is', null).execute()).length;
+  return (
+    await w.t.db
+      .selectFrom('notifications')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('read_at', 'is', null)
+      .execute()
+  ).length;
 }
 
 const methodOf = (route: string) => route.split(' ')[0] as 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -165,18 +413,26 @@ describe('access matrix', () => {
     expect(ROWS.map((r) => r.route).sort()).toEqual(ROUTES.map(routeKey).sort());
   });
 
-  async function send(row: MatrixRow, headers: Record<string, string>): Promise<{ statusCode: number; body: string; json(): any }> {
+  async function send(
+    row: MatrixRow,
+    headers: Record<string, string>,
+  ): Promise<{ statusCode: number; body: string; json(): any }> {
     const { url, payload } = row.request(w);
     const options: InjectOptions = { method: methodOf(row.route), url, headers };
     if (payload !== undefined) options.payload = payload as InjectOptions['payload'];
     if (!row.stream) return w.t.app.inject(options);
     const answer = await socketWithin(base, options, 15_000);
-    return { ...answer, json: () => (String(answer.headers['content-type']).startsWith('text/event-stream') ? answer.body : JSON.parse(answer.body)) };
+    return {
+      ...answer,
+      json: () =>
+        String(answer.headers['content-type']).startsWith('text/event-stream') ? answer.body : JSON.parse(answer.body),
+    };
   }
 
   function expectedFor(row: MatrixRow, principal: Principal): Expected | undefined {
     if (row.access === 'public') return { status: row.success };
-    if (principal === 'none' || principal === 'expired' || principal === 'revoked') return { status: 401, body: UNAUTHENTICATED };
+    if (principal === 'none' || principal === 'expired' || principal === 'revoked')
+      return { status: 401, body: UNAUTHENTICATED };
     if (row.access === 'admin') return ADMIN_ONLY;
     if (principal === 'nonAdmin') return undefined;
     return row.other?.(w);
@@ -184,7 +440,12 @@ describe('access matrix', () => {
 
   it("POST /api/assistant/escalate of another user's conversation: 403 for a signed-in stranger, nothing changed", async () => {
     const before = await snapshot(w.t, tables);
-    const res = await w.t.app.inject({ method: 'POST', url: '/api/assistant/escalate', headers: w.other.auth, payload: { conversation_id: w.mine.conversations[0] } });
+    const res = await w.t.app.inject({
+      method: 'POST',
+      url: '/api/assistant/escalate',
+      headers: w.other.auth,
+      payload: { conversation_id: w.mine.conversations[0] },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual(FORBIDDEN_CONVERSATION.body);
     expect(await snapshot(w.t, tables)).toEqual(before);
@@ -205,7 +466,9 @@ describe('access matrix', () => {
         const changesData = row.writes || (expected.status < 300 && methodOf(row.route) !== 'GET');
         if (!changesData) expect(await snapshot(w.t, tables), `${label} changed the database`).toEqual(before);
         else if (row.route === 'POST /api/notifications/read-all') {
-          expect(await unreadOf(w, w.owner.id), `${label} marked the owner's notifications`).toBe(w.mine.notifications.length);
+          expect(await unreadOf(w, w.owner.id), `${label} marked the owner's notifications`).toBe(
+            w.mine.notifications.length,
+          );
         }
       }
       const res = await send(row, headersOf.rightful(row));

@@ -5,13 +5,57 @@ import fc from 'fast-check';
 
 /** Letters and marks that trouble text handling: RTL mark, NUL, ZWNJ, emoji, Arabic ي/ك next to Persian ی/ک. */
 const TRICKY_PIECES = [
-  '\u200f', '\u200e', '\u202e', '\u0000', '\u200c', '\ufeff', '😀', '👩‍👩‍👧', '\ud83d', '\udc00',
-  'ي', 'ك', 'ی', 'ک', 'سلام', 'كيف حالك', 'پرداخت', '۱۲۳', '١٢٣', '\r\n', '\t', ' ', '%', '_', '\\', "'", '"', ';', '--',
-  '<script>alert(1)</script>', '${7*7}', '{{7*7}}', '../', '..\\', '/etc/passwd', 'null', 'undefined', 'NaN', '0', '-1',
+  '\u200f',
+  '\u200e',
+  '\u202e',
+  '\u0000',
+  '\u200c',
+  '\ufeff',
+  '😀',
+  '👩‍👩‍👧',
+  '\ud83d',
+  '\udc00',
+  'ي',
+  'ك',
+  'ی',
+  'ک',
+  'سلام',
+  'كيف حالك',
+  'پرداخت',
+  '۱۲۳',
+  '١٢٣',
+  '\r\n',
+  '\t',
+  ' ',
+  '%',
+  '_',
+  '\\',
+  "'",
+  '"',
+  ';',
+  '--',
+  '<script>alert(1)</script>',
+  '${7*7}',
+  '{{7*7}}',
+  '../',
+  '..\\',
+  '/etc/passwd',
+  'null',
+  'undefined',
+  'NaN',
+  '0',
+  '-1',
 ];
 
 export const trickyString: fc.Arbitrary<string> = fc
-  .array(fc.oneof(fc.constantFrom(...TRICKY_PIECES), fc.string({ maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 8 })), { maxLength: 12 })
+  .array(
+    fc.oneof(
+      fc.constantFrom(...TRICKY_PIECES),
+      fc.string({ maxLength: 8 }),
+      fc.string({ unit: 'binary', maxLength: 8 }),
+    ),
+    { maxLength: 12 },
+  )
   .map((parts) => parts.join(''));
 
 /** Long strings are built from a length, not generated character by character. */
@@ -29,7 +73,20 @@ export const anyString: fc.Arbitrary<string> = fc.oneof(
 );
 
 export const outOfRangeNumber: fc.Arbitrary<number | string> = fc.oneof(
-  fc.constantFrom(0, -1, -0, 2_147_483_647, 2_147_483_648, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2, 1e308, -1e308, 5e-324, 1.5, 0.1),
+  fc.constantFrom(
+    0,
+    -1,
+    -0,
+    2_147_483_647,
+    2_147_483_648,
+    Number.MAX_SAFE_INTEGER,
+    Number.MAX_SAFE_INTEGER + 2,
+    1e308,
+    -1e308,
+    5e-324,
+    1.5,
+    0.1,
+  ),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   // Digits beyond any integer type, sent raw in JSON text.
@@ -54,15 +111,50 @@ export function fieldValue(plausible: fc.Arbitrary<unknown>): fc.Arbitrary<unkno
 /** Ids as path segments: integers of every size and sign, and text that is not an id at all. */
 /** Marks a path segment to be sent exactly as written (not percent-encoded): broken escapes, dot segments. */
 export const RAW_SEGMENT = '\u0001raw:';
-const rawSegment = fc.constantFrom('%', '%ZZ', '%E0%A4%A', '%00', '..', '.', '%2e%2e', 'a%2Fb', '%C0%AF', '%FF').map((s) => `${RAW_SEGMENT}${s}`);
+const rawSegment = fc
+  .constantFrom('%', '%ZZ', '%E0%A4%A', '%00', '..', '.', '%2e%2e', 'a%2Fb', '%C0%AF', '%FF')
+  .map((s) => `${RAW_SEGMENT}${s}`);
 
 export const hostileIdText: fc.Arbitrary<string> = fc.oneof(
   rawSegment,
   fc.integer({ min: -5, max: 50 }).map(String),
   fc.constantFrom(
-    '0', '-1', '00001', '1.5', '1e3', '0x10', ' 1', '1 ', '+1', '2147483647', '2147483648', '9007199254740993', '9'.repeat(30),
-    "1' OR '1'='1", '1;DROP TABLE tickets', '1 UNION SELECT 1', '../../etc/passwd', '..%2F..%2Fetc', '%00', 'null', 'undefined',
-    'true', '[]', '{}', 'NaN', 'Infinity', '١٢', '۱۲', 'ي', '\u200f1', '😀', 'city_1', 'rural_1', 'CITY_1', 'city_', 'city_-1',
+    '0',
+    '-1',
+    '00001',
+    '1.5',
+    '1e3',
+    '0x10',
+    ' 1',
+    '1 ',
+    '+1',
+    '2147483647',
+    '2147483648',
+    '9007199254740993',
+    '9'.repeat(30),
+    "1' OR '1'='1",
+    '1;DROP TABLE tickets',
+    '1 UNION SELECT 1',
+    '../../etc/passwd',
+    '..%2F..%2Fetc',
+    '%00',
+    'null',
+    'undefined',
+    'true',
+    '[]',
+    '{}',
+    'NaN',
+    'Infinity',
+    '١٢',
+    '۱۲',
+    'ي',
+    '\u200f1',
+    '😀',
+    'city_1',
+    'rural_1',
+    'CITY_1',
+    'city_',
+    'city_-1',
   ),
   fc.string({ minLength: 1, maxLength: 30 }),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }),
@@ -91,35 +183,99 @@ export function jsonBody(value: unknown, kind = 'json'): RawBody {
 
 /** Nesting deep enough to trouble recursive code: [[[[...]]]] or {"a":{"a":...}}. */
 export const deepJson: fc.Arbitrary<RawBody> = fc
-  .tuple(fc.integer({ min: 100, max: 20_000 }), fc.boolean(), fc.constantFrom('message', 'context', 'subject', 'category', 'tags'))
+  .tuple(
+    fc.integer({ min: 100, max: 20_000 }),
+    fc.boolean(),
+    fc.constantFrom('message', 'context', 'subject', 'category', 'tags'),
+  )
   .map(([depth, arrays, field]) => {
-    const inner = arrays ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
-    return { payload: `{"${field}":${inner}}`, contentType: 'application/json', kind: `deep ${arrays ? 'array' : 'object'} ${depth}` };
+    const inner = arrays
+      ? `${'['.repeat(depth)}1${']'.repeat(depth)}`
+      : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    return {
+      payload: `{"${field}":${inner}}`,
+      contentType: 'application/json',
+      kind: `deep ${arrays ? 'array' : 'object'} ${depth}`,
+    };
   });
 
 /** Large documents: many keys, long arrays, long strings (some above the body limit). */
 export const hugeJson: fc.Arbitrary<RawBody> = fc.oneof(
-  fc.integer({ min: 1_000, max: 200_000 }).map((n) => ({ payload: JSON.stringify({ tags: Array.from({ length: n }, (_, i) => i + 1) }), contentType: 'application/json', kind: `array ${n}` })),
+  fc
+    .integer({ min: 1_000, max: 200_000 })
+    .map((n) => ({
+      payload: JSON.stringify({ tags: Array.from({ length: n }, (_, i) => i + 1) }),
+      contentType: 'application/json',
+      kind: `array ${n}`,
+    })),
   fc.integer({ min: 100, max: 50_000 }).map((n) => {
     const context: Record<string, string> = {};
     for (let i = 0; i < n; i++) context[`k${i}`] = 'v';
-    return { payload: JSON.stringify({ message: 'hello there', context, ...context }), contentType: 'application/json', kind: `keys ${n}` };
+    return {
+      payload: JSON.stringify({ message: 'hello there', context, ...context }),
+      contentType: 'application/json',
+      kind: `keys ${n}`,
+    };
   }),
-  fc.integer({ min: 500_000, max: 3_000_000 }).map((n) => ({ payload: JSON.stringify({ message: 'x'.repeat(n), subject: 'x' }), contentType: 'application/json', kind: `string ${n}` })),
+  fc
+    .integer({ min: 500_000, max: 3_000_000 })
+    .map((n) => ({
+      payload: JSON.stringify({ message: 'x'.repeat(n), subject: 'x' }),
+      contentType: 'application/json',
+      kind: `string ${n}`,
+    })),
 );
 
 export const malformedJson: fc.Arbitrary<RawBody> = fc
-  .constantFrom('{', '{"message":', '[1,2', 'nul', '{"a":1,}', "{'a':1}", '\u0000', '\ufeff{"message":"hello world"}', '{"message":"\\u00"}', '"\\ud800"', ' ', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', 'true', '1', '"text"', '[]', 'null')
+  .constantFrom(
+    '{',
+    '{"message":',
+    '[1,2',
+    'nul',
+    '{"a":1,}',
+    "{'a':1}",
+    '\u0000',
+    '\ufeff{"message":"hello world"}',
+    '{"message":"\\u00"}',
+    '"\\ud800"',
+    ' ',
+    '{"__proto__":{"x":1}}',
+    '{"constructor":{"prototype":{"x":1}}}',
+    'true',
+    '1',
+    '"text"',
+    '[]',
+    'null',
+  )
   .map((payload) => ({ payload, contentType: 'application/json', kind: 'malformed json' }));
 
 export const wrongContentType: fc.Arbitrary<RawBody> = fc
   .tuple(
     fc.constantFrom(
-      'text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'application/json; charset=latin1',
-      'application/jsonx', 'multipart/form-data', 'multipart/form-data; boundary=', 'multipart/mixed; boundary=x', 'image/png', '*/*', ';;;',
-      'application/json, text/plain', 'APPLICATION/JSON', 'text/html', 'application/vnd.api+json',
+      'text/plain',
+      'application/xml',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=utf-16',
+      'application/json; charset=latin1',
+      'application/jsonx',
+      'multipart/form-data',
+      'multipart/form-data; boundary=',
+      'multipart/mixed; boundary=x',
+      'image/png',
+      '*/*',
+      ';;;',
+      'application/json, text/plain',
+      'APPLICATION/JSON',
+      'text/html',
+      'application/vnd.api+json',
     ),
-    fc.constantFrom('{"message":"hello there friend"}', 'message=hello+there+friend&subject=x', '<a>1</a>', '\u0000\u0001', ''),
+    fc.constantFrom(
+      '{"message":"hello there friend"}',
+      'message=hello+there+friend&subject=x',
+      '<a>1</a>',
+      '\u0000\u0001',
+      '',
+    ),
   )
   .map(([contentType, payload]) => ({ payload, contentType, kind: `content-type ${contentType}` }));
 
@@ -133,10 +289,18 @@ export function multipartBody(parts: MultipartPart[], boundary = 'hostileBoundar
   const chunks: Buffer[] = [];
   for (const part of parts) {
     if (part.file) {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.file.filename}"\r\nContent-Type: ${part.file.type ?? 'application/octet-stream'}\r\n\r\n`));
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.file.filename}"\r\nContent-Type: ${part.file.type ?? 'application/octet-stream'}\r\n\r\n`,
+        ),
+      );
       chunks.push(part.file.content, Buffer.from('\r\n'));
     } else {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value ?? ''}\r\n`));
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value ?? ''}\r\n`,
+        ),
+      );
     }
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
@@ -151,9 +315,31 @@ export const PNG_FILE = Buffer.from(
 
 export const hostileFileName: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(
-    'note.txt', 'image.png', '../../etc/passwd', '../../etc/passwd.txt', '..\\..\\x.txt', '..\\..\\windows\\win.ini', '/etc/shadow.txt',
-    'a\u0000.txt.exe', 'a.txt\u0000.png', '....//....//x.txt', '.txt', '..', '.', '', 'x.TXT', 'x.php.txt', 'x.txt.php', 'CON.txt',
-    'نامه ي ك.txt', '\u202etxt.exe', 'a"b.txt', "a'b.txt", 'a;b.txt', '%2e%2e%2fx.txt', 'x'.repeat(300) + '.txt',
+    'note.txt',
+    'image.png',
+    '../../etc/passwd',
+    '../../etc/passwd.txt',
+    '..\\..\\x.txt',
+    '..\\..\\windows\\win.ini',
+    '/etc/shadow.txt',
+    'a\u0000.txt.exe',
+    'a.txt\u0000.png',
+    '....//....//x.txt',
+    '.txt',
+    '..',
+    '.',
+    '',
+    'x.TXT',
+    'x.php.txt',
+    'x.txt.php',
+    'CON.txt',
+    'نامه ي ك.txt',
+    '\u202etxt.exe',
+    'a"b.txt',
+    "a'b.txt",
+    'a;b.txt',
+    '%2e%2e%2fx.txt',
+    'x'.repeat(300) + '.txt',
   ),
   trickyString.map((s) => `${s}.txt`),
 );
@@ -168,8 +354,15 @@ const fileContent: fc.Arbitrary<{ content: Buffer; type: string }> = fc.oneof(
 
 /** Well-formed multipart with hostile fields and files. */
 export function multipartArbitrary(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<RawBody> {
-  const fieldPart = fc.tuple(fc.constantFrom(...Object.keys(fields), 'tags[]', 'tags[0]', 'extra', 'attachments'), fc.oneof(anyString, fc.integer().map(String)));
-  const filePart = fc.tuple(fc.constantFrom('attachments[]', 'attachments', 'attachments[3]', 'other', 'attachments[x]'), hostileFileName, fileContent);
+  const fieldPart = fc.tuple(
+    fc.constantFrom(...Object.keys(fields), 'tags[]', 'tags[0]', 'extra', 'attachments'),
+    fc.oneof(anyString, fc.integer().map(String)),
+  );
+  const filePart = fc.tuple(
+    fc.constantFrom('attachments[]', 'attachments', 'attachments[3]', 'other', 'attachments[x]'),
+    hostileFileName,
+    fileContent,
+  );
   return fc
     .tuple(fc.array(fieldPart, { maxLength: 6 }), fc.array(filePart, { maxLength: 4 }))
     .map(([fieldParts, fileParts]) => {
@@ -177,31 +370,68 @@ export function multipartArbitrary(fields: Record<string, fc.Arbitrary<unknown>>
         ...fieldParts.map(([name, value]) => ({ name, value: String(value) })),
         ...fileParts.map(([name, filename, file]) => ({ name, file: { filename, ...file } })),
       ];
-      return { payload: multipartBody(parts), contentType: 'multipart/form-data; boundary=hostileBoundary7MA4YWxkTrZu0gW', kind: `multipart ${parts.length} parts` };
+      return {
+        payload: multipartBody(parts),
+        contentType: 'multipart/form-data; boundary=hostileBoundary7MA4YWxkTrZu0gW',
+        kind: `multipart ${parts.length} parts`,
+      };
     });
 }
 
 /** Broken multipart: truncated, wrong boundary, missing headers, garbage. */
 export const malformedMultipart: fc.Arbitrary<RawBody> = fc
   .tuple(
-    fc.constantFrom('truncated', 'wrong-boundary', 'no-disposition', 'garbage', 'no-final', 'header-only', 'huge-header'),
+    fc.constantFrom(
+      'truncated',
+      'wrong-boundary',
+      'no-disposition',
+      'garbage',
+      'no-final',
+      'header-only',
+      'huge-header',
+    ),
     fc.integer({ min: 1, max: 60 }),
   )
   .map(([how, cut]) => {
     const boundary = 'hostileBoundary7MA4YWxkTrZu0gW';
-    const good = multipartBody([{ name: 'message', value: 'hello there friend' }, { name: 'attachments[]', file: { filename: 'a.txt', content: TEXT_FILE } }], boundary);
+    const good = multipartBody(
+      [
+        { name: 'message', value: 'hello there friend' },
+        { name: 'attachments[]', file: { filename: 'a.txt', content: TEXT_FILE } },
+      ],
+      boundary,
+    );
     let payload: Buffer;
     switch (how) {
-      case 'truncated': payload = good.subarray(0, Math.max(1, good.length - cut)); break;
-      case 'wrong-boundary': payload = good; break;
-      case 'no-disposition': payload = Buffer.from(`--${boundary}\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`); break;
-      case 'garbage': payload = Buffer.from(Array.from({ length: cut * 10 }, (_, i) => (i * 37) % 256)); break;
-      case 'no-final': payload = good.subarray(0, good.indexOf(`--${boundary}--`)); break;
-      case 'header-only': payload = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="message"\r\n`); break;
-      default: payload = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="message"; ${'x'.repeat(cut * 2000)}\r\n\r\nv\r\n--${boundary}--\r\n`);
+      case 'truncated':
+        payload = good.subarray(0, Math.max(1, good.length - cut));
+        break;
+      case 'wrong-boundary':
+        payload = good;
+        break;
+      case 'no-disposition':
+        payload = Buffer.from(`--${boundary}\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`);
+        break;
+      case 'garbage':
+        payload = Buffer.from(Array.from({ length: cut * 10 }, (_, i) => (i * 37) % 256));
+        break;
+      case 'no-final':
+        payload = good.subarray(0, good.indexOf(`--${boundary}--`));
+        break;
+      case 'header-only':
+        payload = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="message"\r\n`);
+        break;
+      default:
+        payload = Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="message"; ${'x'.repeat(cut * 2000)}\r\n\r\nv\r\n--${boundary}--\r\n`,
+        );
     }
     const contentBoundary = how === 'wrong-boundary' ? 'someOtherBoundary' : boundary;
-    return { payload, contentType: `multipart/form-data; boundary=${contentBoundary}`, kind: `malformed multipart ${how}` };
+    return {
+      payload,
+      contentType: `multipart/form-data; boundary=${contentBoundary}`,
+      kind: `malformed multipart ${how}`,
+    };
   });
 
 /** Header values are limited to what an HTTP parser lets through (visible Latin-1 and spaces). */
@@ -210,17 +440,29 @@ const headerText = fc.string({ maxLength: 60 }).map((s) => s.replace(/[^\x20-\x7
 export const extraHeaders: fc.Arbitrary<Record<string, string>> = fc.oneof(
   { arbitrary: fc.constant({}), weight: 4 },
   {
-    arbitrary: fc.integer({ min: 50, max: 400 }).map((n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`x-hostile-${i}`, 'v'.repeat(i % 50)]))),
+    arbitrary: fc
+      .integer({ min: 50, max: 400 })
+      .map((n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`x-hostile-${i}`, 'v'.repeat(i % 50)]))),
     weight: 1,
   },
   {
     arbitrary: fc.record(
       {
-        'accept-language': fc.oneof(headerText, fc.constantFrom('fa', 'fa-IR,fa;q=0.9', 'en;q=0', '*', 'zz-ZZ', 'fa;q=abc', ',,,;;;')),
+        'accept-language': fc.oneof(
+          headerText,
+          fc.constantFrom('fa', 'fa-IR,fa;q=0.9', 'en;q=0', '*', 'zz-ZZ', 'fa;q=abc', ',,,;;;'),
+        ),
         'if-none-match': fc.oneof(headerText, fc.constant('*'), fc.constant('W/"x", "y"')),
         'x-forwarded-for': fc.oneof(headerText, fc.constant('127.0.0.1, 10.0.0.1')),
         'x-request-id': headerText,
-        accept: fc.constantFrom('text/html', 'application/xml', '*/*', 'application/json', 'text/event-stream', 'text/event-stream, application/json;q=0.5'),
+        accept: fc.constantFrom(
+          'text/html',
+          'application/xml',
+          '*/*',
+          'application/json',
+          'text/event-stream',
+          'text/event-stream, application/json;q=0.5',
+        ),
         cookie: headerText,
         'content-encoding': fc.constantFrom('gzip', 'br', 'identity', 'x'),
       },
@@ -247,5 +489,14 @@ export const garbageAuthorization: fc.Arbitrary<string> = fc.oneof(
   fc.integer({ min: 513, max: 16_000 }).map((n) => `Bearer ${'A'.repeat(n)}`),
   fc.integer({ min: 1, max: 16_000 }).map((n) => 'x'.repeat(n)),
   headerText.map((s) => `Bearer ${s}`),
-  fc.constantFrom('Bearer', 'Bearer ', 'bearer 1|', 'Basic dXNlcjpwYXNz', 'Bearer 1|' + 'a'.repeat(40) + ' extra', "Bearer 1' OR '1'='1", 'Bearer 0|' + 'a'.repeat(40), 'Bearer 99999999999999999999|' + 'a'.repeat(40)),
+  fc.constantFrom(
+    'Bearer',
+    'Bearer ',
+    'bearer 1|',
+    'Basic dXNlcjpwYXNz',
+    'Bearer 1|' + 'a'.repeat(40) + ' extra',
+    "Bearer 1' OR '1'='1",
+    'Bearer 0|' + 'a'.repeat(40),
+    'Bearer 99999999999999999999|' + 'a'.repeat(40),
+  ),
 );

@@ -23,7 +23,8 @@ function accessProblem(route: RouteSpec, request: HostileRequest, res: Answer): 
     if (res.statusCode !== 401) return `anonymous request answered ${res.statusCode}, not 401`;
     if (request.sent.method !== 'HEAD' && res.body !== JSON.stringify(UNAUTHENTICATED)) return `401 body ${res.body}`;
   }
-  if (request.auth === 'owner' && route.access === 'admin' && res.statusCode !== 403) return `a non-admin got ${res.statusCode} on an admin route`;
+  if (request.auth === 'owner' && route.access === 'admin' && res.statusCode !== 403)
+    return `a non-admin got ${res.statusCode} on an admin route`;
   return undefined;
 }
 
@@ -45,13 +46,32 @@ describe(`hostile input on every route (seed ${SEED}, ${RUNS} runs per route)`, 
   /** The other user's conversations, messages and notifications: no request in this suite acts as them. */
   async function bystanderRows() {
     const { db } = w.t;
-    const conversations = await db.selectFrom('assistant_conversations').selectAll().where('user_id', '=', w.other.id).orderBy('id').execute();
-    const messages = await db.selectFrom('assistant_messages').selectAll().where('conversation_id', 'in', w.theirs.conversations).orderBy('id').execute();
-    const notifications = await db.selectFrom('notifications').selectAll().where('id', 'in', w.theirs.notifications).orderBy('id').execute();
+    const conversations = await db
+      .selectFrom('assistant_conversations')
+      .selectAll()
+      .where('user_id', '=', w.other.id)
+      .orderBy('id')
+      .execute();
+    const messages = await db
+      .selectFrom('assistant_messages')
+      .selectAll()
+      .where('conversation_id', 'in', w.theirs.conversations)
+      .orderBy('id')
+      .execute();
+    const notifications = await db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('id', 'in', w.theirs.notifications)
+      .orderBy('id')
+      .execute();
     // Escalation is public: anyone may escalate a conversation by id, and the ticket (owned by the
     // conversation's owner) is recorded on it (docs/decisions.md, Assistant). That column may change.
     const withoutTicket = conversations.map(({ escalated_ticket_id: _ticket, ...rest }) => rest);
-    return { conversations: withoutTicket.map((r) => JSON.stringify(r)), messages: messages.map((r) => JSON.stringify(r)), notifications: notifications.map((r) => JSON.stringify(r)) };
+    return {
+      conversations: withoutTicket.map((r) => JSON.stringify(r)),
+      messages: messages.map((r) => JSON.stringify(r)),
+      notifications: notifications.map((r) => JSON.stringify(r)),
+    };
   }
 
   beforeAll(async () => {
@@ -60,7 +80,8 @@ describe(`hostile input on every route (seed ${SEED}, ${RUNS} runs per route)`, 
     base = await w.t.app.listen({ port: 0, host: '127.0.0.1' });
     tablesBefore = await applicationTables(w.t);
     bystanderBefore = await bystanderRows();
-    if (process.env.FUZZ_RUNS) console.log(`fuzz: seed ${SEED}, ${RUNS} runs per route (replay with FUZZ_SEED=${SEED})`);
+    if (process.env.FUZZ_RUNS)
+      console.log(`fuzz: seed ${SEED}, ${RUNS} runs per route (replay with FUZZ_SEED=${SEED})`);
   });
   afterAll(() => w?.t.close());
 
@@ -69,27 +90,36 @@ describe(`hostile input on every route (seed ${SEED}, ${RUNS} runs per route)`, 
   });
 
   ROUTES.forEach((route, index) => {
-    it(`${routeKey(route)}: every answer is a success or a 4xx in the spec's form`, async () => {
-      const seed = SEED + index;
-      const result = await fc.check(
-        fc.asyncProperty(requestArbitrary(route, w), async (request) => {
-          const send = () =>
-            route.success === 'event-stream' ? socketWithin(base, request.options, REQUEST_DEADLINE_MS) : injectWithin(w.t.app, request.options, REQUEST_DEADLINE_MS);
-          const res = await send().catch((error: Error) => {
-            throw new Error(`${error.message}\n  request: ${describeRequest(request)}`);
-          });
-          tally(routeKey(route), res.statusCode);
-          const problem = responseProblem(route, request.sent, res) ?? accessProblem(route, request, res);
-          if (problem) throw new Error(`${problem}\n  request: ${describeRequest(request)}`);
-        }),
-        { numRuns: RUNS, seed, endOnFailure: true },
-      );
-      // fast-check's own report would print the whole counterexample (bodies of megabytes).
-      if (result.failed) {
-        const cause = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
-        throw new Error(`fuzz failure on ${routeKey(route)} after ${result.numRuns} runs — replay with FUZZ_SEED=${SEED} (route seed ${seed}, path ${result.counterexamplePath})\n${cause}`);
-      }
-    }, Math.max(60_000, RUNS * 2_000));
+    it(
+      `${routeKey(route)}: every answer is a success or a 4xx in the spec's form`,
+      async () => {
+        const seed = SEED + index;
+        const result = await fc.check(
+          fc.asyncProperty(requestArbitrary(route, w), async (request) => {
+            const send = () =>
+              route.success === 'event-stream'
+                ? socketWithin(base, request.options, REQUEST_DEADLINE_MS)
+                : injectWithin(w.t.app, request.options, REQUEST_DEADLINE_MS);
+            const res = await send().catch((error: Error) => {
+              throw new Error(`${error.message}\n  request: ${describeRequest(request)}`);
+            });
+            tally(routeKey(route), res.statusCode);
+            const problem = responseProblem(route, request.sent, res) ?? accessProblem(route, request, res);
+            if (problem) throw new Error(`${problem}\n  request: ${describeRequest(request)}`);
+          }),
+          { numRuns: RUNS, seed, endOnFailure: true },
+        );
+        // fast-check's own report would print the whole counterexample (bodies of megabytes).
+        if (result.failed) {
+          const cause =
+            result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
+          throw new Error(
+            `fuzz failure on ${routeKey(route)} after ${result.numRuns} runs — replay with FUZZ_SEED=${SEED} (route seed ${seed}, path ${result.counterexamplePath})\n${cause}`,
+          );
+        }
+      },
+      Math.max(60_000, RUNS * 2_000),
+    );
   });
 
   it('reaches a success on most routes, not only refusals', () => {
@@ -99,12 +129,20 @@ describe(`hostile input on every route (seed ${SEED}, ${RUNS} runs per route)`, 
     expect(succeeded, lines.join('\n')).toBeGreaterThanOrEqual(Math.floor(ROUTES.length * 0.7));
   });
 
-  it('leaves the schema, the bystander\'s data and the attachment store intact', async () => {
+  it("leaves the schema, the bystander's data and the attachment store intact", async () => {
     expect(await applicationTables(w.t)).toEqual(tablesBefore);
     expect(await bystanderRows()).toEqual(bystanderBefore);
     await expectStorageConsistent(w.t);
     // The tables are still readable as a whole (no row a client made unreadable).
-    const all = await snapshot(w.t, tablesBefore.filter((name) => !/^(countries|provinces|counties|districts|cities|rurals|villages|regions|neighborhoods|streets|alleys|continents)$/.test(name)));
+    const all = await snapshot(
+      w.t,
+      tablesBefore.filter(
+        (name) =>
+          !/^(countries|provinces|counties|districts|cities|rurals|villages|regions|neighborhoods|streets|alleys|continents)$/.test(
+            name,
+          ),
+      ),
+    );
     expect(Object.keys(all).length).toBeGreaterThan(5);
   });
 });

@@ -15,7 +15,7 @@ const SQL_PAYLOADS = [
   "billing' OR 'x'='x",
   "'; DROP TABLE tickets; --",
   '"; DROP TABLE users; --',
-  "1; DELETE FROM notifications",
+  '1; DELETE FROM notifications',
   "' UNION SELECT id, email, email, email, email FROM users --",
   "%' OR '%'='",
   "\\' OR 1=1 --",
@@ -27,7 +27,10 @@ const SQL_PAYLOADS = [
 ];
 
 const BOUNDARY = 'hostileBoundary7MA4YWxkTrZu0gW';
-const multipartHeaders = (auth: Record<string, string>) => ({ ...auth, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` });
+const multipartHeaders = (auth: Record<string, string>) => ({
+  ...auth,
+  'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+});
 
 describe('SQL injection and path traversal', () => {
   let w: World;
@@ -52,7 +55,8 @@ describe('SQL injection and path traversal', () => {
   }, 180_000);
   afterAll(() => w?.t.close());
 
-  const get = (url: string, headers: Record<string, string> = w.owner.auth) => w.t.app.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = w.owner.auth) =>
+    w.t.app.inject({ method: 'GET', url, headers });
 
   describe('ticket list filters q and category', () => {
     it.each(SQL_PAYLOADS)('q=%s matches literally: nothing, and the data is intact', async (payload) => {
@@ -92,7 +96,11 @@ describe('SQL injection and path traversal', () => {
       for (const field of ['q', 'category']) {
         const res = await get(`/api/tickets?${field}=a%00b`);
         expect(res.statusCode).toBe(422);
-        expect(res.json()).toEqual({ success: false, message: VALIDATION_MESSAGE.tickets, errors: { [field]: [`The ${field} format is invalid.`] } });
+        expect(res.json()).toEqual({
+          success: false,
+          message: VALIDATION_MESSAGE.tickets,
+          errors: { [field]: [`The ${field} format is invalid.`] },
+        });
         const staff = await get(`/api/admin/tickets?${field}=%00`, w.admin.auth);
         expect(staff.statusCode).toBe(422);
       }
@@ -102,26 +110,81 @@ describe('SQL injection and path traversal', () => {
 
   describe('text PostgreSQL cannot store or compare', () => {
     // [what, method, url (owner's resources), body, form, field]
-    const cases = (): Array<[string, 'POST' | 'PUT', string, Record<string, unknown>, 'assistant' | 'tickets', string]> => [
+    const cases = (): Array<
+      [string, 'POST' | 'PUT', string, Record<string, unknown>, 'assistant' | 'tickets', string]
+    > => [
       ['chat message', 'POST', '/api/assistant/chat', { message: 'hello\u0000there' }, 'assistant', 'message'],
-      ['feedback subject', 'POST', '/api/assistant/feedback', { type: 'bug', subject: 'a\u0000', content: 'text' }, 'assistant', 'subject'],
-      ['feedback content', 'POST', '/api/assistant/feedback', { type: 'bug', subject: 'subject', content: '\u0000' }, 'assistant', 'content'],
+      [
+        'feedback subject',
+        'POST',
+        '/api/assistant/feedback',
+        { type: 'bug', subject: 'a\u0000', content: 'text' },
+        'assistant',
+        'subject',
+      ],
+      [
+        'feedback content',
+        'POST',
+        '/api/assistant/feedback',
+        { type: 'bug', subject: 'subject', content: '\u0000' },
+        'assistant',
+        'content',
+      ],
       ['escalation reason', 'POST', '/api/assistant/escalate', { reason: 'help\u0000me' }, 'assistant', 'reason'],
-      ['ticket subject', 'POST', '/api/tickets', { subject: 'sub\u0000ject', message: 'a long enough message' }, 'tickets', 'subject'],
-      ['ticket message', 'POST', '/api/tickets', { subject: 'subject', message: 'a long enough\u0000 message' }, 'tickets', 'message'],
-      ['ticket category', 'POST', '/api/tickets', { subject: 'subject', message: 'a long enough message', category: '\u0000' }, 'tickets', 'category'],
+      [
+        'ticket subject',
+        'POST',
+        '/api/tickets',
+        { subject: 'sub\u0000ject', message: 'a long enough message' },
+        'tickets',
+        'subject',
+      ],
+      [
+        'ticket message',
+        'POST',
+        '/api/tickets',
+        { subject: 'subject', message: 'a long enough\u0000 message' },
+        'tickets',
+        'message',
+      ],
+      [
+        'ticket category',
+        'POST',
+        '/api/tickets',
+        { subject: 'subject', message: 'a long enough message', category: '\u0000' },
+        'tickets',
+        'category',
+      ],
       ['category change', 'PUT', `/api/tickets/${w.mine.tickets[0]}`, { category: 'x\u0000' }, 'tickets', 'category'],
-      ['comment message', 'POST', `/api/tickets/${w.mine.tickets[0]}/comments`, { message: 'comment\u0000text' }, 'tickets', 'message'],
-      ['staff reply', 'POST', `/api/admin/tickets/${w.mine.tickets[0]}/comments`, { message: 'reply\u0000text' }, 'tickets', 'message'],
+      [
+        'comment message',
+        'POST',
+        `/api/tickets/${w.mine.tickets[0]}/comments`,
+        { message: 'comment\u0000text' },
+        'tickets',
+        'message',
+      ],
+      [
+        'staff reply',
+        'POST',
+        `/api/admin/tickets/${w.mine.tickets[0]}/comments`,
+        { message: 'reply\u0000text' },
+        'tickets',
+        'message',
+      ],
     ];
 
-    it('refuses a NUL character in every stored text field with 422 in the endpoint\'s form, on both dialects', async () => {
+    it("refuses a NUL character in every stored text field with 422 in the endpoint's form, on both dialects", async () => {
       for (const [what, method, url, payload, form, field] of cases()) {
         const headers = url.startsWith('/api/admin') ? w.admin.auth : w.owner.auth;
         const res = await w.t.app.inject({ method, url, headers, payload });
         expect(res.statusCode, what).toBe(422);
         const errors = { [field]: [`The ${field} format is invalid.`] };
-        expect(res.json(), what).toEqual(form === 'assistant' ? { success: false, errors } : { success: false, message: VALIDATION_MESSAGE.tickets, errors });
+        expect(res.json(), what).toEqual(
+          form === 'assistant'
+            ? { success: false, errors }
+            : { success: false, message: VALIDATION_MESSAGE.tickets, errors },
+        );
       }
       await expectDatabaseIntact();
     });
@@ -132,7 +195,12 @@ describe('SQL injection and path traversal', () => {
         { name: 'message', value: 'Please look at the attached file.' },
         { name: 'attachments[]', file: { filename: 'a.txt', content: TEXT_FILE, type: 'text/plain' } },
       ]);
-      const res = await w.t.app.inject({ method: 'POST', url: '/api/tickets', headers: multipartHeaders(w.owner.auth), payload });
+      const res = await w.t.app.inject({
+        method: 'POST',
+        url: '/api/tickets',
+        headers: multipartHeaders(w.owner.auth),
+        payload,
+      });
       expect(res.statusCode).toBe(422);
       expect(res.json().errors).toEqual({ subject: ['The subject format is invalid.'] });
       await expectDatabaseIntact();
@@ -141,7 +209,12 @@ describe('SQL injection and path traversal', () => {
 
     it('keeps other unusual text: RTL marks, emoji, Arabic and Persian letters, lone surrogates', async () => {
       const subject = 'پرداخت \u200fناموفق ي ك 😀 \ud83d';
-      const res = await w.t.app.inject({ method: 'POST', url: '/api/tickets', headers: w.owner.auth, payload: { subject, message: 'كيف حالك؟ یک پیام طولانی', category: '\u202ebilling' } });
+      const res = await w.t.app.inject({
+        method: 'POST',
+        url: '/api/tickets',
+        headers: w.owner.auth,
+        payload: { subject, message: 'كيف حالك؟ یک پیام طولانی', category: '\u202ebilling' },
+      });
       expect(res.statusCode).toBe(201);
       expect(res.json().data.subject.startsWith('پرداخت \u200fناموفق ي ك 😀')).toBe(true);
       const found = await get(`/api/tickets?category=${encodeURIComponent('\u202ebilling')}`);
@@ -150,26 +223,51 @@ describe('SQL injection and path traversal', () => {
     });
   });
 
-  describe('numbers beyond the database\'s integer columns', () => {
+  describe("numbers beyond the database's integer columns", () => {
     it('answers 422 for tag ids, assignee ids and filters above 2^31 - 1, and a 404 for such path ids', async () => {
       const big = 2_147_483_648;
-      const created = await w.t.app.inject({ method: 'POST', url: '/api/tickets', headers: w.owner.auth, payload: { subject: 'Tags', message: 'a long enough message', tags: [big] } });
+      const created = await w.t.app.inject({
+        method: 'POST',
+        url: '/api/tickets',
+        headers: w.owner.auth,
+        payload: { subject: 'Tags', message: 'a long enough message', tags: [big] },
+      });
       expect(created.statusCode).toBe(422);
       expect(Object.keys(created.json().errors)).toEqual(['tags.0']);
-      const staff = await w.t.app.inject({ method: 'PUT', url: `/api/admin/tickets/${w.mine.tickets[0]}`, headers: w.admin.auth, payload: { assignee_id: big } });
+      const staff = await w.t.app.inject({
+        method: 'PUT',
+        url: `/api/admin/tickets/${w.mine.tickets[0]}`,
+        headers: w.admin.auth,
+        payload: { assignee_id: big },
+      });
       expect(staff.statusCode).toBe(422);
       expect(Object.keys(staff.json().errors)).toEqual(['assignee_id']);
       const list = await get(`/api/admin/tickets?assignee_id=${big}`, w.admin.auth);
       expect(list.statusCode).toBe(422);
       expect(Object.keys(list.json().errors)).toEqual(['assignee_id']);
-      const chat = await w.t.app.inject({ method: 'POST', url: '/api/assistant/chat', headers: w.owner.auth, payload: { message: 'hi', conversation_id: big } });
+      const chat = await w.t.app.inject({
+        method: 'POST',
+        url: '/api/assistant/chat',
+        headers: w.owner.auth,
+        payload: { message: 'hi', conversation_id: big },
+      });
       expect(chat.statusCode).toBe(422);
       await expectDatabaseIntact();
     });
   });
 
   describe('ids in paths', () => {
-    const idPayloads = ["1' OR '1'='1", '1 OR 1=1', '1;DROP TABLE tickets', '1 UNION SELECT 1', '-1', '0', '99999999999999999999', '1e3', '0x1'];
+    const idPayloads = [
+      "1' OR '1'='1",
+      '1 OR 1=1',
+      '1;DROP TABLE tickets',
+      '1 UNION SELECT 1',
+      '-1',
+      '0',
+      '99999999999999999999',
+      '1e3',
+      '0x1',
+    ];
 
     it.each(idPayloads)('ticket id %s answers the ticket 404', async (id) => {
       const res = await get(`/api/tickets/${encodeURIComponent(id)}`);
@@ -180,21 +278,32 @@ describe('SQL injection and path traversal', () => {
 
     it.each(idPayloads)('conversation id %s answers the conversation 404', async (id) => {
       for (const method of ['GET', 'DELETE'] as const) {
-        const res = await w.t.app.inject({ method, url: `/api/assistant/conversations/${encodeURIComponent(id)}`, headers: w.owner.auth });
+        const res = await w.t.app.inject({
+          method,
+          url: `/api/assistant/conversations/${encodeURIComponent(id)}`,
+          headers: w.owner.auth,
+        });
         expect(res.statusCode).toBe(404);
         expect(res.json()).toEqual({ success: false, message: 'Conversation not found.' });
       }
       await expectDatabaseIntact();
     });
 
-    it.each([...idPayloads, "00000000-0000-0000-0000-000000000000' OR '1'='1", "' OR user_id <> 0 --"])('notification id %s answers 404 {message} and deletes nothing', async (id) => {
-      for (const method of ['POST', 'DELETE'] as const) {
-        const res = await w.t.app.inject({ method, url: `/api/notifications/${encodeURIComponent(id)}`, headers: w.owner.auth });
-        expect(res.statusCode).toBe(404);
-        expect(res.json()).toEqual({ message: 'Notification not found.' });
-      }
-      await expectDatabaseIntact();
-    });
+    it.each([...idPayloads, "00000000-0000-0000-0000-000000000000' OR '1'='1", "' OR user_id <> 0 --"])(
+      'notification id %s answers 404 {message} and deletes nothing',
+      async (id) => {
+        for (const method of ['POST', 'DELETE'] as const) {
+          const res = await w.t.app.inject({
+            method,
+            url: `/api/notifications/${encodeURIComponent(id)}`,
+            headers: w.owner.auth,
+          });
+          expect(res.statusCode).toBe(404);
+          expect(res.json()).toEqual({ message: 'Notification not found.' });
+        }
+        await expectDatabaseIntact();
+      },
+    );
 
     it.each(idPayloads)('attachment id %s answers 404 {success:false, message}', async (id) => {
       const [ticketId] = w.mine.attachments[0]!;
@@ -203,7 +312,7 @@ describe('SQL injection and path traversal', () => {
       expect(res.json()).toEqual({ success: false, message: 'Attachment not found.' });
     });
 
-    it('answers a path parameter over 200 characters with 414 and a broken %-escape with 400, in the platform body (not Fastify\'s)', async () => {
+    it("answers a path parameter over 200 characters with 414 and a broken %-escape with 400, in the platform body (not Fastify's)", async () => {
       const long = await get(`/api/tickets/${'1'.repeat(300)}`);
       expect(long.statusCode).toBe(414);
       expect(long.json()).toEqual({ success: false, message: 'The request is malformed.' });
@@ -215,11 +324,14 @@ describe('SQL injection and path traversal', () => {
       }
     });
 
-    it.each(["1' OR '1'='1", '1|a OR 1=1', "1|' OR ''='", `1|${'a'.repeat(39)}'`, "1' --|" + 'a'.repeat(40)])('bearer token %s is 401 Unauthenticated', async (token) => {
-      const res = await get('/api/tickets', { authorization: `Bearer ${token}` });
-      expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual(UNAUTHENTICATED);
-    });
+    it.each(["1' OR '1'='1", '1|a OR 1=1', "1|' OR ''='", `1|${'a'.repeat(39)}'`, "1' --|" + 'a'.repeat(40)])(
+      'bearer token %s is 401 Unauthenticated',
+      async (token) => {
+        const res = await get('/api/tickets', { authorization: `Bearer ${token}` });
+        expect(res.statusCode).toBe(401);
+        expect(res.json()).toEqual(UNAUTHENTICATED);
+      },
+    );
   });
 
   describe('geographic level and parentId', () => {
@@ -235,15 +347,22 @@ describe('SQL injection and path traversal', () => {
     it.each(SQL_PAYLOADS)('level %s answers 422 on level in the general form', async (payload) => {
       const res = await get(`/api/geographic/${encodeURIComponent(payload)}/1/children`);
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ success: false, message: VALIDATION_MESSAGE.general, errors: { level: ['The selected level is invalid.'] } });
+      expect(res.json()).toEqual({
+        success: false,
+        message: VALIDATION_MESSAGE.general,
+        errors: { level: ['The selected level is invalid.'] },
+      });
     });
 
-    it.each(["1' OR '1'='1", '1 OR 1=1', '-1', '1.5'])('integer path id %s on /api/counties answers 422 in the general form', async (payload) => {
-      const res = await get(`/api/counties/${encodeURIComponent(payload)}`);
-      expect(res.statusCode).toBe(422);
-      expect(res.json().message).toBe(VALIDATION_MESSAGE.general);
-      expect(Object.keys(res.json().errors)).toEqual(['id']);
-    });
+    it.each(["1' OR '1'='1", '1 OR 1=1', '-1', '1.5'])(
+      'integer path id %s on /api/counties answers 422 in the general form',
+      async (payload) => {
+        const res = await get(`/api/counties/${encodeURIComponent(payload)}`);
+        expect(res.statusCode).toBe(422);
+        expect(res.json().message).toBe(VALIDATION_MESSAGE.general);
+        expect(Object.keys(res.json().errors)).toEqual(['id']);
+      },
+    );
 
     it('still serves the real hierarchy after all of the above', async () => {
       const provinces = await get('/api/provinces');
@@ -267,7 +386,9 @@ describe('SQL injection and path traversal', () => {
 
     /** Where the name would land if it were used as a path under the attachment folders. */
     const traversalTargets = (name: string) =>
-      ['attachments', 'attachments/.tmp', 'attachments/ab'].map((dir) => path.resolve(w.t.dataDir, dir, name.replace(/\\/g, '/')));
+      ['attachments', 'attachments/.tmp', 'attachments/ab'].map((dir) =>
+        path.resolve(w.t.dataDir, dir, name.replace(/\\/g, '/')),
+      );
 
     it.each([
       ['../../etc/passwd.txt', 'passwd.txt'],
@@ -277,32 +398,48 @@ describe('SQL injection and path traversal', () => {
       ['a\u0000b.txt', 'ab.txt'],
       ['%2e%2e%2fsecret.txt', '%2e%2e%2fsecret.txt'],
       ['نامه ي ك\u200f.txt', 'نامه ي ك\u200f.txt'],
-    ])('keeps %j as the name %j only, and the bytes under a random key inside DATA_DIR/attachments', async (sent, kept) => {
-      const res = await upload(sent);
-      expect(res.statusCode).toBe(201);
-      const attachment = res.json().data.attachments[0];
-      expect(attachment.file_name).toBe(kept);
-      const row = await w.t.db.selectFrom('ticket_attachments').select(['storage_key']).where('id', '=', attachment.id).executeTakeFirstOrThrow();
-      const stored = path.join(w.t.dataDir, 'attachments', row.storage_key.slice(0, 2), row.storage_key);
-      expect(path.relative(path.join(w.t.dataDir, 'attachments'), stored).startsWith('..')).toBe(false);
-      expect(fs.readFileSync(stored)).toEqual(TEXT_FILE);
-      const download = await get(`/api/tickets/${res.json().data.id}/attachments/${attachment.id}/download`);
-      expect(download.statusCode).toBe(200);
-      expect(download.rawPayload).toEqual(TEXT_FILE);
-      expect(download.headers['content-disposition']).toMatch(/^attachment; filename="[^"/\\]*"; filename\*=UTF-8''[^/\\]*$/);
-      for (const target of traversalTargets(sent)) expect(fs.existsSync(target), target).toBe(false);
-      await expectStorageConsistent(w.t);
-      counts = await rowCounts();
-    });
+    ])(
+      'keeps %j as the name %j only, and the bytes under a random key inside DATA_DIR/attachments',
+      async (sent, kept) => {
+        const res = await upload(sent);
+        expect(res.statusCode).toBe(201);
+        const attachment = res.json().data.attachments[0];
+        expect(attachment.file_name).toBe(kept);
+        const row = await w.t.db
+          .selectFrom('ticket_attachments')
+          .select(['storage_key'])
+          .where('id', '=', attachment.id)
+          .executeTakeFirstOrThrow();
+        const stored = path.join(w.t.dataDir, 'attachments', row.storage_key.slice(0, 2), row.storage_key);
+        expect(path.relative(path.join(w.t.dataDir, 'attachments'), stored).startsWith('..')).toBe(false);
+        expect(fs.readFileSync(stored)).toEqual(TEXT_FILE);
+        const download = await get(`/api/tickets/${res.json().data.id}/attachments/${attachment.id}/download`);
+        expect(download.statusCode).toBe(200);
+        expect(download.rawPayload).toEqual(TEXT_FILE);
+        expect(download.headers['content-disposition']).toMatch(
+          /^attachment; filename="[^"/\\]*"; filename\*=UTF-8''[^/\\]*$/,
+        );
+        for (const target of traversalTargets(sent)) expect(fs.existsSync(target), target).toBe(false);
+        await expectStorageConsistent(w.t);
+        counts = await rowCounts();
+      },
+    );
 
-    it.each(['../../etc/passwd', '..\\..\\x', '..', '.', '', 'passwd\u0000', 'x.txt\u0000.exe', 'x.php'])('refuses %j with 422 on attachments.0 and keeps no file', async (name) => {
-      const before = filesUnder(path.join(w.t.dataDir, 'attachments'));
-      const res = await upload(name);
-      expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ success: false, message: VALIDATION_MESSAGE.tickets, errors: { 'attachments.0': [expect.any(String)] } });
-      expect(filesUnder(path.join(w.t.dataDir, 'attachments'))).toEqual(before);
-      await expectDatabaseIntact();
-    });
+    it.each(['../../etc/passwd', '..\\..\\x', '..', '.', '', 'passwd\u0000', 'x.txt\u0000.exe', 'x.php'])(
+      'refuses %j with 422 on attachments.0 and keeps no file',
+      async (name) => {
+        const before = filesUnder(path.join(w.t.dataDir, 'attachments'));
+        const res = await upload(name);
+        expect(res.statusCode).toBe(422);
+        expect(res.json()).toEqual({
+          success: false,
+          message: VALIDATION_MESSAGE.tickets,
+          errors: { 'attachments.0': [expect.any(String)] },
+        });
+        expect(filesUnder(path.join(w.t.dataDir, 'attachments'))).toEqual(before);
+        await expectDatabaseIntact();
+      },
+    );
 
     it('refuses an executable renamed to .png and keeps no file', async () => {
       const res = await upload('photo.png', Buffer.from('MZ\x90\x00 this is not an image'));

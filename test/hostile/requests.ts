@@ -30,17 +30,29 @@ export interface HostileRequest {
   auth: AuthChoice;
 }
 
-const NASTY_KEYS = ['__proto__', 'constructor', 'prototype', 'page[]', 'per_page[0]', 'q[]', 'status[$ne]', 'toString', ''];
+const NASTY_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'page[]',
+  'per_page[0]',
+  'q[]',
+  'status[$ne]',
+  'toString',
+  '',
+];
 
 function asQueryValues(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? ''));
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? '')));
   if (value !== null && typeof value === 'object') return [JSON.stringify(value)];
   return [String(value)];
 }
 
 /** Each field plausible or hostile (wrong type, tricky text), present or not. */
 function mixedRecord(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<Record<string, unknown>> {
-  const mixed = Object.fromEntries(Object.entries(fields).map(([name, plausible]) => [name, fieldValue(fc.oneof(plausible, trickyString))]));
+  const mixed = Object.fromEntries(
+    Object.entries(fields).map(([name, plausible]) => [name, fieldValue(fc.oneof(plausible, trickyString))]),
+  );
   return fc.record(mixed, { requiredKeys: [] });
 }
 
@@ -54,7 +66,9 @@ function queryArbitrary(route: RouteSpec): fc.Arbitrary<string> {
   const structured = fc
     .tuple(
       fc.oneof(plausibleRecord(known), mixedRecord(known)),
-      fc.array(fc.tuple(fc.oneof(fc.constantFrom(...NASTY_KEYS), fc.string({ maxLength: 8 })), wrongType), { maxLength: 3 }),
+      fc.array(fc.tuple(fc.oneof(fc.constantFrom(...NASTY_KEYS), fc.string({ maxLength: 8 })), wrongType), {
+        maxLength: 3,
+      }),
     )
     .map(([fields, extras]) => {
       const params = new URLSearchParams();
@@ -64,14 +78,34 @@ function queryArbitrary(route: RouteSpec): fc.Arbitrary<string> {
       const text = params.toString();
       return text ? `?${text}` : '';
     });
-  const raw = fc.constantFrom('?%', '?page=%ZZ', '?per_page=1&per_page=2', '?&&&', '?=', '?page', '?q=%00', `?q=${'%F0%9F%98%80'.repeat(300)}`, '?category=%27%20OR%201%3D1--');
-  return fc.oneof({ arbitrary: structured, weight: 6 }, { arbitrary: raw, weight: 1 }, { arbitrary: fc.constant(''), weight: 2 });
+  const raw = fc.constantFrom(
+    '?%',
+    '?page=%ZZ',
+    '?per_page=1&per_page=2',
+    '?&&&',
+    '?=',
+    '?page',
+    '?q=%00',
+    `?q=${'%F0%9F%98%80'.repeat(300)}`,
+    '?category=%27%20OR%201%3D1--',
+  );
+  return fc.oneof(
+    { arbitrary: structured, weight: 6 },
+    { arbitrary: raw, weight: 1 },
+    { arbitrary: fc.constant(''), weight: 2 },
+  );
 }
 
 function objectBody(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<RawBody> {
   return fc
-    .tuple(fc.oneof({ arbitrary: plausibleRecord(fields), weight: 2 }, { arbitrary: mixedRecord(fields), weight: 3 }), fc.boolean(), fc.dictionary(fc.oneof(fc.constantFrom(...NASTY_KEYS), fc.string({ maxLength: 10 })), wrongType, { maxKeys: 3 }))
-    .map(([known, withExtra, extra]) => (withExtra ? jsonBody({ ...extra, ...known }, 'json with extra fields') : jsonBody(known)));
+    .tuple(
+      fc.oneof({ arbitrary: plausibleRecord(fields), weight: 2 }, { arbitrary: mixedRecord(fields), weight: 3 }),
+      fc.boolean(),
+      fc.dictionary(fc.oneof(fc.constantFrom(...NASTY_KEYS), fc.string({ maxLength: 10 })), wrongType, { maxKeys: 3 }),
+    )
+    .map(([known, withExtra, extra]) =>
+      withExtra ? jsonBody({ ...extra, ...known }, 'json with extra fields') : jsonBody(known),
+    );
 }
 
 function bodyArbitrary(route: RouteSpec): fc.Arbitrary<RawBody | undefined> {
@@ -97,7 +131,10 @@ function paramsArbitrary(route: RouteSpec, world: World): fc.Arbitrary<Record<st
 }
 
 export function requestArbitrary(route: RouteSpec, world: World): fc.Arbitrary<HostileRequest> {
-  const method = route.method === 'GET' ? fc.oneof({ arbitrary: fc.constant('GET'), weight: 9 }, { arbitrary: fc.constant('HEAD'), weight: 1 }) : fc.constant(route.method);
+  const method =
+    route.method === 'GET'
+      ? fc.oneof({ arbitrary: fc.constant('GET'), weight: 9 }, { arbitrary: fc.constant('HEAD'), weight: 1 })
+      : fc.constant(route.method);
   return fc
     .record({
       method,
@@ -110,22 +147,37 @@ export function requestArbitrary(route: RouteSpec, world: World): fc.Arbitrary<H
       ip: fc.ipV4(),
     })
     .map(({ method, params, query, body, auth, garbage, headers, ip }) => {
-      const authorization = { owner: world.owner.auth.authorization, admin: world.admin.auth.authorization, none: undefined, garbage }[auth];
+      const authorization = {
+        owner: world.owner.auth.authorization,
+        admin: world.admin.auth.authorization,
+        none: undefined,
+        garbage,
+      }[auth];
       const allHeaders: Record<string, string> = { ...headers };
       if (authorization !== undefined) allHeaders.authorization = authorization;
       if (body?.contentType) allHeaders['content-type'] = body.contentType;
       const url = `${urlFor(route, params)}${query}`;
-      const options: InjectOptions = { method: method as InjectOptions['method'], url, headers: allHeaders, remoteAddress: ip };
+      const options: InjectOptions = {
+        method: method as InjectOptions['method'],
+        url,
+        headers: allHeaders,
+        remoteAddress: ip,
+      };
       if (body?.payload !== undefined) options.payload = body.payload;
       const longestParam = Math.max(0, ...Object.values(params).map((p) => encodeURIComponent(p).length));
       // '.' and '..' are not percent-encoded, so they are dot segments too (resolved before routing).
-      const unroutable = longestParam > 200 || Object.values(params).some((p) => p.startsWith(RAW_SEGMENT) || p === '.' || p === '..');
+      const unroutable =
+        longestParam > 200 || Object.values(params).some((p) => p.startsWith(RAW_SEGMENT) || p === '.' || p === '..');
       return { options, auth, sent: { method, url, auth, bodyKind: body?.kind ?? 'none', longestParam, unroutable } };
     });
 }
 
 /** inject with a deadline: a request that does not answer in time fails the property as a hang. */
-export async function injectWithin(app: { inject(o: InjectOptions): Promise<import('fastify').LightMyRequestResponse> }, options: InjectOptions, ms: number) {
+export async function injectWithin(
+  app: { inject(o: InjectOptions): Promise<import('fastify').LightMyRequestResponse> },
+  options: InjectOptions,
+  ms: number,
+) {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms (hang)`)), ms);
@@ -151,9 +203,17 @@ export interface Answer {
  */
 export function socketWithin(base: string, options: InjectOptions, ms: number): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const payload = options.payload === undefined ? undefined : Buffer.isBuffer(options.payload) ? options.payload : Buffer.from(typeof options.payload === 'string' ? options.payload : JSON.stringify(options.payload));
+    const payload =
+      options.payload === undefined
+        ? undefined
+        : Buffer.isBuffer(options.payload)
+          ? options.payload
+          : Buffer.from(typeof options.payload === 'string' ? options.payload : JSON.stringify(options.payload));
     // inject frames a body with Content-Length; so does this (chunked is refused on a GET).
-    const headers = { ...(options.headers as http.OutgoingHttpHeaders), ...(payload ? { 'content-length': payload.length } : {}) };
+    const headers = {
+      ...(options.headers as http.OutgoingHttpHeaders),
+      ...(payload ? { 'content-length': payload.length } : {}),
+    };
     const req = http.request(`${base}${options.url as string}`, { method: options.method, headers }, (res) => {
       let body = '';
       const done = () => {
@@ -164,7 +224,11 @@ export function socketWithin(base: string, options: InjectOptions, ms: number): 
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         body += chunk;
-        if (String(res.headers['content-type']).startsWith('text/event-stream') && /\nevent: [^\n]+\ndata: [^\n]*\n\n/.test(body)) done();
+        if (
+          String(res.headers['content-type']).startsWith('text/event-stream') &&
+          /\nevent: [^\n]+\ndata: [^\n]*\n\n/.test(body)
+        )
+          done();
       });
       res.on('end', done);
       res.on('error', done);
@@ -184,6 +248,7 @@ export function socketWithin(base: string, options: InjectOptions, ms: number): 
 export function describeRequest(request: HostileRequest): string {
   const shorten = (s: string) => (s.length > 300 ? `${s.slice(0, 300)}… (${s.length} chars)` : s);
   const payload = request.options.payload;
-  const payloadText = payload === undefined ? '' : Buffer.isBuffer(payload) ? `${payload.length} bytes` : shorten(String(payload));
+  const payloadText =
+    payload === undefined ? '' : Buffer.isBuffer(payload) ? `${payload.length} bytes` : shorten(String(payload));
   return `${request.sent.method} ${shorten(request.sent.url)} auth=${request.auth} body=${request.sent.bodyKind} ${payloadText}`;
 }

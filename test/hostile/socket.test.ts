@@ -19,7 +19,12 @@ const LIMIT = 1_048_576;
 
 function rawFrom(request: HostileRequest): RawRequest {
   const payload = request.options.payload as string | Buffer | undefined;
-  return { method: request.sent.method, url: request.sent.url, headers: request.options.headers as Record<string, string>, body: payload };
+  return {
+    method: request.sent.method,
+    url: request.sent.url,
+    headers: request.options.headers as Record<string, string>,
+    body: payload,
+  };
 }
 
 /** Counts per status and the slowest answer, printed by long runs (docs/reliability.md). */
@@ -39,7 +44,10 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
   const one = async (request: RawRequest): Promise<RawAnswer> => {
     const result = await exchange(server.port, [request]);
     const answer = result.answers[0];
-    if (!answer) throw new Error(`no answer to ${request.method} ${request.url.slice(0, 200)} (${result.error ?? (result.timedOut ? 'timeout' : 'closed')})`);
+    if (!answer)
+      throw new Error(
+        `no answer to ${request.method} ${request.url.slice(0, 200)} (${result.error ?? (result.timedOut ? 'timeout' : 'closed')})`,
+      );
     described(request, answer);
     return answer;
   };
@@ -48,9 +56,20 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
 
   beforeAll(async () => {
     w = await buildWorld();
-    server = await startBuiltServer({ ...w.t.env, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', BODY_LIMIT_BYTES: String(LIMIT) });
-    contract = new Contract(JSON.parse((await exchange(server.port, [{ method: 'GET', url: '/openapi.json' }])).answers[0]!.body), false);
-    if (process.env.SOCKET_FUZZ_RUNS) console.log(`socket fuzz: seed ${SEED}, ${RUNS} runs per route (replay with FUZZ_SEED=${SEED} SOCKET_FUZZ_RUNS=${RUNS})`);
+    server = await startBuiltServer({
+      ...w.t.env,
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'warn',
+      BODY_LIMIT_BYTES: String(LIMIT),
+    });
+    contract = new Contract(
+      JSON.parse((await exchange(server.port, [{ method: 'GET', url: '/openapi.json' }])).answers[0]!.body),
+      false,
+    );
+    if (process.env.SOCKET_FUZZ_RUNS)
+      console.log(
+        `socket fuzz: seed ${SEED}, ${RUNS} runs per route (replay with FUZZ_SEED=${SEED} SOCKET_FUZZ_RUNS=${RUNS})`,
+      );
   });
   afterAll(async () => {
     if (server) {
@@ -63,7 +82,12 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
   describe('query parameters a route does not declare', () => {
     it('a hostile unknown parameter next to the filters is dropped, not sent to SQL (was a 500 on PostgreSQL)', async () => {
       const hostile = encodeURIComponent('1\r\nX-Injected: yes سلام كيف');
-      for (const query of [`status=open&per_page=5&evil=${hostile}`, `assignee_id=${hostile}`, `assignee_id=${hostile}&assignee_id=7&page=1`, `user_id=${hostile}&sort=${hostile}`]) {
+      for (const query of [
+        `status=open&per_page=5&evil=${hostile}`,
+        `assignee_id=${hostile}`,
+        `assignee_id=${hostile}&assignee_id=7&page=1`,
+        `user_id=${hostile}&sort=${hostile}`,
+      ]) {
         const answer = await one(asOwner(`/api/tickets?${query}`));
         expect(answer.statusCode, answer.body).toBe(200);
       }
@@ -91,21 +115,30 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
     });
 
     it('GET /api/tickets/stats and GET /api/notifications answer alike with and without extra parameters, before and after a change', async () => {
-      for (const [path, extra] of [['/api/tickets/stats', '?status=closed&assignee_id=999'], ['/api/notifications', '?unread=false&user_id=1']] as const) {
+      for (const [path, extra] of [
+        ['/api/tickets/stats', '?status=closed&assignee_id=999'],
+        ['/api/notifications', '?unread=false&user_id=1'],
+      ] as const) {
         const plain = (await one(asOwner(path))).body;
         expect((await one(asOwner(`${path}${extra}`))).body).toBe(plain);
         expect((await one(asOwner(path))).body).toBe(plain);
       }
       // A change moves the held answers for both requests alike.
       const statsBefore = json(await one(asOwner('/api/tickets/stats'))).data as { total: number };
-      const created = await one({ method: 'POST', url: '/api/tickets', headers: { ...w.owner.auth, 'content-type': 'application/json' }, body: JSON.stringify({ subject: 'Socket', message: 'Made over a real socket.' }) });
+      const created = await one({
+        method: 'POST',
+        url: '/api/tickets',
+        headers: { ...w.owner.auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ subject: 'Socket', message: 'Made over a real socket.' }),
+      });
       expect(created.statusCode).toBe(201);
       for (const path of ['/api/tickets/stats?status=open', '/api/tickets/stats']) {
         expect((json(await one(asOwner(path))).data as { total: number }).total).toBe(statsBefore.total + 1);
       }
       const readAll = await one({ method: 'POST', url: '/api/notifications/read-all', headers: w.owner.auth });
       expect(readAll.statusCode).toBe(200);
-      for (const path of ['/api/notifications?page=2', '/api/notifications']) expect(JSON.parse((await one(asOwner(path))).body)).toEqual([]);
+      for (const path of ['/api/notifications?page=2', '/api/notifications'])
+        expect(JSON.parse((await one(asOwner(path))).body)).toEqual([]);
     });
   });
 
@@ -123,7 +156,11 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
       // Whether the reset overtakes the client's writes is a race: tried several times, reading
       // only after the last byte is written and reading all along.
       for (let attempt = 0; attempt < 6; attempt++) {
-        const result = await exchange(server.port, [{ method: 'POST', url, headers: { ...w.owner.auth, 'content-type': 'application/json' }, body }], { writeFirst: attempt % 2 === 0 });
+        const result = await exchange(
+          server.port,
+          [{ method: 'POST', url, headers: { ...w.owner.auth, 'content-type': 'application/json' }, body }],
+          { writeFirst: attempt % 2 === 0 },
+        );
         expect(result.error, `attempt ${attempt}`).toBeUndefined();
         expect(result.answers[0]?.statusCode).toBe(413);
         described({ method: 'POST', url }, result.answers[0]);
@@ -141,7 +178,14 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
       chunks.push(Buffer.from('0\r\n\r\n'));
       const result = await exchange(
         server.port,
-        [{ method: 'POST', url: '/api/tickets', headers: { ...w.owner.auth, 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, body: Buffer.concat(chunks) }],
+        [
+          {
+            method: 'POST',
+            url: '/api/tickets',
+            headers: { ...w.owner.auth, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+            body: Buffer.concat(chunks),
+          },
+        ],
         { chunkSize: 131_072, pauseMs: 5, writeFirst: true },
       );
       expect(result.error).toBeUndefined();
@@ -149,16 +193,29 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
     });
   });
 
-  it('a body with a __proto__ key: 422 naming the field, in the route\'s form', async () => {
-    const post = (url: string, body: string) => one({ method: 'POST', url, headers: { ...w.owner.auth, 'content-type': 'application/json' }, body });
+  it("a body with a __proto__ key: 422 naming the field, in the route's form", async () => {
+    const post = (url: string, body: string) =>
+      one({ method: 'POST', url, headers: { ...w.owner.auth, 'content-type': 'application/json' }, body });
     const chat = await post('/api/assistant/chat', '{"message":"hello","__proto__":{"admin":true}}');
     expect(chat.statusCode).toBe(422);
-    expect(json(chat)).toEqual(JSON.parse('{"success":false,"errors":{"__proto__":["The field name __proto__ is not allowed."]}}'));
-    const ticket = await post('/api/tickets', '{"subject":"x","message":"long enough text","tags":[{"constructor":{"prototype":{}}}]}');
+    expect(json(chat)).toEqual(
+      JSON.parse('{"success":false,"errors":{"__proto__":["The field name __proto__ is not allowed."]}}'),
+    );
+    const ticket = await post(
+      '/api/tickets',
+      '{"subject":"x","message":"long enough text","tags":[{"constructor":{"prototype":{}}}]}',
+    );
     expect(ticket.statusCode).toBe(422);
-    expect(json(ticket)).toEqual({ success: false, message: 'Validation error.', errors: { 'tags.0.constructor.prototype': ['The field name tags.0.constructor.prototype is not allowed.'] } });
+    expect(json(ticket)).toEqual({
+      success: false,
+      message: 'Validation error.',
+      errors: { 'tags.0.constructor.prototype': ['The field name tags.0.constructor.prototype is not allowed.'] },
+    });
     // Found at any depth (an iterative walk: 20,000 levels once overflowed the stack).
-    const deep = await post('/api/assistant/chat', `{"message":"hi","context":${'{"a":'.repeat(20_000)}{"__proto__":1}${'}'.repeat(20_000)}}`);
+    const deep = await post(
+      '/api/assistant/chat',
+      `{"message":"hi","context":${'{"a":'.repeat(20_000)}{"__proto__":1}${'}'.repeat(20_000)}}`,
+    );
     expect(deep.statusCode).toBe(422);
     const broken = await post('/api/tickets', '{"subject":');
     expect(broken.statusCode).toBe(400);
@@ -177,7 +234,9 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
       const answer = await one({ method, url, headers: w.owner.auth });
       expect(answer.statusCode).toBe(405);
       expect(answer.headers.allow).toBe(allow);
-      expect(json(answer)).toEqual({ message: `The ${method} method is not supported for route ${url}. Supported methods: ${allow}.` });
+      expect(json(answer)).toEqual({
+        message: `The ${method} method is not supported for route ${url}. Supported methods: ${allow}.`,
+      });
     });
 
     it('an unknown path is still 404', async () => {
@@ -188,22 +247,53 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
 
   describe('what only a socket can do', () => {
     it('pipelined requests on one connection are answered in order', async () => {
-      const urls = ['/api/tickets', '/api/provinces', '/api/tickets/stats', '/api/notifications/unread-count', '/api/nothing'];
-      const result = await exchange(server.port, urls.map((url) => ({ method: url === '/api/provinces' ? 'HEAD' : 'GET', url, headers: w.owner.auth })));
+      const urls = [
+        '/api/tickets',
+        '/api/provinces',
+        '/api/tickets/stats',
+        '/api/notifications/unread-count',
+        '/api/nothing',
+      ];
+      const result = await exchange(
+        server.port,
+        urls.map((url) => ({ method: url === '/api/provinces' ? 'HEAD' : 'GET', url, headers: w.owner.auth })),
+      );
       expect(result.answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 404]);
       result.answers.forEach((answer, i) => described({ method: i === 1 ? 'HEAD' : 'GET', url: urls[i]! }, answer));
     });
 
     it('a slow body is read to the end and answered', async () => {
       const body = JSON.stringify({ message: 'A slow client, a few bytes at a time.' });
-      const result = await exchange(server.port, [{ method: 'POST', url: '/api/assistant/chat', headers: { ...w.owner.auth, 'content-type': 'application/json' }, body }], { chunkSize: 7, pauseMs: 20 });
+      const result = await exchange(
+        server.port,
+        [
+          {
+            method: 'POST',
+            url: '/api/assistant/chat',
+            headers: { ...w.owner.auth, 'content-type': 'application/json' },
+            body,
+          },
+        ],
+        { chunkSize: 7, pauseMs: 20 },
+      );
       expect(result.answers[0]?.statusCode).toBe(200);
     });
 
     it('clients that stop mid-body and headers the parser refuses leave the server up and answering', async () => {
       const body = JSON.stringify({ subject: 'Cut off', message: 'This body never arrives whole.' });
       for (const stopAfter of [10, 120, 200]) {
-        await exchange(server.port, [{ method: 'POST', url: '/api/tickets', headers: { ...w.owner.auth, 'content-type': 'application/json' }, body }], { stopAfter: stopAfter + 150 });
+        await exchange(
+          server.port,
+          [
+            {
+              method: 'POST',
+              url: '/api/tickets',
+              headers: { ...w.owner.auth, 'content-type': 'application/json' },
+              body,
+            },
+          ],
+          { stopAfter: stopAfter + 150 },
+        );
       }
       const abuse: Array<[Record<string, string>, number]> = [
         [{ 'x-big': 'v'.repeat(20_000) }, 431],
@@ -225,49 +315,75 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
   });
 
   describe('generated hostile requests (the in-process generators, sent over TCP)', () => {
-    async function firstEventOf(request: HostileRequest): Promise<{ answers: RawAnswer[]; error?: string; timedOut: boolean; ms: number }> {
+    async function firstEventOf(
+      request: HostileRequest,
+    ): Promise<{ answers: RawAnswer[]; error?: string; timedOut: boolean; ms: number }> {
       const started = performance.now();
       try {
         const answer = await socketWithin(server.url, request.options, 20_000);
         return { answers: [answer as unknown as RawAnswer], timedOut: false, ms: performance.now() - started };
       } catch (error) {
-        return { answers: [], error: (error as Error).message, timedOut: /hang/.test((error as Error).message), ms: performance.now() - started };
+        return {
+          answers: [],
+          error: (error as Error).message,
+          timedOut: /hang/.test((error as Error).message),
+          ms: performance.now() - started,
+        };
       }
     }
 
     ROUTES.forEach((route, index) => {
-      it(`${routeKey(route)}: every answer is a success or a 4xx in the spec's form`, async () => {
-        const result = await fc.check(
-          fc.asyncProperty(requestArbitrary(route, w), async (request) => {
-            // An endless event stream is read up to its first event, then left (socketWithin).
-            const { answers, error, timedOut, ms } =
-              route.success === 'event-stream' ? await firstEventOf(request) : await exchange(server.port, [rawFrom(request)], { timeoutMs: 20_000 });
-            const answer = answers[0];
-            if (!answer) throw new Error(`no answer (${timedOut ? 'hang' : error ?? 'closed'})\n  request: ${describeRequest(request)}`);
-            sent += 1;
-            // Long runs report as they go, so a run stopped early still leaves its figures.
-            if (process.env.SOCKET_FUZZ_RUNS && sent % 5_000 === 0) process.stderr.write(`socket fuzz progress: ${sent} requests, ${JSON.stringify(Object.fromEntries(counts))}, slowest ${slowest.ms} ms\n`);
-            counts.set(answer.statusCode, (counts.get(answer.statusCode) ?? 0) + 1);
-            if (ms > slowest.ms) slowest = { ms, what: describeRequest(request).slice(0, 160) };
-            // Node refuses a header block over 16 KB before Fastify sees it (inject has no such limit).
-            const problem =
-              (answer.statusCode === 431 ? undefined : responseProblem(route, request.sent, answer as never)) ?? contract.problem(request.sent.method, request.sent.url, answer);
-            if (problem) throw new Error(`${problem}\n  request: ${describeRequest(request)}`);
-          }),
-          { numRuns: RUNS, seed: SEED + index, endOnFailure: true },
-        );
-        if (result.failed) {
-          const cause = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
-          throw new Error(`socket fuzz failure on ${routeKey(route)} — replay with FUZZ_SEED=${SEED} SOCKET_FUZZ_RUNS=${RUNS}\n${cause}`);
-        }
-      }, Math.max(60_000, RUNS * 1_000));
+      it(
+        `${routeKey(route)}: every answer is a success or a 4xx in the spec's form`,
+        async () => {
+          const result = await fc.check(
+            fc.asyncProperty(requestArbitrary(route, w), async (request) => {
+              // An endless event stream is read up to its first event, then left (socketWithin).
+              const { answers, error, timedOut, ms } =
+                route.success === 'event-stream'
+                  ? await firstEventOf(request)
+                  : await exchange(server.port, [rawFrom(request)], { timeoutMs: 20_000 });
+              const answer = answers[0];
+              if (!answer)
+                throw new Error(
+                  `no answer (${timedOut ? 'hang' : (error ?? 'closed')})\n  request: ${describeRequest(request)}`,
+                );
+              sent += 1;
+              // Long runs report as they go, so a run stopped early still leaves its figures.
+              if (process.env.SOCKET_FUZZ_RUNS && sent % 5_000 === 0)
+                process.stderr.write(
+                  `socket fuzz progress: ${sent} requests, ${JSON.stringify(Object.fromEntries(counts))}, slowest ${slowest.ms} ms\n`,
+                );
+              counts.set(answer.statusCode, (counts.get(answer.statusCode) ?? 0) + 1);
+              if (ms > slowest.ms) slowest = { ms, what: describeRequest(request).slice(0, 160) };
+              // Node refuses a header block over 16 KB before Fastify sees it (inject has no such limit).
+              const problem =
+                (answer.statusCode === 431 ? undefined : responseProblem(route, request.sent, answer as never)) ??
+                contract.problem(request.sent.method, request.sent.url, answer);
+              if (problem) throw new Error(`${problem}\n  request: ${describeRequest(request)}`);
+            }),
+            { numRuns: RUNS, seed: SEED + index, endOnFailure: true },
+          );
+          if (result.failed) {
+            const cause =
+              result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
+            throw new Error(
+              `socket fuzz failure on ${routeKey(route)} — replay with FUZZ_SEED=${SEED} SOCKET_FUZZ_RUNS=${RUNS}\n${cause}`,
+            );
+          }
+        },
+        Math.max(60_000, RUNS * 1_000),
+      );
     });
 
     it('the server is still up and logged no unhandled error', async () => {
       expect((await one({ method: 'GET', url: '/health' })).statusCode).toBe(200);
       expect(server.output()).not.toMatch(/unhandled error|"level":50/);
       const tally = Object.fromEntries([...counts].sort((a, b) => a[0] - b[0]));
-      if (process.env.SOCKET_FUZZ_RUNS) console.log(`socket fuzz: ${sent} requests, by status ${JSON.stringify(tally)}, slowest ${slowest.ms} ms (${slowest.what})`);
+      if (process.env.SOCKET_FUZZ_RUNS)
+        console.log(
+          `socket fuzz: ${sent} requests, by status ${JSON.stringify(tally)}, slowest ${slowest.ms} ms (${slowest.what})`,
+        );
       expect([...counts.keys()].every((status) => status < 500)).toBe(true);
     });
   });

@@ -37,7 +37,11 @@ async function expectStatus(t: TestApp, request: InjectOptions & { url: string }
 async function holdingsOf(t: TestApp, user: TestUser, label: string): Promise<Holdings> {
   const conversations: number[] = [];
   for (const message of ['How do I invest in a project?', `Where is my refund? ${label}`]) {
-    const body = await expectStatus(t, { method: 'POST', url: '/api/assistant/chat', headers: user.auth, payload: { message } }, 200);
+    const body = await expectStatus(
+      t,
+      { method: 'POST', url: '/api/assistant/chat', headers: user.auth, payload: { message } },
+      200,
+    );
     conversations.push(body.conversation_id);
   }
   const tickets: number[] = [];
@@ -45,7 +49,12 @@ async function holdingsOf(t: TestApp, user: TestUser, label: string): Promise<Ho
   for (const subject of [`Payment problem ${label}`, `Login problem ${label}`]) {
     const body = await expectStatus(
       t,
-      { method: 'POST', url: '/api/tickets', headers: user.auth, payload: { subject, message: 'Something went wrong with my account.', category: 'billing' } },
+      {
+        method: 'POST',
+        url: '/api/tickets',
+        headers: user.auth,
+        payload: { subject, message: 'Something went wrong with my account.', category: 'billing' },
+      },
       201,
     );
     tickets.push(body.data.id);
@@ -57,7 +66,12 @@ async function holdingsOf(t: TestApp, user: TestUser, label: string): Promise<Ho
   ]);
   const withFile = await expectStatus(
     t,
-    { method: 'POST', url: '/api/tickets', headers: { ...user.auth, 'content-type': 'multipart/form-data; boundary=hostileBoundary7MA4YWxkTrZu0gW' }, payload: form },
+    {
+      method: 'POST',
+      url: '/api/tickets',
+      headers: { ...user.auth, 'content-type': 'multipart/form-data; boundary=hostileBoundary7MA4YWxkTrZu0gW' },
+      payload: form,
+    },
     201,
   );
   tickets.push(withFile.data.id);
@@ -76,12 +90,21 @@ export async function buildWorld(options: TestAppOptions = {}): Promise<World> {
 
   const projects = [101, 102];
   const investments = [201];
-  const put = (url: string, payload: object, status: number) => expectStatus(t, { method: 'PUT', url, headers: admin.auth, payload }, status);
+  const put = (url: string, payload: object, status: number) =>
+    expectStatus(t, { method: 'PUT', url, headers: admin.auth, payload }, status);
   await put('/api/admin/projects/101', { title: 'Solar farm', owner_id: owner.id, status: 'approved' }, 201);
   await put('/api/admin/projects/102', { title: 'Bakery', owner_id: other.id, status: 'under_review' }, 201);
   await put('/api/admin/projects/101', { title: 'Solar farm', owner_id: owner.id, status: 'archived' }, 200);
-  await put('/api/admin/investments/201', { project_id: 102, investor_id: owner.id, amount: 5000, status: 'paid' }, 201);
-  await put('/api/admin/investments/201', { project_id: 102, investor_id: owner.id, amount: 5000, status: 'refunded', notes: 'all of it' }, 200);
+  await put(
+    '/api/admin/investments/201',
+    { project_id: 102, investor_id: owner.id, amount: 5000, status: 'paid' },
+    201,
+  );
+  await put(
+    '/api/admin/investments/201',
+    { project_id: 102, investor_id: owner.id, amount: 5000, status: 'refunded', notes: 'all of it' },
+    200,
+  );
 
   const notificationIds = async (userId: number) =>
     (await t.db.selectFrom('notifications').select('id').where('user_id', '=', userId).execute()).map((r) => r.id);
@@ -97,10 +120,15 @@ export async function applicationTables(t: TestApp): Promise<string[]> {
   // Kysely's introspection lists every schema on PostgreSQL, where other test files have theirs.
   const query =
     testDialect === 'postgres'
-      ? sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`
+      ? sql<{
+          name: string;
+        }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`
       : sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`;
   const { rows } = await query.execute(t.db);
-  return rows.map((row) => row.name).filter((name) => !name.startsWith('kysely_')).sort();
+  return rows
+    .map((row) => row.name)
+    .filter((name) => !name.startsWith('kysely_'))
+    .sort();
 }
 
 export async function rowCount(t: TestApp, table: string): Promise<number> {

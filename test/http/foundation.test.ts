@@ -18,10 +18,14 @@ const Body = Type.Object({
 
 async function testRoutes(app: FastifyInstance) {
   for (const form of ['assistant', 'tickets', 'general'] as const) {
-    app.post(`/api/test/${form}`, { schema: { body: Body }, config: { auth: 'user', validationForm: form } }, async (req) => ({
-      success: true,
-      user_id: req.user!.id,
-    }));
+    app.post(
+      `/api/test/${form}`,
+      { schema: { body: Body }, config: { auth: 'user', validationForm: form } },
+      async (req) => ({
+        success: true,
+        user_id: req.user!.id,
+      }),
+    );
   }
   app.get('/api/test/admin', { config: { auth: 'admin' } }, async () => ({ success: true }));
   app.get('/api/test/optional', { config: { auth: 'optional' } }, async (req) => ({ user_id: req.user?.id ?? null }));
@@ -61,14 +65,28 @@ describe('foundation', () => {
       ['a garbage token', async () => ({ authorization: 'Bearer not-a-token' })],
       ['a non-bearer scheme', async () => ({ authorization: `Basic ${user.token}` })],
       ['an unknown token id', async () => ({ authorization: `Bearer 999999|${'a'.repeat(40)}` })],
-      ['a known id with the wrong secret', async () => ({ authorization: `Bearer ${user.token.split('|')[0]}|${'b'.repeat(40)}` })],
-      ['an expired token', async () => ({ authorization: `Bearer ${await makeToken(t.db, user.id, { expired: true })}` })],
-      ['a revoked token', async () => ({ authorization: `Bearer ${await makeToken(t.db, user.id, { revoked: true })}` })],
+      [
+        'a known id with the wrong secret',
+        async () => ({ authorization: `Bearer ${user.token.split('|')[0]}|${'b'.repeat(40)}` }),
+      ],
+      [
+        'an expired token',
+        async () => ({ authorization: `Bearer ${await makeToken(t.db, user.id, { expired: true })}` }),
+      ],
+      [
+        'a revoked token',
+        async () => ({ authorization: `Bearer ${await makeToken(t.db, user.id, { revoked: true })}` }),
+      ],
       ['an overlong header', async () => ({ authorization: `Bearer ${'x'.repeat(5000)}` })],
     ];
     for (const [name, headers] of cases) {
       it(`answers 401 {"message":"Unauthenticated."} for ${name}`, async () => {
-        const res = await t.app.inject({ method: 'POST', url: '/api/test/general', headers: await headers(), payload: valid });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/test/general',
+          headers: await headers(),
+          payload: valid,
+        });
         expect(res.statusCode).toBe(401);
         expect(res.json()).toEqual({ message: 'Unauthenticated.' });
       });
@@ -82,7 +100,11 @@ describe('foundation', () => {
 
     it('accepts a token that expires in the future', async () => {
       const token = await makeToken(t.db, user.id, { expiresInDays: 1 });
-      const res = await t.app.inject({ method: 'GET', url: '/api/test/optional', headers: { authorization: `Bearer ${token}` } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/test/optional',
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(res.json()).toEqual({ user_id: user.id });
     });
 
@@ -92,16 +114,28 @@ describe('foundation', () => {
       const headers = { authorization: `Bearer ${token}` };
       await t.app.inject({ method: 'GET', url: '/api/test/optional', headers });
       await new Promise((r) => setTimeout(r, 50));
-      const first = await t.db.selectFrom('personal_access_tokens').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow();
+      const first = await t.db
+        .selectFrom('personal_access_tokens')
+        .select('last_used_at')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       expect(first.last_used_at).toMatch(/Z$/);
       await t.app.inject({ method: 'GET', url: '/api/test/optional', headers });
       await new Promise((r) => setTimeout(r, 50));
-      const second = await t.db.selectFrom('personal_access_tokens').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow();
+      const second = await t.db
+        .selectFrom('personal_access_tokens')
+        .select('last_used_at')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       expect(second.last_used_at).toBe(first.last_used_at);
     });
 
     it('treats a bad token on an optional route as anonymous', async () => {
-      const res = await t.app.inject({ method: 'GET', url: '/api/test/optional', headers: { authorization: 'Bearer nope' } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/test/optional',
+        headers: { authorization: 'Bearer nope' },
+      });
       expect(res.json()).toEqual({ user_id: null });
     });
 
@@ -146,12 +180,26 @@ describe('foundation', () => {
     });
 
     it('uses the general form with "The given data was invalid."', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/test/general', headers: user.auth, payload: { ...valid, subject: '' } });
-      expect(res.json()).toEqual({ success: false, message: 'The given data was invalid.', errors: { subject: ['The subject field is required.'] } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/test/general',
+        headers: user.auth,
+        payload: { ...valid, subject: '' },
+      });
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'The given data was invalid.',
+        errors: { subject: ['The subject field is required.'] },
+      });
     });
 
     it('reports a nullable field with one sentence', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/test/general', headers: user.auth, payload: { ...valid, category: { a: 1 } } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/test/general',
+        headers: user.auth,
+        payload: { ...valid, category: { a: 1 } },
+      });
       expect(res.json().errors).toEqual({ category: ['The category must be a string.'] });
     });
 
@@ -170,9 +218,22 @@ describe('foundation', () => {
     });
 
     it('checks JSON body types as sent: no number passes as a string, null stays null', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/test/general', headers: user.auth, payload: { ...valid, subject: 42, message: true } });
-      expect(res.json().errors).toEqual({ subject: ['The subject must be a string.'], message: ['The message must be a string.'] });
-      const ok = await t.app.inject({ method: 'POST', url: '/api/test/general', headers: user.auth, payload: { ...valid, category: null } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/test/general',
+        headers: user.auth,
+        payload: { ...valid, subject: 42, message: true },
+      });
+      expect(res.json().errors).toEqual({
+        subject: ['The subject must be a string.'],
+        message: ['The message must be a string.'],
+      });
+      const ok = await t.app.inject({
+        method: 'POST',
+        url: '/api/test/general',
+        headers: user.auth,
+        payload: { ...valid, category: null },
+      });
       expect(ok.statusCode).toBe(200);
     });
 
@@ -184,7 +245,11 @@ describe('foundation', () => {
     it('lets a service raise field errors in a chosen form', async () => {
       const res = await t.app.inject({ method: 'GET', url: '/api/test/errors/validation' });
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ success: false, message: 'Validation error.', errors: { 'tags.0': ['The selected tags.0 is invalid.'] } });
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'Validation error.',
+        errors: { 'tags.0': ['The selected tags.0 is invalid.'] },
+      });
     });
   });
 
@@ -279,12 +344,22 @@ describe('foundation', () => {
       const https = { 'x-forwarded-proto': 'https' };
       expect((await t.app.inject('/health')).headers['strict-transport-security']).toBeUndefined();
       // This app believes no proxy: a forwarded https is not taken.
-      expect((await t.app.inject({ url: '/health', headers: https })).headers['strict-transport-security']).toBeUndefined();
+      expect(
+        (await t.app.inject({ url: '/health', headers: https })).headers['strict-transport-security'],
+      ).toBeUndefined();
       const proxied = await buildTestApp({ config: { TRUST_PROXY: true } });
       try {
-        expect((await proxied.app.inject({ url: '/health', headers: https })).headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
-        expect((await proxied.app.inject({ url: '/api/provinces', headers: https })).headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
-        expect((await proxied.app.inject({ url: '/health', headers: { 'x-forwarded-proto': 'http' } })).headers['strict-transport-security']).toBeUndefined();
+        expect(
+          (await proxied.app.inject({ url: '/health', headers: https })).headers['strict-transport-security'],
+        ).toBe('max-age=31536000; includeSubDomains');
+        expect(
+          (await proxied.app.inject({ url: '/api/provinces', headers: https })).headers['strict-transport-security'],
+        ).toBe('max-age=31536000; includeSubDomains');
+        expect(
+          (await proxied.app.inject({ url: '/health', headers: { 'x-forwarded-proto': 'http' } })).headers[
+            'strict-transport-security'
+          ],
+        ).toBeUndefined();
       } finally {
         await proxied.close();
       }

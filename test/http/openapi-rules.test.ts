@@ -30,17 +30,33 @@ describe('the chat context in the document', () => {
   });
 
   it('refuses what the service refuses, and accepts what it accepts', async () => {
-    const key = fc.oneof(fc.constantFrom('', ' ', 'page', 'x'.repeat(64), 'y'.repeat(65), 'module'), fc.string({ maxLength: 70 }));
+    const key = fc.oneof(
+      fc.constantFrom('', ' ', 'page', 'x'.repeat(64), 'y'.repeat(65), 'module'),
+      fc.string({ maxLength: 70 }),
+    );
     const leaf = fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boolean(), fc.constant(null));
     const { value } = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small', maxDepth: 6 }, leaf, tie('object'), fc.array(tie('value'), { maxLength: 3 })),
+      value: fc.oneof(
+        { depthSize: 'small', maxDepth: 6 },
+        leaf,
+        tie('object'),
+        fc.array(tie('value'), { maxLength: 3 }),
+      ),
       object: fc.dictionary(key, tie('value'), { maxKeys: 4 }),
     }));
-    const context = fc.oneof(fc.dictionary(key, value, { maxKeys: 6 }), fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }), fc.integer(), { minKeys: 45, maxKeys: 60 }));
+    const context = fc.oneof(
+      fc.dictionary(key, value, { maxKeys: 6 }),
+      fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }), fc.integer(), { minKeys: 45, maxKeys: 60 }),
+    );
     let refused = 0;
     await fc.assert(
       fc.asyncProperty(context, async (ctx) => {
-        const res = await t.app.inject({ method: 'POST', url: '/api/assistant/chat', headers: member.auth, payload: { message: 'How do I verify my account?', context: ctx } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/assistant/chat',
+          headers: member.auth,
+          payload: { message: 'How do I verify my account?', context: ctx },
+        });
         const valid = documented(ctx);
         if (!valid) {
           refused++;
@@ -61,14 +77,27 @@ describe('the geographic level in the document', () => {
 
   it('matches the levels the service takes, in any case, and nothing else', async () => {
     const level = fc.oneof(
-      fc.constantFrom('continent', 'Country', 'PROVINCE', 'cOunTy', 'section', 'City', 'region', 'Neighborhood', 'STREET'),
+      fc.constantFrom(
+        'continent',
+        'Country',
+        'PROVINCE',
+        'cOunTy',
+        'section',
+        'City',
+        'region',
+        'Neighborhood',
+        'STREET',
+      ),
       fc.constantFrom('village', 'rural', 'cities', 'streets', 'continent ', 'provincE1', ''),
       fc.stringMatching(/^[A-Za-z]{1,12}$/),
     );
     await fc.assert(
       fc.asyncProperty(level, async (name) => {
         if (name === '') return;
-        const res = await t.app.inject({ method: 'GET', url: `/api/geographic/${encodeURIComponent(name)}/1/children` });
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `/api/geographic/${encodeURIComponent(name)}/1/children`,
+        });
         expect(res.statusCode === 422, name).toBe(!pattern.test(name));
       }),
       { numRuns: 120, seed: 20261124 },

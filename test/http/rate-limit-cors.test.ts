@@ -20,7 +20,10 @@ describe('platform default rate limit', () => {
 
   it('answers the request over the limit with 429 {message} and Retry-After', async () => {
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await t.app.inject({ method: 'GET', url: '/api/test/limited', remoteAddress: '10.0.0.1' })).statusCode);
+    for (let i = 0; i < 4; i++)
+      statuses.push(
+        (await t.app.inject({ method: 'GET', url: '/api/test/limited', remoteAddress: '10.0.0.1' })).statusCode,
+      );
     expect(statuses).toEqual([200, 200, 200, 429]);
     const res = await t.app.inject({ method: 'GET', url: '/api/test/limited', remoteAddress: '10.0.0.1' });
     expect(res.json()).toEqual({ message: 'Too Many Attempts.' });
@@ -38,7 +41,12 @@ describe('platform default rate limit', () => {
     const user = await t.makeUser();
     const statuses = [];
     for (let i = 0; i < 4; i++) {
-      const res = await t.app.inject({ method: 'GET', url: '/api/test/limited', headers: user.auth, remoteAddress: `10.1.0.${i}` });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/test/limited',
+        headers: user.auth,
+        remoteAddress: `10.1.0.${i}`,
+      });
       statuses.push(res.statusCode);
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
@@ -46,7 +54,9 @@ describe('platform default rate limit', () => {
 
   it('leaves exempt routes and /health unlimited', async () => {
     for (let i = 0; i < 6; i++) {
-      expect((await t.app.inject({ method: 'GET', url: '/api/test/exempt', remoteAddress: '10.0.0.1' })).statusCode).toBe(200);
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/test/exempt', remoteAddress: '10.0.0.1' })).statusCode,
+      ).toBe(200);
       expect((await t.app.inject({ method: 'GET', url: '/health', remoteAddress: '10.0.0.1' })).statusCode).toBe(200);
     }
   });
@@ -56,7 +66,8 @@ describe('rate limit turned off', () => {
   it('never limits when RATE_LIMIT_PER_MINUTE is 0', async () => {
     const t = await buildTestApp({ config: { RATE_LIMIT_PER_MINUTE: 0 }, routes });
     try {
-      for (let i = 0; i < 20; i++) expect((await t.app.inject({ method: 'GET', url: '/api/test/limited' })).statusCode).toBe(200);
+      for (let i = 0; i < 20; i++)
+        expect((await t.app.inject({ method: 'GET', url: '/api/test/limited' })).statusCode).toBe(200);
     } finally {
       await t.close();
     }
@@ -72,7 +83,9 @@ describe.skipIf(!redisAvailable)('rate limit shared through Redis', () => {
       const statuses = [];
       for (let i = 0; i < 6; i++) {
         const app = i % 2 === 0 ? a.app : b.app;
-        statuses.push((await app.inject({ method: 'GET', url: '/api/test/limited', remoteAddress: '10.9.9.9' })).statusCode);
+        statuses.push(
+          (await app.inject({ method: 'GET', url: '/api/test/limited', remoteAddress: '10.9.9.9' })).statusCode,
+        );
       }
       expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
     } finally {
@@ -93,7 +106,11 @@ describe('CORS', () => {
     const res = await t.app.inject({
       method: 'OPTIONS',
       url: '/api/test/limited',
-      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(res.statusCode).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('https://app.example.com');
@@ -101,7 +118,11 @@ describe('CORS', () => {
   });
 
   it('does not allow an unlisted origin', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/test/limited', headers: { origin: 'https://evil.example.com' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/test/limited',
+      headers: { origin: 'https://evil.example.com' },
+    });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 });

@@ -12,7 +12,13 @@ const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 function pair() {
   const theirs = new Registry();
   const ours = new Registry();
-  const reference = new Histogram({ name: NAME, help: HELP, labelNames: LABELS, buckets: BUCKETS, registers: [theirs] });
+  const reference = new Histogram({
+    name: NAME,
+    help: HELP,
+    labelNames: LABELS,
+    buckets: BUCKETS,
+    registers: [theirs],
+  });
   const fast = new RequestHistogram(NAME, HELP, LABELS, BUCKETS, ours);
   return { theirs, ours, reference, fast };
 }
@@ -35,7 +41,9 @@ describe('the request-duration histogram', () => {
       fast.labels(route, method, status).observe(seconds);
     }
     const expected = await theirs.metrics();
-    expect(expected).toContain('http_request_duration_seconds_bucket{le="+Inf",route="/api/tickets/:id",method="GET",status_class="4xx"} 2');
+    expect(expected).toContain(
+      'http_request_duration_seconds_bucket{le="+Inf",route="/api/tickets/:id",method="GET",status_class="4xx"} 2',
+    );
     expect(await ours.metrics()).toBe(expected);
   });
 
@@ -48,7 +56,9 @@ describe('the request-duration histogram', () => {
     series.observe(0.02);
     expect(series.count).toBe(1);
     expect(series.sum).toBe(0.02);
-    expect(await ours.metrics()).toContain('http_request_duration_seconds_count{route="/x",method="GET",status_class="2xx"} 1');
+    expect(await ours.metrics()).toContain(
+      'http_request_duration_seconds_count{route="/x",method="GET",status_class="2xx"} 1',
+    );
   });
 
   it('writes only its help and type before anything is observed, as prom-client does', async () => {

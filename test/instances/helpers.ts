@@ -16,7 +16,9 @@ export const pgUrl = process.env.TEST_DATABASE_URL;
 export const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 
 /** Outside CI a missing TEST_DATABASE_URL skips the suite with this reason; in CI it is an error. */
-export const skipReason = pgUrl ? undefined : 'several instances need PostgreSQL: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)';
+export const skipReason = pgUrl
+  ? undefined
+  : 'several instances need PostgreSQL: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)';
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
 if (skipReason && inCi) throw new Error(`CI: ${skipReason}`);
 if (skipReason) process.stderr.write(`test/instances: PostgreSQL cases skipped: ${skipReason}\n`);
@@ -36,7 +38,9 @@ export async function sharedPostgres(options: { migrate?: boolean } = {}): Promi
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-instances-'));
   const schema = `inst_${randomBytes(6).toString('hex')}`;
   await withAdminClient(url, (c) => c.query(`create schema ${schema}`));
-  const handle = createDatabase(configWith({ DATA_DIR: dataDir, DATABASE_URL: url, DATABASE_POOL_SIZE: 4 }), { pgSchema: schema });
+  const handle = createDatabase(configWith({ DATA_DIR: dataDir, DATABASE_URL: url, DATABASE_POOL_SIZE: 4 }), {
+    pgSchema: schema,
+  });
   if (options.migrate !== false) await migrateToLatest(handle.db);
   return {
     handle,

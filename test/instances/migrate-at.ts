@@ -15,7 +15,8 @@ const database = createDatabase(loadConfig());
 // the migration itself runs at the given moment.
 await database.db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
 const folder = path.join(projectRoot, 'src', 'db', 'migrations');
-for (const file of fs.readdirSync(folder).filter((f) => f.endsWith('.ts'))) await import(pathToFileURL(path.join(folder, file)).href);
+for (const file of fs.readdirSync(folder).filter((f) => f.endsWith('.ts')))
+  await import(pathToFileURL(path.join(folder, file)).href);
 while (Date.now() < at) await new Promise((resolve) => setTimeout(resolve, Math.min(20, at - Date.now())));
 try {
   process.stdout.write(JSON.stringify(await migrateToLatest(database.db)));

@@ -8,7 +8,16 @@ import type { TestUser } from '../helpers/factories.js';
 import { PNG } from '../tickets/helpers.js';
 import { startSmtp, type LoopbackSmtp } from '../helpers/smtp.js';
 import { runCli, type ServerProcess } from '../helpers/process.js';
-import { call, redisUrl, sharedPostgres, skipReason, startOnFreePort, stopAll, userWithToken, type SharedDatabase } from './helpers.js';
+import {
+  call,
+  redisUrl,
+  sharedPostgres,
+  skipReason,
+  startOnFreePort,
+  stopAll,
+  userWithToken,
+  type SharedDatabase,
+} from './helpers.js';
 
 describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () => {
   let shared: SharedDatabase;
@@ -40,7 +49,11 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
     // One after the other: the first loads the bundled geographic data, the second finds it there.
     a = await startOnFreePort(env);
     b = await startOnFreePort(env);
-    [user, other, admin] = await Promise.all([userWithToken(shared.handle), userWithToken(shared.handle), userWithToken(shared.handle, { admin: true })]);
+    [user, other, admin] = await Promise.all([
+      userWithToken(shared.handle),
+      userWithToken(shared.handle),
+      userWithToken(shared.handle, { admin: true }),
+    ]);
   }, 240_000);
 
   afterAll(async () => {
@@ -51,7 +64,11 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
 
   it('shares the escalate budget: 30 a minute in total over both, the 31st gets 429 with Retry-After', async () => {
     const escalate = (server: ServerProcess, i: number) =>
-      call(`${server.url}/api/assistant/escalate`, { method: 'POST', headers: { 'x-forwarded-for': '203.0.113.10' }, json: { reason: `Budget check ${i}` } });
+      call(`${server.url}/api/assistant/escalate`, {
+        method: 'POST',
+        headers: { 'x-forwarded-for': '203.0.113.10' },
+        json: { reason: `Budget check ${i}` },
+      });
     // 15 on each instance, at the same time.
     const first = await Promise.all(Array.from({ length: 30 }, (_, i) => escalate(i % 2 === 0 ? a! : b!, i)));
     expect(first.map((r) => r.status)).toEqual(Array(30).fill(201));
@@ -68,7 +85,11 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
       expect(retryAfter).toBeLessThanOrEqual(60);
     }
     // The refused calls wrote nothing: 30 tickets came from the assistant.
-    const tickets = await shared.handle.db.selectFrom('tickets').select((eb) => eb.fn.countAll<number>().as('n')).where('source', '=', 'assistant').executeTakeFirstOrThrow();
+    const tickets = await shared.handle.db
+      .selectFrom('tickets')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('source', '=', 'assistant')
+      .executeTakeFirstOrThrow();
     expect(Number(tickets.n)).toBe(30);
   }, 60_000);
 
@@ -77,7 +98,11 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
     await Promise.all(
       [1, 2, 3].map(async (round) => {
         const caller = await userWithToken(shared.handle);
-        const chat = await call(`${a!.url}/api/assistant/chat`, { method: 'POST', headers: caller.auth, json: { message: 'I cannot withdraw my funds.' } });
+        const chat = await call(`${a!.url}/api/assistant/chat`, {
+          method: 'POST',
+          headers: caller.auth,
+          json: { message: 'I cannot withdraw my funds.' },
+        });
         expect(chat.status).toBe(200);
         const conversationId = chat.body.conversation_id as number;
         const results = await Promise.all(
@@ -92,10 +117,18 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
         expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
         const ticketIds = new Set(results.map((r) => r.body.ticket_id));
         expect(ticketIds.size).toBe(1);
-        const tickets = await shared.handle.db.selectFrom('tickets').select('id').where('message', 'like', `Escalated from assistant conversation #${conversationId}.%`).execute();
+        const tickets = await shared.handle.db
+          .selectFrom('tickets')
+          .select('id')
+          .where('message', 'like', `Escalated from assistant conversation #${conversationId}.%`)
+          .execute();
         expect(tickets.map((t) => t.id)).toEqual([...ticketIds]);
         // One confirmation mail, not one per instance.
-        const mails = await shared.handle.db.selectFrom('mail_outbox').select('id').where('to_address', '=', caller.email).execute();
+        const mails = await shared.handle.db
+          .selectFrom('mail_outbox')
+          .select('id')
+          .where('to_address', '=', caller.email)
+          .execute();
         expect(mails).toHaveLength(1);
       }),
     );
@@ -116,7 +149,11 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
     const codes = results.map((r) => r.body.data.tracking_code as string);
     expect(new Set(codes).size).toBe(100);
     for (const code of codes) expect(code).toMatch(/^TK-[A-Z0-9]{8}$/);
-    const stored = await shared.handle.db.selectFrom('tickets').select(['id', 'tracking_code', 'user_id']).where('subject', 'like', 'Concurrent %').execute();
+    const stored = await shared.handle.db
+      .selectFrom('tickets')
+      .select(['id', 'tracking_code', 'user_id'])
+      .where('subject', 'like', 'Concurrent %')
+      .execute();
     expect(stored.map((r) => r.tracking_code).sort()).toEqual([...codes].sort());
 
     // Each ticket through the instance that did not create it, by its owner; another user gets 404.
@@ -154,31 +191,50 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
     const listed = await call(`${b!.url}/api/notifications`, { headers: user.auth });
     expect(listed.status).toBe(200);
     expect(listed.body.map((n: { id: string }) => n.id)).toEqual([revisionId, approvedId]);
-    expect(listed.body[1]).toMatchObject({ type: 'project_status_changed', read_at: null, data: { project_id: projectId, status: 'approved' } });
+    expect(listed.body[1]).toMatchObject({
+      type: 'project_status_changed',
+      read_at: null,
+      data: { project_id: projectId, status: 'approved' },
+    });
 
     // Another user cannot mark it through either instance.
-    expect((await call(`${b!.url}/api/notifications/${approvedId}`, { method: 'POST', headers: other.auth })).status).toBe(404);
+    expect(
+      (await call(`${b!.url}/api/notifications/${approvedId}`, { method: 'POST', headers: other.auth })).status,
+    ).toBe(404);
 
     const marked = await call(`${b!.url}/api/notifications/${approvedId}`, { method: 'POST', headers: user.auth });
     expect(marked.status).toBe(200);
     expect(marked.body.success).toBe(true);
-    const row = await shared.handle.db.selectFrom('notifications').select('read_at').where('id', '=', approvedId!).executeTakeFirstOrThrow();
+    const row = await shared.handle.db
+      .selectFrom('notifications')
+      .select('read_at')
+      .where('id', '=', approvedId!)
+      .executeTakeFirstOrThrow();
     expect(row.read_at).not.toBeNull();
 
     // The first instance sees it read: no longer listed, one unread left.
     const afterRead = await call(`${a!.url}/api/notifications`, { headers: user.auth });
     expect(afterRead.body.map((n: { id: string }) => n.id)).toEqual([revisionId]);
-    expect((await call(`${a!.url}/api/notifications/unread-count`, { headers: user.auth })).body).toEqual({ success: true, count: 1 });
+    expect((await call(`${a!.url}/api/notifications/unread-count`, { headers: user.auth })).body).toEqual({
+      success: true,
+      count: 1,
+    });
 
     const deleted = await call(`${a!.url}/api/notifications/${revisionId}`, { method: 'DELETE', headers: user.auth });
     expect(deleted.status).toBe(200);
-    expect((await call(`${b!.url}/api/notifications/${revisionId}`, { method: 'POST', headers: user.auth })).status).toBe(404);
+    expect(
+      (await call(`${b!.url}/api/notifications/${revisionId}`, { method: 'POST', headers: user.auth })).status,
+    ).toBe(404);
     expect((await call(`${b!.url}/api/notifications`, { headers: user.auth })).body).toEqual([]);
   }, 60_000);
 
   it('serves through either instance the attachments the other one wrote (shared DATA_DIR)', async () => {
     const text = `receipt ${randomBytes(32).toString('hex')}\n`;
-    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.from(randomBytes(256).toString('base64')), Buffer.from('\n%%EOF\n')]);
+    const pdf = Buffer.concat([
+      Buffer.from('%PDF-1.4\n'),
+      Buffer.from(randomBytes(256).toString('base64')),
+      Buffer.from('\n%%EOF\n'),
+    ]);
     const form = new FormData();
     form.append('subject', 'Files across instances');
     form.append('message', 'Both files must be readable everywhere.');
@@ -195,13 +251,23 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
     commentForm.append('message', 'One more file from the second instance.');
     const png = PNG;
     commentForm.append('attachments[]', new Blob([png], { type: 'image/png' }), 'screen.png');
-    const comment = await call(`${b!.url}/api/tickets/${ticketId}/comments`, { method: 'POST', headers: user.auth, body: commentForm });
+    const comment = await call(`${b!.url}/api/tickets/${ticketId}/comments`, {
+      method: 'POST',
+      headers: user.auth,
+      body: commentForm,
+    });
     expect(comment.status).toBe(201);
     const commentFile = comment.body.data.attachments[0] as { id: number };
 
     const download = async (server: ServerProcess, id: number, who: TestUser = user) => {
-      const res = await fetch(`${server.url}/api/tickets/${ticketId}/attachments/${id}/download`, { headers: who.auth });
-      return { status: res.status, disposition: res.headers.get('content-disposition'), bytes: Buffer.from(await res.arrayBuffer()) };
+      const res = await fetch(`${server.url}/api/tickets/${ticketId}/attachments/${id}/download`, {
+        headers: who.auth,
+      });
+      return {
+        status: res.status,
+        disposition: res.headers.get('content-disposition'),
+        bytes: Buffer.from(await res.arrayBuffer()),
+      };
     };
     const fromB = [await download(b!, attachments[0]!.id), await download(b!, attachments[1]!.id)];
     expect(fromB.map((d) => d.status)).toEqual([200, 200]);
@@ -222,11 +288,18 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
     const before = await Promise.all([a!, b!].map((s) => call(`${s.url}/api/provinces`)));
     for (const res of before) expect(res.body.data.find((p: { id: number }) => p.id === 1).name).not.toBe(name);
 
-    const imported = await runCli(['geo:import', '--level', 'province', '--file', file], { ...shared.env, LOG_LEVEL: 'warn' });
+    const imported = await runCli(['geo:import', '--level', 'province', '--file', file], {
+      ...shared.env,
+      LOG_LEVEL: 'warn',
+    });
     expect(imported.code).toBe(0);
     for (const server of [a!, b!]) {
       await expect
-        .poll(async () => (await call(`${server.url}/api/provinces`)).body.data.find((p: { id: number }) => p.id === 1).name, { timeout: 45_000, interval: 500 })
+        .poll(
+          async () =>
+            (await call(`${server.url}/api/provinces`)).body.data.find((p: { id: number }) => p.id === 1).name,
+          { timeout: 45_000, interval: 500 },
+        )
         .toBe(name);
     }
   }, 90_000);
@@ -235,7 +308,8 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
   it('sends each confirmation mail exactly once although both instances run the outbox worker', async () => {
     const db = shared.handle.db;
     const deadline = Date.now() + 45_000;
-    const pending = async () => (await db.selectFrom('mail_outbox').select('id').where('status', '!=', 'sent').execute()).length;
+    const pending = async () =>
+      (await db.selectFrom('mail_outbox').select('id').where('status', '!=', 'sent').execute()).length;
     while ((await pending()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
     expect(await pending()).toBe(0);
     // A worker may still be recording a send it made; give the last one a moment.

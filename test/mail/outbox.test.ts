@@ -77,7 +77,10 @@ describe('mail outbox', () => {
     // Not due yet: nothing is tried.
     expect(await drain(new Date(start.getTime() + 1_000))).toEqual({ sent: 0, failed: 0 });
     expect(await drain(new Date(start.getTime() + 30_000))).toEqual({ sent: 0, failed: 1 });
-    const second = await t.db.selectFrom('mail_outbox').select(['attempts', 'next_attempt_at']).executeTakeFirstOrThrow();
+    const second = await t.db
+      .selectFrom('mail_outbox')
+      .select(['attempts', 'next_attempt_at'])
+      .executeTakeFirstOrThrow();
     expect(second.attempts).toBe(2);
     expect(Date.parse(second.next_attempt_at)).toBe(start.getTime() + 30_000 + 60_000);
 
@@ -93,7 +96,10 @@ describe('mail outbox', () => {
     const transport = transportFor(t.config);
     await drainOutbox(t.db, transport, t.config.MAIL_FROM, { maxAttempts: 1 });
     transport.close();
-    expect(await t.db.selectFrom('mail_outbox').select(['status', 'attempts']).executeTakeFirstOrThrow()).toEqual({ status: 'failed', attempts: 1 });
+    expect(await t.db.selectFrom('mail_outbox').select(['status', 'attempts']).executeTakeFirstOrThrow()).toEqual({
+      status: 'failed',
+      attempts: 1,
+    });
   });
 
   it('never sends one mail twice when two workers drain at once', async () => {
@@ -102,9 +108,18 @@ describe('mail outbox', () => {
     const sentTo: string[] = [];
     const counting = (): MailTransport => {
       const inner = fileTransport(folder);
-      return { send: async (mail) => { sentTo.push(mail.to); await inner.send(mail); }, close: inner.close };
+      return {
+        send: async (mail) => {
+          sentTo.push(mail.to);
+          await inner.send(mail);
+        },
+        close: inner.close,
+      };
     };
-    const results = await Promise.all([drainOutbox(t.db, counting(), 'a@x.test'), drainOutbox(t.db, counting(), 'b@x.test')]);
+    const results = await Promise.all([
+      drainOutbox(t.db, counting(), 'a@x.test'),
+      drainOutbox(t.db, counting(), 'b@x.test'),
+    ]);
     expect(results[0].sent + results[1].sent).toBe(6);
     expect(sentTo.sort()).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5'].map((p) => `${p}@example.com`));
     expect(fs.readdirSync(folder).filter((f) => f.endsWith('.eml'))).toHaveLength(6);

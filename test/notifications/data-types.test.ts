@@ -19,10 +19,18 @@ describe('typed notification data', () => {
       builder.newInvestmentReceived(owner, project, investment, 'Ivan Investor'),
       builder.investmentStatusChanged(owner, project, investment, 'refunded'),
     ];
-    expect(built.map((n) => n.type)).toEqual(['project_status_changed', 'project_revision_requested', 'new_investment_received', 'investment_status_changed']);
+    expect(built.map((n) => n.type)).toEqual([
+      'project_status_changed',
+      'project_revision_requested',
+      'new_investment_received',
+      'investment_status_changed',
+    ]);
     for (const notification of built) {
       expect(notification.data.type).toBe(notification.type);
-      expect(Value.Check(Notification.properties.data, notification.data), JSON.stringify([...Value.Errors(Notification.properties.data, notification.data)])).toBe(true);
+      expect(
+        Value.Check(Notification.properties.data, notification.data),
+        JSON.stringify([...Value.Errors(Notification.properties.data, notification.data)]),
+      ).toBe(true);
     }
   });
 
@@ -31,7 +39,9 @@ describe('typed notification data', () => {
     // @ts-expect-error draft notifies nobody, so no builder takes it
     expect(() => builder.projectStatusChanged(owner, project, 'draft', null)).toThrow(/no message registered/);
     // @ts-expect-error pending notifies nobody
-    expect(() => builder.investmentStatusChanged(owner, project, investment, 'pending')).toThrow(/no message registered/);
+    expect(() => builder.investmentStatusChanged(owner, project, investment, 'pending')).toThrow(
+      /no message registered/,
+    );
     const revision = builder.projectRevisionRequested(owner, project, 'Add photos');
     // @ts-expect-error the data of a revision request under the type of a status change
     const mixed: PendingNotification = { user_id: owner.id, type: 'project_status_changed', data: revision.data };

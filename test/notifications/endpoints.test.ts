@@ -19,7 +19,12 @@ describe('notification endpoints', () => {
 
   /** Writes a notification for the user at the given time; returns its id. */
   async function notify(user: TestUser, createdAt = new Date().toISOString(), title = 'Project'): Promise<string> {
-    const pending = builder.projectStatusChanged({ id: user.id, locale: 'en' }, { id: newId(), title }, 'approved', null);
+    const pending = builder.projectStatusChanged(
+      { id: user.id, locale: 'en' },
+      { id: newId(), title },
+      'approved',
+      null,
+    );
     const [id] = await insertNotifications(t.db, [pending], createdAt);
     return id!;
   }
@@ -29,7 +34,7 @@ describe('notification endpoints', () => {
   }
 
   describe('GET /api/notifications', () => {
-    it('returns a bare array of the caller\'s unread notifications, newest first', async () => {
+    it("returns a bare array of the caller's unread notifications, newest first", async () => {
       const user = await freshUser();
       const older = await notify(user, '2026-01-01T10:00:00.000Z', 'older');
       const newest = await notify(user, '2026-01-03T10:00:00.000Z', 'newest');
@@ -85,7 +90,12 @@ describe('notification endpoints', () => {
     it('answers JSON that matches the documented schema and the parsed records exactly', async () => {
       const user = await freshUser();
       await notify(user, '2026-01-05T00:00:00.000Z', 'Quote " and \\ backslash, emoji 🌱, فارسی');
-      const investmentNote = builder.investmentStatusChanged({ id: user.id, locale: 'fa' }, { id: 3, title: 'T' }, { id: 9, project_id: 3, amount: 12, notes: null }, 'refunded');
+      const investmentNote = builder.investmentStatusChanged(
+        { id: user.id, locale: 'fa' },
+        { id: 3, title: 'T' },
+        { id: 9, project_id: 3, amount: 12, notes: null },
+        'refunded',
+      );
       await insertNotifications(t.db, [investmentNote], '2026-01-06T00:00:00.000Z');
       const res = await t.app.inject({ method: 'GET', url: '/api/notifications', headers: user.auth });
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -130,14 +140,22 @@ describe('notification endpoints', () => {
     it('accepts the id in upper case', async () => {
       const user = await freshUser();
       const id = await notify(user);
-      const res = await t.app.inject({ method: 'POST', url: `/api/notifications/${id.toUpperCase()}`, headers: user.auth });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/notifications/${id.toUpperCase()}`,
+        headers: user.auth,
+      });
       expect(res.statusCode).toBe(200);
     });
 
     it('answers in Persian when Accept-Language prefers fa', async () => {
       const user = await freshUser();
       const id = await notify(user);
-      const res = await t.app.inject({ method: 'POST', url: `/api/notifications/${id}`, headers: { ...user.auth, 'accept-language': 'fa' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/notifications/${id}`,
+        headers: { ...user.auth, 'accept-language': 'fa' },
+      });
       expect(res.json()).toEqual({ success: true, message: 'اعلان خوانده‌شده علامت خورد.' });
     });
   });
@@ -188,13 +206,17 @@ describe('notification endpoints', () => {
     }
 
     it('translates the 404 message for fa', async () => {
-      const res = await t.app.inject({ method: 'DELETE', url: `/api/notifications/${randomUUID()}`, headers: { ...alice.auth, 'accept-language': 'fa' } });
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/notifications/${randomUUID()}`,
+        headers: { ...alice.auth, 'accept-language': 'fa' },
+      });
       expect(res.json()).toEqual({ message: 'اعلان یافت نشد.' });
     });
   });
 
   describe('extensions', () => {
-    it('GET /api/notifications/unread-count counts the caller\'s unread only (not capped), not taken for an id', async () => {
+    it("GET /api/notifications/unread-count counts the caller's unread only (not capped), not taken for an id", async () => {
       const user = await freshUser();
       for (let i = 0; i < 3; i++) await notify(user);
       const read = await notify(user);
@@ -205,7 +227,7 @@ describe('notification endpoints', () => {
       expect(res.json()).toEqual({ success: true, count: 3 });
     });
 
-    it('POST /api/notifications/read-all marks every unread of the caller read, and no one else\'s', async () => {
+    it("POST /api/notifications/read-all marks every unread of the caller read, and no one else's", async () => {
       const user = await freshUser();
       const other = await freshUser();
       const earlier = await notify(user);
@@ -253,7 +275,15 @@ describe('notification endpoints', () => {
 
   it('documents the endpoints in the OpenAPI document', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    for (const path of ['/api/notifications', '/api/notifications/unread-count', '/api/notifications/read-all', '/api/notifications/{id}', '/api/admin/projects/{id}', '/api/admin/projects/{id}/revision-requests', '/api/admin/investments/{id}']) {
+    for (const path of [
+      '/api/notifications',
+      '/api/notifications/unread-count',
+      '/api/notifications/read-all',
+      '/api/notifications/{id}',
+      '/api/admin/projects/{id}',
+      '/api/admin/projects/{id}/revision-requests',
+      '/api/admin/investments/{id}',
+    ]) {
       expect(doc.paths[path], path).toBeDefined();
     }
     expect(doc.paths['/api/notifications'].get.security).toEqual([{ bearerAuth: [] }]);

@@ -20,12 +20,24 @@ describe('notification events from the integration API', () => {
 
   it('creates a project with 201 and notifies the owner of its status with the exact data shape', async () => {
     const id = newId();
-    const res = await report.project(id, { title: 'Solar farm', owner_id: owner.id, status: 'approved', comment: 'Looks good.' });
+    const res = await report.project(id, {
+      title: 'Solar farm',
+      owner_id: owner.id,
+      status: 'approved',
+      comment: 'Looks good.',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       success: true,
       message: 'Project created.',
-      data: { id, owner_id: owner.id, title: 'Solar farm', status: 'approved', created_at: expect.any(String), updated_at: expect.any(String) },
+      data: {
+        id,
+        owner_id: owner.id,
+        title: 'Solar farm',
+        status: 'approved',
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      },
       notification_ids: [expect.stringMatching(UUID)],
     });
     const [notification] = (await unreadOf(t, owner)).filter((n) => n.data.project_id === id);
@@ -44,7 +56,15 @@ describe('notification events from the integration API', () => {
       read_at: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
-    expect(Object.keys(notification.data)).toEqual(['type', 'project_id', 'project_title', 'status', 'message', 'comment', 'url']);
+    expect(Object.keys(notification.data)).toEqual([
+      'type',
+      'project_id',
+      'project_title',
+      'status',
+      'message',
+      'comment',
+      'url',
+    ]);
   });
 
   it('updates a project with 200, and a status change notifies with comment null when none is given', async () => {
@@ -72,13 +92,20 @@ describe('notification events from the integration API', () => {
   it('does not notify for a project created or left as draft, nor for a title change alone', async () => {
     const id = await project('draft');
     await report.project(id, { title: 'Renamed', owner_id: owner.id, status: 'draft' });
-    expect(await storedFor(t, owner.id).then((rows) => rows.filter((r) => JSON.parse(r.data).project_id === id))).toEqual([]);
+    expect(
+      await storedFor(t, owner.id).then((rows) => rows.filter((r) => JSON.parse(r.data).project_id === id)),
+    ).toEqual([]);
   });
 
   it('writes no second notification when the same status is reported again (a retry)', async () => {
     const id = newId();
     const first = await report.project(id, { title: 'Retry', owner_id: owner.id, status: 'approved' });
-    const again = await report.project(id, { title: 'Retry', owner_id: owner.id, status: 'approved', comment: 'again' });
+    const again = await report.project(id, {
+      title: 'Retry',
+      owner_id: owner.id,
+      status: 'approved',
+      comment: 'again',
+    });
     expect(first.body.notification_ids).toHaveLength(1);
     expect(again.status).toBe(200);
     expect(again.body.notification_ids).toEqual([]);
@@ -116,10 +143,17 @@ describe('notification events from the integration API', () => {
     expect(res.body).toEqual({
       success: true,
       message: 'Revision requested.',
-      data: { id: expect.any(Number), project_id: id, revision_notes: 'Add the land deed.', created_at: expect.any(String) },
+      data: {
+        id: expect.any(Number),
+        project_id: id,
+        revision_notes: 'Add the land deed.',
+        created_at: expect.any(String),
+      },
       notification_ids: [expect.stringMatching(UUID)],
     });
-    const [n] = (await unreadOf(t, owner)).filter((x) => x.type === 'project_revision_requested' && x.data.project_id === id);
+    const [n] = (await unreadOf(t, owner)).filter(
+      (x) => x.type === 'project_revision_requested' && x.data.project_id === id,
+    );
     expect(n.data).toEqual({
       type: 'project_revision_requested',
       project_id: id,
@@ -134,13 +168,23 @@ describe('notification events from the integration API', () => {
   it('gives 422 in the general form for a revision request on an unknown project', async () => {
     const res = await report.revision(999_999, { revision_notes: 'Anything' });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ success: false, message: 'The given data was invalid.', errors: { project_id: ['The selected project id is invalid.'] } });
+    expect(res.body).toEqual({
+      success: false,
+      message: 'The given data was invalid.',
+      errors: { project_id: ['The selected project id is invalid.'] },
+    });
   });
 
   it('a payment notifies the investor (investment_status_changed) and the owner (new_investment_received)', async () => {
     const projectId = await project('approved', 'Bakery');
     const id = newId();
-    const res = await report.investment(id, { project_id: projectId, investor_id: investor.id, amount: 2_500_000, status: 'paid', notes: 'first instalment' });
+    const res = await report.investment(id, {
+      project_id: projectId,
+      investor_id: investor.id,
+      amount: 2_500_000,
+      status: 'paid',
+      notes: 'first instalment',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       success: true,
@@ -170,7 +214,16 @@ describe('notification events from the integration API', () => {
       notes: 'first instalment',
       url: `${APP_URL}/investments/${id}`,
     });
-    expect(Object.keys(forInvestor.data)).toEqual(['type', 'investment_id', 'project_title', 'amount', 'status', 'message', 'notes', 'url']);
+    expect(Object.keys(forInvestor.data)).toEqual([
+      'type',
+      'investment_id',
+      'project_title',
+      'amount',
+      'status',
+      'message',
+      'notes',
+      'url',
+    ]);
 
     const [forOwner] = (await unreadOf(t, owner)).filter((n) => n.data.investment_id === id);
     expect(forOwner.type).toBe('new_investment_received');
@@ -184,7 +237,16 @@ describe('notification events from the integration API', () => {
       message: 'Ivan Investor invested 2,500,000 in your project "Bakery".',
       url: `${APP_URL}/projects/${projectId}/investments`,
     });
-    expect(Object.keys(forOwner.data)).toEqual(['type', 'investment_id', 'project_id', 'project_title', 'amount', 'investor_name', 'message', 'url']);
+    expect(Object.keys(forOwner.data)).toEqual([
+      'type',
+      'investment_id',
+      'project_id',
+      'project_title',
+      'amount',
+      'investor_name',
+      'message',
+      'url',
+    ]);
   });
 
   it('each later status change notifies only the investor, with notes null when none are given', async () => {
@@ -205,7 +267,9 @@ describe('notification events from the integration API', () => {
     }
     const mine = (await unreadOf(t, investor)).filter((n) => n.data.investment_id === id);
     expect(mine.map((n) => [n.data.status, n.data.message, n.data.notes])).toEqual(
-      Object.entries(messages).reverse().map(([status, message]) => [status, message, null]),
+      Object.entries(messages)
+        .reverse()
+        .map(([status, message]) => [status, message, null]),
     );
     const ownerRows = (await unreadOf(t, owner)).filter((n) => n.data.investment_id === id);
     expect(ownerRows.map((n) => n.type)).toEqual(['new_investment_received']);
@@ -220,7 +284,9 @@ describe('notification events from the integration API', () => {
     expect(again.status).toBe(200);
     expect(again.body.notification_ids).toEqual([]);
     expect(again.body.data.notes).toBe('retry');
-    const all = [...(await storedFor(t, investor.id)), ...(await storedFor(t, owner.id))].filter((r) => JSON.parse(r.data).investment_id === id);
+    const all = [...(await storedFor(t, investor.id)), ...(await storedFor(t, owner.id))].filter(
+      (r) => JSON.parse(r.data).investment_id === id,
+    );
     expect(all).toHaveLength(2);
   });
 
@@ -228,7 +294,12 @@ describe('notification events from the integration API', () => {
     const projectId = await project('approved');
     const id = newId();
     const max = Number.MAX_SAFE_INTEGER;
-    const res = await report.investment(id, { project_id: projectId, investor_id: investor.id, amount: max, status: 'paid' });
+    const res = await report.investment(id, {
+      project_id: projectId,
+      investor_id: investor.id,
+      amount: max,
+      status: 'paid',
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.amount).toBe(max);
     const row = await t.db.selectFrom('investments').select('amount').where('id', '=', id).executeTakeFirstOrThrow();
@@ -238,7 +309,7 @@ describe('notification events from the integration API', () => {
     expect(n.data.amount).toBe(max);
   });
 
-  it('writes the message in the recipient\'s locale, not the caller\'s', async () => {
+  it("writes the message in the recipient's locale, not the caller's", async () => {
     const persian = await t.makeUser({ locale: 'fa', firstName: 'Sara', lastName: 'Ahmadi' });
     const id = newId();
     await report.project(id, { title: 'Farm', owner_id: persian.id, status: 'approved' });
@@ -253,7 +324,11 @@ describe('notification events from the integration API', () => {
     ]);
     // The admin's Accept-Language changes the response message, not the stored notification.
     const english = await t.makeUser();
-    await reporter(t, admin, { 'accept-language': 'fa' }).project(newId(), { title: 'X', owner_id: english.id, status: 'approved' });
+    await reporter(t, admin, { 'accept-language': 'fa' }).project(newId(), {
+      title: 'X',
+      owner_id: english.id,
+      status: 'approved',
+    });
     expect((await unreadOf(t, english))[0].data.message).toBe('Your project "X" has been approved.');
   });
 });

@@ -23,9 +23,15 @@ export function reporter(t: TestApp, admin: TestUser, headers: Record<string, st
 }
 
 /** A fresh app with an administrator who reports changes, a project owner and an investor. */
-export async function appWithParties(options: TestAppOptions = {}): Promise<{ t: TestApp; admin: TestUser; owner: TestUser; investor: TestUser; report: Reporter }> {
+export async function appWithParties(
+  options: TestAppOptions = {},
+): Promise<{ t: TestApp; admin: TestUser; owner: TestUser; investor: TestUser; report: Reporter }> {
   const parties = await appWithUsers(
-    { admin: { admin: true }, owner: { firstName: 'Olivia', lastName: 'Owner' }, investor: { firstName: 'Ivan', lastName: 'Investor' } },
+    {
+      admin: { admin: true },
+      owner: { firstName: 'Olivia', lastName: 'Owner' },
+      investor: { firstName: 'Ivan', lastName: 'Investor' },
+    },
     options,
   );
   return { ...parties, report: reporter(parties.t, parties.admin) };
@@ -39,7 +45,12 @@ export async function unreadOf(t: TestApp, user: TestUser): Promise<any[]> {
 
 /** Every notification row of a user straight from the database, read or not. */
 export async function storedFor(t: TestApp, userId: number) {
-  return t.db.selectFrom('notifications').select(['id', 'type', 'data', 'read_at', 'created_at']).where('user_id', '=', userId).orderBy('seq').execute();
+  return t.db
+    .selectFrom('notifications')
+    .select(['id', 'type', 'data', 'read_at', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('seq')
+    .execute();
 }
 
 let nextId = 1000;

@@ -6,7 +6,11 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataText, pendingDataText } from '../../src/modules/notifications/data-text.js';
-import { NOTIFICATION_TYPES, NotificationBuilder, type PendingNotification } from '../../src/modules/notifications/events.js';
+import {
+  NOTIFICATION_TYPES,
+  NotificationBuilder,
+  type PendingNotification,
+} from '../../src/modules/notifications/events.js';
 import { unreadListJson } from '../../src/modules/notifications/list-json.js';
 import { Notification, NotificationList } from '../../src/modules/notifications/schemas.js';
 
@@ -25,8 +29,19 @@ const pending: PendingNotification[] = [
   builder.investmentStatusChanged(owner, project, { ...investment, notes: null }, 'paid'),
 ];
 
-const rows = pending.map((n, i) => ({ id: randomUUID(), type: n.type, data: pendingDataText(n), created_at: `2026-11-2${i}T08:00:00.123Z` }));
-const parsed = pending.map((n, i) => ({ id: rows[i]!.id, type: n.type, data: n.data, read_at: null, created_at: rows[i]!.created_at }));
+const rows = pending.map((n, i) => ({
+  id: randomUUID(),
+  type: n.type,
+  data: pendingDataText(n),
+  created_at: `2026-11-2${i}T08:00:00.123Z`,
+}));
+const parsed = pending.map((n, i) => ({
+  id: rows[i]!.id,
+  type: n.type,
+  data: n.data,
+  read_at: null,
+  created_at: rows[i]!.created_at,
+}));
 
 describe('the notification list as written from stored data', () => {
   let app: FastifyInstance;
@@ -34,7 +49,11 @@ describe('the notification list as written from stored data', () => {
   beforeAll(async () => {
     app = Fastify({ logger: false });
     app.get('/list', { schema: { response: { 200: NotificationList } } }, async () => parsed);
-    app.get('/one/:i', { schema: { response: { 200: Notification } } }, async (req) => parsed[Number((req.params as { i: string }).i)]);
+    app.get(
+      '/one/:i',
+      { schema: { response: { 200: Notification } } },
+      async (req) => parsed[Number((req.params as { i: string }).i)],
+    );
     await app.ready();
   });
   afterAll(() => app.close());
@@ -51,7 +70,7 @@ describe('the notification list as written from stored data', () => {
     expect(JSON.parse(ours.toString())).toEqual(JSON.parse(res.payload));
   });
 
-  it('stores each type\'s data as the response serializer writes it, and as JSON.stringify wrote it before', async () => {
+  it("stores each type's data as the response serializer writes it, and as JSON.stringify wrote it before", async () => {
     for (let i = 0; i < pending.length; i++) {
       const res = await app.inject({ method: 'GET', url: `/one/${i}` });
       const served = res.payload.slice(res.payload.indexOf('"data":') + 7, res.payload.lastIndexOf(',"read_at"'));
@@ -65,7 +84,7 @@ describe('the notification list as written from stored data', () => {
     expect(unreadListJson([])).toBe('[]');
   });
 
-  it('refuses data that its type\'s schema refuses', () => {
+  it("refuses data that its type's schema refuses", () => {
     const [approved, , revision, received] = pending;
     const bad: Array<[string, unknown]> = [
       ['project_status_changed', { ...approved!.data, status: 'draft' }],
@@ -75,6 +94,7 @@ describe('the notification list as written from stored data', () => {
       ['new_investment_received', { ...received!.data, amount: '100' }],
       ['investment_status_changed', received!.data],
     ];
-    for (const [type, data] of bad) expect(() => dataText(type as never, data as never), `${type} ${JSON.stringify(data)}`).toThrow(TypeError);
+    for (const [type, data] of bad)
+      expect(() => dataText(type as never, data as never), `${type} ${JSON.stringify(data)}`).toThrow(TypeError);
   });
 });

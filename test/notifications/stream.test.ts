@@ -43,7 +43,11 @@ async function notify(owner: Member, base = server.url): Promise<string> {
   const res = await fetch(`${base}/api/admin/projects/${projectId}`, {
     method: 'PUT',
     headers: { ...admin, 'content-type': 'application/json' },
-    body: JSON.stringify({ title: `Project ${projectId}`, owner_id: owner.id, status: STATUSES[projectId % STATUSES.length] }),
+    body: JSON.stringify({
+      title: `Project ${projectId}`,
+      owner_id: owner.id,
+      status: STATUSES[projectId % STATUSES.length],
+    }),
   });
   expect(res.status).toBeLessThan(300);
   const body = (await res.json()) as { notification_ids: string[] };
@@ -59,7 +63,11 @@ async function unread(user: Member): Promise<any[]> {
 
 /** The stream's body so far must be what the document says the stream sends. */
 function expectDocumented(client: SseClient): void {
-  const problem = contract.problem('GET', '/api/notifications/stream', { statusCode: client.status, headers: client.response.headers as never, body: client.raw });
+  const problem = contract.problem('GET', '/api/notifications/stream', {
+    statusCode: client.status,
+    headers: client.response.headers as never,
+    body: client.raw,
+  });
   expect(problem).toBeUndefined();
 }
 
@@ -120,8 +128,11 @@ describe('connecting', () => {
     expectDocumented(client);
   });
 
-  it('answers HEAD with the stream\'s headers and ends at once', async () => {
-    const res = await fetch(`${server.url}/api/notifications/stream`, { method: 'HEAD', headers: (await member()).auth });
+  it("answers HEAD with the stream's headers and ends at once", async () => {
+    const res = await fetch(`${server.url}/api/notifications/stream`, {
+      method: 'HEAD',
+      headers: (await member()).auth,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(await res.text()).toBe('');
@@ -153,7 +164,20 @@ describe('live events', () => {
     const user = await member();
     const client = await open(server.url, user.auth);
     await client.next('unread_count');
-    const cli = await runCli(['event:project-status', '--project', '77', '--title', 'From the CLI', '--owner-id', String(user.id), '--status', 'approved'], database.env);
+    const cli = await runCli(
+      [
+        'event:project-status',
+        '--project',
+        '77',
+        '--title',
+        'From the CLI',
+        '--owner-id',
+        String(user.id),
+        '--status',
+        'approved',
+      ],
+      database.env,
+    );
     expect(cli.code, cli.stderr).toBe(0);
     const event = await client.next('notification', 3_000);
     expect(event.json.data.project_title).toBe('From the CLI');
@@ -173,11 +197,17 @@ describe('live events', () => {
         if (json.count !== from) return json;
       }
     };
-    expect((await fetch(`${server.url}/api/notifications/${ids[0]}`, { method: 'POST', headers: user.auth })).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/api/notifications/${ids[0]}`, { method: 'POST', headers: user.auth })).status,
+    ).toBe(200);
     expect(await moved(3)).toEqual({ count: 2 });
-    expect((await fetch(`${server.url}/api/notifications/${ids[1]}`, { method: 'DELETE', headers: user.auth })).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/api/notifications/${ids[1]}`, { method: 'DELETE', headers: user.auth })).status,
+    ).toBe(200);
     expect(await moved(2)).toEqual({ count: 1 });
-    expect((await fetch(`${server.url}/api/notifications/read-all`, { method: 'POST', headers: user.auth })).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/api/notifications/read-all`, { method: 'POST', headers: user.auth })).status,
+    ).toBe(200);
     expect(await moved(1)).toEqual({ count: 0 });
     // Nothing was new: no notification event.
     expect(client.events.filter((e) => e.event === 'notification')).toEqual([]);
@@ -219,9 +249,15 @@ describe('resuming with Last-Event-ID', () => {
     const user = await member();
     await notify(user);
     const [first] = await unread(user);
-    const cursor = await database.db.selectFrom('notifications').select('seq').where('id', '=', first.id).executeTakeFirstOrThrow();
+    const cursor = await database.db
+      .selectFrom('notifications')
+      .select('seq')
+      .where('id', '=', first.id)
+      .executeTakeFirstOrThrow();
     const missed = await notify(user);
-    const ticket = (await (await fetch(`${server.url}/api/notifications/stream-tokens`, { method: 'POST', headers: user.auth })).json()) as { token: string };
+    const ticket = (await (
+      await fetch(`${server.url}/api/notifications/stream-tokens`, { method: 'POST', headers: user.auth })
+    ).json()) as { token: string };
     const client = await open(server.url, {}, `?stream_token=${ticket.token}&last_event_id=${cursor.seq}`);
     expect((await client.next('unread_count')).json).toEqual({ count: 2 });
     expect((await client.next('notification')).json.id).toBe(missed);
@@ -233,7 +269,11 @@ describe('resuming with Last-Event-ID', () => {
     const other = await member();
     await notify(user);
     await notify(other);
-    const foreign = await database.db.selectFrom('notifications').select('seq').where('user_id', '=', other.id).executeTakeFirstOrThrow();
+    const foreign = await database.db
+      .selectFrom('notifications')
+      .select('seq')
+      .where('user_id', '=', other.id)
+      .executeTakeFirstOrThrow();
     for (const cursor of ['999999999', String(foreign.seq), '0', 'not-a-cursor', '-1']) {
       const client = await open(server.url, { ...user.auth, 'last-event-id': cursor });
       expect(client.status).toBe(200);
@@ -252,7 +292,7 @@ describe('stream tokens', () => {
     return (await res.json()) as { token: string; expires_at: string };
   }
 
-  it('issues a single-use ticket valid for 60 seconds that opens the issuer\'s stream', async () => {
+  it("issues a single-use ticket valid for 60 seconds that opens the issuer's stream", async () => {
     const user = await member();
     await notify(user);
     const before = Date.now();
@@ -278,7 +318,11 @@ describe('stream tokens', () => {
     const expired = 'E'.repeat(43);
     await database.db
       .insertInto('notification_stream_tokens')
-      .values({ token_hash: createHash('sha256').update(expired).digest('hex'), user_id: user.id, expires_at: new Date(Date.now() - 1000).toISOString() })
+      .values({
+        token_hash: createHash('sha256').update(expired).digest('hex'),
+        user_id: user.id,
+        expires_at: new Date(Date.now() - 1000).toISOString(),
+      })
       .execute();
     expect((await fetch(`${server.url}/api/notifications/stream?stream_token=${expired}`)).status).toBe(401);
     expect((await fetch(`${server.url}/api/notifications/stream?stream_token=${'x'.repeat(43)}`)).status).toBe(401);
@@ -311,7 +355,9 @@ describe('limits and operations', () => {
     const refused = await fetch(`${server.url}/api/notifications/stream`, { headers: user.auth });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('30');
-    expect(await refused.json()).toEqual({ message: `Too many open notification streams: at most ${PER_USER} per user. Close one or try again later.` });
+    expect(await refused.json()).toEqual({
+      message: `Too many open notification streams: at most ${PER_USER} per user. Close one or try again later.`,
+    });
     // Another user is not affected.
     expect((await open(server.url, (await member()).auth)).status).toBe(200);
     streams[0]!.close();
@@ -327,7 +373,9 @@ describe('limits and operations', () => {
 
   it('counts open streams in /metrics', async () => {
     const read = async () => {
-      const text = await (await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer metrics-secret' } })).text();
+      const text = await (
+        await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer metrics-secret' } })
+      ).text();
       return Number(/^notification_streams_open (\d+)$/m.exec(text)?.[1]);
     };
     const before = await read();

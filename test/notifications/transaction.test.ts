@@ -14,7 +14,9 @@ async function refuseNotifications(t: TestApp, type: string): Promise<void> {
         if new.type = ${sql.lit(type)} then raise exception 'injected failure'; end if;
         return new;
       end $$`.execute(t.db);
-    await sql`create trigger refuse_notification before insert on notifications for each row execute function refuse_notification()`.execute(t.db);
+    await sql`create trigger refuse_notification before insert on notifications for each row execute function refuse_notification()`.execute(
+      t.db,
+    );
   } else {
     await sql`create trigger refuse_notification before insert on notifications
       when new.type = ${sql.lit(type)} begin select raise(abort, 'injected failure'); end`.execute(t.db);
@@ -22,7 +24,9 @@ async function refuseNotifications(t: TestApp, type: string): Promise<void> {
 }
 
 async function allowNotifications(t: TestApp): Promise<void> {
-  await sql`drop trigger if exists refuse_notification${sql.raw(testDialect === 'postgres' ? ' on notifications' : '')}`.execute(t.db);
+  await sql`drop trigger if exists refuse_notification${sql.raw(testDialect === 'postgres' ? ' on notifications' : '')}`.execute(
+    t.db,
+  );
 }
 
 describe('a change and its notifications are one transaction', () => {
@@ -31,8 +35,10 @@ describe('a change and its notifications are one transaction', () => {
   afterEach(() => allowNotifications(t));
   afterAll(() => t.close());
 
-  const project = (id: number) => t.db.selectFrom('projects').select(['title', 'status']).where('id', '=', id).executeTakeFirst();
-  const investment = (id: number) => t.db.selectFrom('investments').select(['status', 'amount']).where('id', '=', id).executeTakeFirst();
+  const project = (id: number) =>
+    t.db.selectFrom('projects').select(['title', 'status']).where('id', '=', id).executeTakeFirst();
+  const investment = (id: number) =>
+    t.db.selectFrom('investments').select(['status', 'amount']).where('id', '=', id).executeTakeFirst();
 
   it('leaves no project when the notification of its creation cannot be written', async () => {
     await refuseNotifications(t, 'project_status_changed');
@@ -64,7 +70,11 @@ describe('a change and its notifications are one transaction', () => {
     await refuseNotifications(t, 'project_revision_requested');
     const res = await report.revision(id, { revision_notes: 'Please fix' });
     expect(res.status).toBe(500);
-    const requests = await t.db.selectFrom('project_revision_requests').select('id').where('project_id', '=', id).execute();
+    const requests = await t.db
+      .selectFrom('project_revision_requests')
+      .select('id')
+      .where('project_id', '=', id)
+      .execute();
     expect(requests).toEqual([]);
   });
 
@@ -74,7 +84,12 @@ describe('a change and its notifications are one transaction', () => {
     const id = newId();
     await report.investment(id, { project_id: projectId, investor_id: investor.id, amount: 700, status: 'pending' });
     await refuseNotifications(t, 'new_investment_received');
-    const res = await report.investment(id, { project_id: projectId, investor_id: investor.id, amount: 900, status: 'paid' });
+    const res = await report.investment(id, {
+      project_id: projectId,
+      investor_id: investor.id,
+      amount: 900,
+      status: 'paid',
+    });
     expect(res.status).toBe(500);
     expect(await investment(id)).toEqual({ status: 'pending', amount: 700 });
     expect(await storedFor(t, investor.id)).toEqual([]);

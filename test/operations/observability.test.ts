@@ -47,7 +47,11 @@ describe('GET /metrics with METRICS_TOKEN', () => {
 
   it('refuses a missing or wrong token with 404', async () => {
     for (const authorization of [undefined, `Bearer ${TOKEN}x`, `Bearer wrong`, TOKEN]) {
-      const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: authorization ? { authorization } : {},
+      });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ message: 'The route GET /metrics could not be found.' });
     }
@@ -73,7 +77,12 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     for (const id of ['1', '2', '3']) await t.app.inject({ method: 'GET', url: `/test-counted/${id}` });
     await t.app.inject({ method: 'GET', url: '/test-exempt/1' });
     const text = (await scrape()).body;
-    expect(metricValue(text, 'http_request_duration_seconds_count{route="/test-counted/:id",method="GET",status_class="2xx"}')).toBe(3);
+    expect(
+      metricValue(
+        text,
+        'http_request_duration_seconds_count{route="/test-counted/:id",method="GET",status_class="2xx"}',
+      ),
+    ).toBe(3);
     expect(text).not.toContain('/test-counted/1');
     expect(text).not.toContain('test-exempt');
     expect(text).not.toContain('route="/metrics"');
@@ -92,7 +101,8 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     const before = metricValue((await scrape()).body, 'http_rate_limit_rejections_total');
     const user = await t.makeUser();
     const codes: number[] = [];
-    for (let i = 0; i < 3; i++) codes.push((await t.app.inject({ method: 'GET', url: '/api/notifications', headers: user.auth })).statusCode);
+    for (let i = 0; i < 3; i++)
+      codes.push((await t.app.inject({ method: 'GET', url: '/api/notifications', headers: user.auth })).statusCode);
     expect(codes.filter((c) => c === 429).length).toBe(2);
     expect(metricValue((await scrape()).body, 'http_rate_limit_rejections_total')).toBe(before + 2);
   });
@@ -114,22 +124,43 @@ describe('health probes', () => {
   it('GET /health/ready names the failed check (no geographic data), then answers 200 once loaded', async () => {
     let res = await t.app.inject({ method: 'GET', url: '/health/ready' });
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ status: 'unavailable', failed: 'geo_data', detail: 'the geographic data is not loaded' });
+    expect(res.json()).toEqual({
+      status: 'unavailable',
+      failed: 'geo_data',
+      detail: 'the geographic data is not loaded',
+    });
     await t.db.insertInto('continents').values({ id: 1, name: 'Asia', active: 1 }).execute();
     await t.db.insertInto('countries').values({ id: 1, name: 'Iran', active: 1, continent_id: 1 }).execute();
-    await t.db.insertInto('provinces').values({ id: 1, name: 'Tehran', active: 1, country_id: 1, amar_code: null }).execute();
+    await t.db
+      .insertInto('provinces')
+      .values({ id: 1, name: 'Tehran', active: 1, country_id: 1, amar_code: null })
+      .execute();
     res = await t.app.inject({ method: 'GET', url: '/health/ready' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'ok' });
   });
 
   it('GET /health/ready names a pending migration', async () => {
-    const last = await t.db.selectFrom('kysely_migration' as never).select('name' as never).orderBy('name' as never, 'desc').executeTakeFirstOrThrow() as { name: string };
-    await t.db.deleteFrom('kysely_migration' as never).where('name' as never, '=', last.name as never).execute();
+    const last = (await t.db
+      .selectFrom('kysely_migration' as never)
+      .select('name' as never)
+      .orderBy('name' as never, 'desc')
+      .executeTakeFirstOrThrow()) as { name: string };
+    await t.db
+      .deleteFrom('kysely_migration' as never)
+      .where('name' as never, '=', last.name as never)
+      .execute();
     const res = await t.app.inject({ method: 'GET', url: '/health/ready' });
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ status: 'unavailable', failed: 'migrations', detail: `1 not applied, first ${last.name}` });
-    await t.db.insertInto('kysely_migration' as never).values({ name: last.name, timestamp: new Date().toISOString() } as never).execute();
+    expect(res.json()).toEqual({
+      status: 'unavailable',
+      failed: 'migrations',
+      detail: `1 not applied, first ${last.name}`,
+    });
+    await t.db
+      .insertInto('kysely_migration' as never)
+      .values({ name: last.name, timestamp: new Date().toISOString() } as never)
+      .execute();
   });
 
   it('GET /health is kept as it was', async () => {
@@ -147,11 +178,18 @@ describe('request ids and log lines', () => {
     d = await createTestDatabase({ RATE_LIMIT_PER_MINUTE: 0 });
     const stream = new Writable({
       write(chunk: Buffer, _enc, done) {
-        for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l) as Record<string, unknown>);
+        for (const l of chunk.toString().split('\n').filter(Boolean))
+          lines.push(JSON.parse(l) as Record<string, unknown>);
         done();
       },
     });
-    app = await buildApp({ config: d.config, database: d.handle, logger: { level: 'info', stream }, loadGeoData: false, startWorkers: false });
+    app = await buildApp({
+      config: d.config,
+      database: d.handle,
+      logger: { level: 'info', stream },
+      loadGeoData: false,
+      startWorkers: false,
+    });
     await app.ready();
   });
   afterAll(async () => {
@@ -164,10 +202,13 @@ describe('request ids and log lines', () => {
     expect(res.headers['x-request-id']).toBe('lb-7f3a:01.x_y');
   });
 
-  it.each([['a'.repeat(129)], ['has space'], ['semi;colon'], ['']])('replaces an unusable X-Request-Id %#', async (given) => {
-    const res = await app.inject({ method: 'GET', url: '/health/live', headers: { 'x-request-id': given } });
-    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-  });
+  it.each([['a'.repeat(129)], ['has space'], ['semi;colon'], ['']])(
+    'replaces an unusable X-Request-Id %#',
+    async (given) => {
+      const res = await app.inject({ method: 'GET', url: '/health/live', headers: { 'x-request-id': given } });
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    },
+  );
 
   it('does not log probes at info; request lines carry the user id', async () => {
     lines.length = 0;
@@ -176,7 +217,11 @@ describe('request ids and log lines', () => {
     expect(lines.filter((l) => l.msg === 'request completed')).toEqual([]);
     const user = await makeUser(d.db);
     const token = await makeToken(d.db, user.id);
-    await app.inject({ method: 'GET', url: '/api/notifications', headers: { authorization: `Bearer ${token}`, 'x-request-id': 'req-42' } });
+    await app.inject({
+      method: 'GET',
+      url: '/api/notifications',
+      headers: { authorization: `Bearer ${token}`, 'x-request-id': 'req-42' },
+    });
     const done = lines.find((l) => l.msg === 'request completed' && l.reqId === 'req-42');
     expect(done?.userId).toBe(user.id);
   });

@@ -39,7 +39,10 @@ describe('configuration', () => {
   });
 
   it('parses lists and trust settings', () => {
-    const config = loadConfig({ CORS_ORIGINS: 'https://a.example.com, https://b.example.com/', TRUST_PROXY: '10.0.0.0/8,127.0.0.1' });
+    const config = loadConfig({
+      CORS_ORIGINS: 'https://a.example.com, https://b.example.com/',
+      TRUST_PROXY: '10.0.0.0/8,127.0.0.1',
+    });
     expect(config.CORS_ORIGINS).toEqual(['https://a.example.com', 'https://b.example.com']);
     expect(config.TRUST_PROXY).toEqual(['10.0.0.0/8', '127.0.0.1']);
     expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
@@ -56,7 +59,11 @@ describe('server process', () => {
 
   it('exits 1 with one line when a variable is bad', () => {
     const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
-    const res = spawnSync(tsx, ['src/server.ts'], { cwd: projectRoot, env: { PATH: process.env.PATH, PORT: 'abc' }, encoding: 'utf8' });
+    const res = spawnSync(tsx, ['src/server.ts'], {
+      cwd: projectRoot,
+      env: { PATH: process.env.PATH, PORT: 'abc' },
+      encoding: 'utf8',
+    });
     expect(res.status).toBe(1);
     expect(res.stderr.trim()).toBe('configuration error: PORT must be a whole number from 0 to 65535 (got "abc")');
   });

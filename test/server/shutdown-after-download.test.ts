@@ -30,7 +30,10 @@ it(`exits 0 on SIGTERM right after a download, ${ROUNDS} times out of ${ROUNDS}`
     const created = await fetch(`${server.url}/api/tickets`, { method: 'POST', headers: auth, body: form });
     expect(created.status).toBe(201);
     const ticket = (await created.json()) as { data: { id: number; attachments: Array<{ id: number }> } };
-    const download = await fetch(`${server.url}/api/tickets/${ticket.data.id}/attachments/${ticket.data.attachments[0]!.id}/download`, { headers: auth });
+    const download = await fetch(
+      `${server.url}/api/tickets/${ticket.data.id}/attachments/${ticket.data.attachments[0]!.id}/download`,
+      { headers: auth },
+    );
     expect(download.status).toBe(200);
     expect((await download.arrayBuffer()).byteLength).toBe(200_000);
     server.child.kill('SIGTERM');

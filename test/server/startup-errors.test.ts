@@ -17,7 +17,10 @@ interface Outcome {
 
 function runServer(env: Record<string, string>): Promise<Outcome> {
   const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, ['src/server.ts'], { cwd: projectRoot, env: { PATH: process.env.PATH!, PORT: '0', ...env } });
+  const child = spawn(tsx, ['src/server.ts'], {
+    cwd: projectRoot,
+    env: { PATH: process.env.PATH!, PORT: '0', ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -44,18 +47,28 @@ describe('start-up errors', () => {
   });
 
   it.each([
-    [{ LLM_BASE_URL: 'http://127.0.0.1:9/v1' }, 'configuration error: LLM_MODEL must be set when LLM_BASE_URL is set (for example LLM_MODEL=llama3.2 for Ollama)'],
-    [{ ASSISTANT_WELCOME_FILE: '/no/such/welcome.md' }, 'configuration error: ASSISTANT_WELCOME_FILE /no/such/welcome.md does not exist; point it at a readable text file or unset it'],
+    [
+      { LLM_BASE_URL: 'http://127.0.0.1:9/v1' },
+      'configuration error: LLM_MODEL must be set when LLM_BASE_URL is set (for example LLM_MODEL=llama3.2 for Ollama)',
+    ],
+    [
+      { ASSISTANT_WELCOME_FILE: '/no/such/welcome.md' },
+      'configuration error: ASSISTANT_WELCOME_FILE /no/such/welcome.md does not exist; point it at a readable text file or unset it',
+    ],
     [
       { STORAGE_URL: 'file:///var/attachments' },
       'configuration error: STORAGE_URL must be s3://bucket or s3://bucket/prefix (bucket: 3-63 lowercase letters, digits, dots, hyphens), or unset for the local disk (got "file:///var/attachments")',
     ],
-  ])('%o: one line, exit 1', async (extra, line) => {
-    const res = await runServer({ ...t.env, LOG_LEVEL: 'warn', ...extra });
-    expect(res.code).toBe(1);
-    expect(res.stderr).toBe(`${line}\n`);
-    expect(complaints(res.stdout)).toEqual([]);
-  }, 60_000);
+  ])(
+    '%o: one line, exit 1',
+    async (extra, line) => {
+      const res = await runServer({ ...t.env, LOG_LEVEL: 'warn', ...extra });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toBe(`${line}\n`);
+      expect(complaints(res.stdout)).toEqual([]);
+    },
+    60_000,
+  );
 
   it('DATA_DIR naming a plain file: one line, exit 1', async () => {
     const file = path.join(scratch, 'plain-file');
@@ -71,7 +84,9 @@ describe('start-up errors', () => {
     try {
       const res = await runServer({ ...t.env, PORT: String(port), LOG_LEVEL: 'warn' });
       expect(res.code).toBe(1);
-      expect(res.stderr).toBe(`cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`);
+      expect(res.stderr).toBe(
+        `cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`,
+      );
       expect(complaints(res.stdout)).toEqual([]);
     } finally {
       blocker.close();

@@ -15,14 +15,23 @@ let code = 0;
 
 beforeAll(async () => {
   database = await createTestDatabase({ LOG_LEVEL: 'silent' });
-  people = await Promise.all(['ada', 'bob', 'cy'].map(async (name) => memberScope(await makeUser(database.db, { email: `${name}-${process.pid}@policy.test` }))));
+  people = await Promise.all(
+    ['ada', 'bob', 'cy'].map(async (name) =>
+      memberScope(await makeUser(database.db, { email: `${name}-${process.pid}@policy.test` })),
+    ),
+  );
 });
 afterAll(() => database.destroy());
 
 type Holder = { user_id: number | null; email: string | null };
 
 function row(holder: Holder): repo.NewTicketRow {
-  return ticketRow({ ...holder, tracking_code: `TK-POL${String(++code).padStart(4, '0')}`, subject: 'Policy', priority: 'normal' });
+  return ticketRow({
+    ...holder,
+    tracking_code: `TK-POL${String(++code).padStart(4, '0')}`,
+    subject: 'Policy',
+    priority: 'normal',
+  });
 }
 
 /** The ways a ticket can name its holder: a person's id and a person's email by index (null: none). */
@@ -36,7 +45,8 @@ const HOLDERS: Array<{ name: string; id: number | null; email: number | 'unknown
 ];
 
 function holderOf(pattern: (typeof HOLDERS)[number]): Holder {
-  const email = pattern.email === null ? null : pattern.email === 'unknown' ? 'nobody@policy.test' : people[pattern.email]!.email;
+  const email =
+    pattern.email === null ? null : pattern.email === 'unknown' ? 'nobody@policy.test' : people[pattern.email]!.email;
   return { user_id: pattern.id === null ? null : people[pattern.id]!.id, email };
 }
 
@@ -57,31 +67,39 @@ describe('the ticket ownership rule', () => {
     const ticket = (await repo.insertTicketIfCodeFree(database.db, row(holder)))!;
     for (const person of people) {
       const mine = owns(person, holder);
-      expect(await repo.findTicket(database.db, ticket.id, person), `findTicket for ${person.email}`).toEqual(mine ? ticket : undefined);
+      expect(await repo.findTicket(database.db, ticket.id, person), `findTicket for ${person.email}`).toEqual(
+        mine ? ticket : undefined,
+      );
       const page = await repo.listTickets(database.db, person, {}, 100, 0);
-      expect(page.rows.some((r) => r.id === ticket.id), `list for ${person.email}`).toBe(mine);
+      expect(
+        page.rows.some((r) => r.id === ticket.id),
+        `list for ${person.email}`,
+      ).toBe(mine);
     }
     expect(await repo.findTicket(database.db, ticket.id, STAFF)).toEqual(ticket);
   });
 
-  it.each(HOLDERS)('$name: the triggers raise the versions of exactly its owners, before and after each change', async (pattern) => {
-    const holder = holderOf(pattern);
-    let before = await versions();
-    const ticket = (await repo.insertTicketIfCodeFree(database.db, row(holder)))!;
-    expect(raised(before, await versions())).toEqual(ownersOf(holder));
+  it.each(HOLDERS)(
+    '$name: the triggers raise the versions of exactly its owners, before and after each change',
+    async (pattern) => {
+      const holder = holderOf(pattern);
+      let before = await versions();
+      const ticket = (await repo.insertTicketIfCodeFree(database.db, row(holder)))!;
+      expect(raised(before, await versions())).toEqual(ownersOf(holder));
 
-    for (const next of HOLDERS.map(holderOf)) {
+      for (const next of HOLDERS.map(holderOf)) {
+        before = await versions();
+        const current = await repo.findTicket(database.db, ticket.id, STAFF);
+        await repo.updateTicket(database.db, ticket.id, next);
+        expect(raised(before, await versions()), `update to ${JSON.stringify(next)}`).toEqual(ownersOf(current!, next));
+      }
+
       before = await versions();
-      const current = await repo.findTicket(database.db, ticket.id, STAFF);
-      await repo.updateTicket(database.db, ticket.id, next);
-      expect(raised(before, await versions()), `update to ${JSON.stringify(next)}`).toEqual(ownersOf(current!, next));
-    }
-
-    before = await versions();
-    const last = (await repo.findTicket(database.db, ticket.id, STAFF))!;
-    await database.db.deleteFrom('tickets').where('id', '=', ticket.id).execute();
-    expect(raised(before, await versions())).toEqual(ownersOf(last));
-  });
+      const last = (await repo.findTicket(database.db, ticket.id, STAFF))!;
+      await database.db.deleteFrom('tickets').where('id', '=', ticket.id).execute();
+      expect(raised(before, await versions())).toEqual(ownersOf(last));
+    },
+  );
 });
 
 describe('the tracking-code guard', () => {

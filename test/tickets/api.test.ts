@@ -25,7 +25,13 @@ describe('tickets API', () => {
   describe('POST /api/tickets', () => {
     it('creates an open ticket and answers 201 with the full ticket', async () => {
       const tag = await insertTag(t.db, `billing-${Date.now()}`, nowIso());
-      const res = await post(alice, { subject: 'Payment failed', message: 'My card was charged twice.', category: 'billing', priority: 'normal', tags: [tag.id] });
+      const res = await post(alice, {
+        subject: 'Payment failed',
+        message: 'My card was charged twice.',
+        category: 'billing',
+        priority: 'normal',
+        tags: [tag.id],
+      });
       expect(res.statusCode).toBe(201);
       const body = res.json();
       expect(body.success).toBe(true);
@@ -66,7 +72,11 @@ describe('tickets API', () => {
     });
 
     it('keeps an explicit priority over the keywords', async () => {
-      const res = await post(alice, { subject: 'Urgent emergency', message: 'Critical, please look asap.', priority: 'low' });
+      const res = await post(alice, {
+        subject: 'Urgent emergency',
+        message: 'Critical, please look asap.',
+        priority: 'low',
+      });
       expect(res.json().data.priority).toBe('low');
     });
 
@@ -78,13 +88,41 @@ describe('tickets API', () => {
 
     it.each([
       ['a missing subject', { message: 'long enough message' }, { subject: ['The subject field is required.'] }],
-      ['an empty body', undefined, { subject: ['The subject field is required.'], message: ['The message field is required.'] }],
-      ['a subject over 255 characters', { subject: 'x'.repeat(256), message: 'long enough message' }, { subject: ['The subject must not be greater than 255 characters.'] }],
-      ['a message under 10 characters', { subject: 'Hi', message: 'short' }, { message: ['The message must be at least 10 characters.'] }],
-      ['an unknown priority', { subject: 'Hi', message: 'long enough message', priority: 'extreme' }, { priority: ['The selected priority is invalid.'] }],
-      ['a non-integer tag', { subject: 'Hi', message: 'long enough message', tags: ['abc'] }, { 'tags.0': ['The tags.0 must be an integer.'] }],
-      ['tags that are not an array', { subject: 'Hi', message: 'long enough message', tags: { a: 1 } }, { tags: ['The tags must be an array.'] }],
-      ['a category over 255 characters', { subject: 'Hi', message: 'long enough message', category: 'c'.repeat(256) }, { category: ['The category must not be greater than 255 characters.'] }],
+      [
+        'an empty body',
+        undefined,
+        { subject: ['The subject field is required.'], message: ['The message field is required.'] },
+      ],
+      [
+        'a subject over 255 characters',
+        { subject: 'x'.repeat(256), message: 'long enough message' },
+        { subject: ['The subject must not be greater than 255 characters.'] },
+      ],
+      [
+        'a message under 10 characters',
+        { subject: 'Hi', message: 'short' },
+        { message: ['The message must be at least 10 characters.'] },
+      ],
+      [
+        'an unknown priority',
+        { subject: 'Hi', message: 'long enough message', priority: 'extreme' },
+        { priority: ['The selected priority is invalid.'] },
+      ],
+      [
+        'a non-integer tag',
+        { subject: 'Hi', message: 'long enough message', tags: ['abc'] },
+        { 'tags.0': ['The tags.0 must be an integer.'] },
+      ],
+      [
+        'tags that are not an array',
+        { subject: 'Hi', message: 'long enough message', tags: { a: 1 } },
+        { tags: ['The tags must be an array.'] },
+      ],
+      [
+        'a category over 255 characters',
+        { subject: 'Hi', message: 'long enough message', category: 'c'.repeat(256) },
+        { category: ['The category must not be greater than 255 characters.'] },
+      ],
     ])('answers 422 in the tickets form for %s', async (_name, payload, errors) => {
       const res = await post(alice, payload);
       expect(res.statusCode).toBe(422);
@@ -93,16 +131,31 @@ describe('tickets API', () => {
 
     it('answers 422 on tags.N for a tag id that does not exist, and creates nothing', async () => {
       const tag = await insertTag(t.db, `known-${Date.now()}`, nowIso());
-      const before = await t.db.selectFrom('tickets').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const before = await t.db
+        .selectFrom('tickets')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       const res = await post(alice, { subject: 'Hi', message: 'long enough message', tags: [tag.id, 999999] });
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ success: false, message: 'Validation error.', errors: { 'tags.1': ['The selected tags.1 is invalid.'] } });
-      const after = await t.db.selectFrom('tickets').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'Validation error.',
+        errors: { 'tags.1': ['The selected tags.1 is invalid.'] },
+      });
+      const after = await t.db
+        .selectFrom('tickets')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(after.n)).toBe(Number(before.n));
     });
 
     it('answers 400 with the spec body for malformed JSON', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/tickets', headers: { ...alice.auth, 'content-type': 'application/json' }, payload: '{"subject":' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/tickets',
+        headers: { ...alice.auth, 'content-type': 'application/json' },
+        payload: '{"subject":',
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().success).toBe(false);
     });
@@ -112,20 +165,57 @@ describe('tickets API', () => {
     let carol: TestUser;
     beforeAll(async () => {
       carol = await t.makeUser();
-      await createTicketFor(t, carol, { subject: 'Withdrawal pending', message: 'My withdrawal is stuck in review.', category: 'payments', priority: 'high' });
-      await createTicketFor(t, carol, { subject: 'مشکل ورود', message: 'نمی‌توانم وارد حساب کاربری شوم.', category: 'account', priority: 'normal' });
-      await createTicketFor(t, carol, { subject: '100% refund?', message: 'Can I get a full refund_now please?', category: 'payments', priority: 'low' });
-      await createTicketFor(t, bob, { subject: 'Withdrawal of Bob', message: 'This is Bob and not Carol.', category: 'payments' });
+      await createTicketFor(t, carol, {
+        subject: 'Withdrawal pending',
+        message: 'My withdrawal is stuck in review.',
+        category: 'payments',
+        priority: 'high',
+      });
+      await createTicketFor(t, carol, {
+        subject: 'مشکل ورود',
+        message: 'نمی‌توانم وارد حساب کاربری شوم.',
+        category: 'account',
+        priority: 'normal',
+      });
+      await createTicketFor(t, carol, {
+        subject: '100% refund?',
+        message: 'Can I get a full refund_now please?',
+        category: 'payments',
+        priority: 'low',
+      });
+      await createTicketFor(t, bob, {
+        subject: 'Withdrawal of Bob',
+        message: 'This is Bob and not Carol.',
+        category: 'payments',
+      });
     });
-    const list = (query = '', user: TestUser = carol) => t.app.inject({ method: 'GET', url: `/api/tickets${query}`, headers: user.auth });
+    const list = (query = '', user: TestUser = carol) =>
+      t.app.inject({ method: 'GET', url: `/api/tickets${query}`, headers: user.auth });
 
     it("lists only the caller's tickets, newest first, with meta", async () => {
       const res = await list();
       expect(res.statusCode).toBe(200);
       const body = res.json();
-      expect(body.data.map((d: { subject: string }) => d.subject)).toEqual(['100% refund?', 'مشکل ورود', 'Withdrawal pending']);
+      expect(body.data.map((d: { subject: string }) => d.subject)).toEqual([
+        '100% refund?',
+        'مشکل ورود',
+        'Withdrawal pending',
+      ]);
       expect(body.meta).toEqual({ current_page: 1, last_page: 1, per_page: 15, total: 3 });
-      expect(Object.keys(body.data[0]).sort()).toEqual(['assignee', 'category', 'created_at', 'id', 'priority', 'sla_status', 'status', 'subject', 'tags', 'tracking_code'].sort());
+      expect(Object.keys(body.data[0]).sort()).toEqual(
+        [
+          'assignee',
+          'category',
+          'created_at',
+          'id',
+          'priority',
+          'sla_status',
+          'status',
+          'subject',
+          'tags',
+          'tracking_code',
+        ].sort(),
+      );
     });
 
     it('filters by status, priority and exact category', async () => {
@@ -137,7 +227,9 @@ describe('tickets API', () => {
     });
 
     it('searches tracking code, subject and message case-insensitively, Persian included', async () => {
-      expect((await list('?q=WITHDRAWAL')).json().data.map((d: { subject: string }) => d.subject)).toEqual(['Withdrawal pending']);
+      expect((await list('?q=WITHDRAWAL')).json().data.map((d: { subject: string }) => d.subject)).toEqual([
+        'Withdrawal pending',
+      ]);
       expect((await list(`?q=${encodeURIComponent('حساب کاربری')}`)).json().data).toHaveLength(1);
       const code = (await list()).json().data[1].tracking_code as string;
       expect((await list(`?q=${code.toLowerCase()}`)).json().data).toHaveLength(1);
@@ -162,7 +254,7 @@ describe('tickets API', () => {
       expect(body.meta).toEqual({ current_page: 7, last_page: 2, per_page: 2, total: 3 });
     });
 
-    it("gives each row its own tags, ordered by id, and [] to a ticket without tags", async () => {
+    it('gives each row its own tags, ordered by id, and [] to a ticket without tags', async () => {
       const dave = await t.makeUser();
       const second = await insertTag(t.db, `zeta-${Date.now()}`, nowIso());
       const first = await insertTag(t.db, `alpha-${Date.now()}`, nowIso());
@@ -175,7 +267,13 @@ describe('tickets API', () => {
       expect(rows.map((r) => [r.subject, r.tags])).toEqual([
         ['One tag', [{ id: lone.id, name: lone.name }]],
         ['No tags', []],
-        ['Two tags', [{ id: second.id, name: second.name }, { id: first.id, name: first.name }]],
+        [
+          'Two tags',
+          [
+            { id: second.id, name: second.name },
+            { id: first.id, name: first.name },
+          ],
+        ],
       ]);
     });
 
@@ -216,7 +314,11 @@ describe('tickets API', () => {
     it('shows a ticket opened for the address before the account existed', async () => {
       const email = `later-${Date.now()}@example.com`;
       const { createTicket } = await import('../../src/modules/tickets/service.js');
-      const created = await createTicket(t.app.deps, { owner: null, subject: 'Before signup', message: 'Opened for an address only.' });
+      const created = await createTicket(t.app.deps, {
+        owner: null,
+        subject: 'Before signup',
+        message: 'Opened for an address only.',
+      });
       await t.db.updateTable('tickets').set({ email }).where('id', '=', created.id).execute();
       const erin = await t.makeUser({ email: email.toUpperCase() });
       const detail = await t.app.inject({ method: 'GET', url: `/api/tickets/${created.id}`, headers: erin.auth });
@@ -231,7 +333,16 @@ describe('tickets API', () => {
 
   it('documents every ticket route in the OpenAPI document', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    for (const route of ['/api/tickets', '/api/tickets/stats', '/api/tickets/{id}', '/api/tickets/{id}/close', '/api/tickets/{id}/comments', '/api/tickets/{id}/attachments/{attachment_id}/download', '/api/admin/tickets', '/api/admin/tickets/{id}']) {
+    for (const route of [
+      '/api/tickets',
+      '/api/tickets/stats',
+      '/api/tickets/{id}',
+      '/api/tickets/{id}/close',
+      '/api/tickets/{id}/comments',
+      '/api/tickets/{id}/attachments/{attachment_id}/download',
+      '/api/admin/tickets',
+      '/api/admin/tickets/{id}',
+    ]) {
       expect(Object.keys(doc.paths)).toContain(route);
     }
     expect(doc.paths['/api/tickets'].post.responses['201']).toBeDefined();
@@ -251,19 +362,38 @@ describe('tickets API', () => {
     ];
     for (const [name, method, url, payload] of cases) {
       it(`${name}: answers 404 with the model message for a ticket owned by someone else, and changes nothing`, async () => {
-        const res = await t.app.inject({ method, url: url(bobs.id), headers: alice.auth, ...(payload ? { payload } : {}) });
+        const res = await t.app.inject({
+          method,
+          url: url(bobs.id),
+          headers: alice.auth,
+          ...(payload ? { payload } : {}),
+        });
         expect(res.statusCode).toBe(404);
         expect(res.json()).toEqual({ message: `No query results for model [Ticket] ${bobs.id}` });
-        const row = await t.db.selectFrom('tickets').select(['status', 'priority']).where('id', '=', bobs.id).executeTakeFirstOrThrow();
+        const row = await t.db
+          .selectFrom('tickets')
+          .select(['status', 'priority'])
+          .where('id', '=', bobs.id)
+          .executeTakeFirstOrThrow();
         expect(row).toEqual({ status: 'open', priority: 'normal' });
       });
       it(`${name}: answers the same 404 for an id that does not exist`, async () => {
-        const res = await t.app.inject({ method, url: url(987654), headers: alice.auth, ...(payload ? { payload } : {}) });
+        const res = await t.app.inject({
+          method,
+          url: url(987654),
+          headers: alice.auth,
+          ...(payload ? { payload } : {}),
+        });
         expect(res.statusCode).toBe(404);
         expect(res.json()).toEqual({ message: 'No query results for model [Ticket] 987654' });
       });
       it(`${name}: answers the ticket 404 for a non-integer id`, async () => {
-        const res = await t.app.inject({ method, url: url('abc'), headers: alice.auth, ...(payload ? { payload } : {}) });
+        const res = await t.app.inject({
+          method,
+          url: url('abc'),
+          headers: alice.auth,
+          ...(payload ? { payload } : {}),
+        });
         expect(res.statusCode).toBe(404);
         expect(res.json()).toEqual({ message: 'No query results for model [Ticket] abc' });
       });

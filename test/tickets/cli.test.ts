@@ -11,7 +11,13 @@ describe('cli tag:create', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    context = { config: database.config, db: database.db, dialect: database.handle.dialect, out: (l) => out.push(l), progress: () => {} };
+    context = {
+      config: database.config,
+      db: database.db,
+      dialect: database.handle.dialect,
+      out: (l) => out.push(l),
+      progress: () => {},
+    };
   });
   afterAll(() => database.destroy());
 
@@ -19,7 +25,11 @@ describe('cli tag:create', () => {
     await command.run({ name: ' billing ' }, context);
     const printed = JSON.parse(out.at(-1)!);
     expect(printed).toEqual({ id: expect.any(Number), name: 'billing' });
-    const row = await database.db.selectFrom('tags').select(['id', 'name']).where('id', '=', printed.id).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom('tags')
+      .select(['id', 'name'])
+      .where('id', '=', printed.id)
+      .executeTakeFirstOrThrow();
     expect(row.name).toBe('billing');
   });
 

@@ -2,7 +2,7 @@
 // real files of each allowed type.
 import { randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
-import type { TestApp, } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
 
 export interface FilePart {
@@ -38,7 +38,11 @@ export const PNG = Buffer.concat([
 ]);
 export const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 export const GIF = Buffer.from('474946383961010001000000002c00000000010001000002024401003b', 'hex');
-export const JPG = Buffer.concat([Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex'), Buffer.alloc(64, 0), Buffer.from('ffd9', 'hex')]);
+export const JPG = Buffer.concat([
+  Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex'),
+  Buffer.alloc(64, 0),
+  Buffer.from('ffd9', 'hex'),
+]);
 export const DOC = Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(504, 0)]);
 export const RAR = Buffer.concat([Buffer.from('526172211a0700', 'hex'), Buffer.alloc(32, 0)]);
 
@@ -83,8 +87,10 @@ export function zip(entries: Record<string, string>): Buffer {
 
 export const ZIP = zip({ 'readme.txt': 'hello' });
 export const DOCX = zip({
-  '[Content_Types].xml': '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-  'word/document.xml': '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body/></w:document>',
+  '[Content_Types].xml':
+    '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+  'word/document.xml':
+    '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body/></w:document>',
 });
 
 export async function createTicketFor(t: TestApp, user: TestUser, body: Record<string, unknown> = {}) {

@@ -14,10 +14,13 @@ describe('ticket lifecycle', () => {
   });
   afterAll(() => t.close());
 
-  const put = (id: number, payload?: object) => t.app.inject({ method: 'PUT', url: `/api/tickets/${id}`, headers: user.auth, ...(payload ? { payload } : {}) });
+  const put = (id: number, payload?: object) =>
+    t.app.inject({ method: 'PUT', url: `/api/tickets/${id}`, headers: user.auth, ...(payload ? { payload } : {}) });
   const close = (id: number) => t.app.inject({ method: 'PUT', url: `/api/tickets/${id}/close`, headers: user.auth });
-  const comment = (id: number, payload: object) => t.app.inject({ method: 'POST', url: `/api/tickets/${id}/comments`, headers: user.auth, payload });
-  const show = async (id: number) => (await t.app.inject({ method: 'GET', url: `/api/tickets/${id}`, headers: user.auth })).json().data;
+  const comment = (id: number, payload: object) =>
+    t.app.inject({ method: 'POST', url: `/api/tickets/${id}/comments`, headers: user.auth, payload });
+  const show = async (id: number) =>
+    (await t.app.inject({ method: 'GET', url: `/api/tickets/${id}`, headers: user.auth })).json().data;
 
   describe('PUT /api/tickets/{id}', () => {
     it('changes the priority, recalculates sla_deadline from created_at and answers the reduced data', async () => {
@@ -28,13 +31,21 @@ describe('ticket lifecycle', () => {
       expect(body).toEqual({
         success: true,
         message: 'Ticket updated successfully.',
-        data: { id: ticket.id, tracking_code: ticket.tracking_code, priority: 'high', sla_deadline: expect.any(String), status: 'open' },
+        data: {
+          id: ticket.id,
+          tracking_code: ticket.tracking_code,
+          priority: 'high',
+          sla_deadline: expect.any(String),
+          status: 'open',
+        },
       });
       expect(Date.parse(body.data.sla_deadline) - Date.parse(ticket.created_at as string)).toBe(4 * HOUR);
       const detail = await show(ticket.id);
       expect(Date.parse(detail.first_response_due_at) - Date.parse(detail.created_at)).toBe(1 * HOUR);
       await put(ticket.id, { priority: 'low' });
-      expect(Date.parse((await show(ticket.id)).sla_deadline) - Date.parse(ticket.created_at as string)).toBe(72 * HOUR);
+      expect(Date.parse((await show(ticket.id)).sla_deadline) - Date.parse(ticket.created_at as string)).toBe(
+        72 * HOUR,
+      );
     });
 
     it('sets and clears the category (null clears) and records each change as an activity', async () => {
@@ -44,7 +55,14 @@ describe('ticket lifecycle', () => {
       await put(ticket.id, { category: null, priority: 'high' });
       const detail = await show(ticket.id);
       expect(detail.category).toBeNull();
-      const changes = detail.activities.map((a: { type: string; field: string | null; old_value: string | null; new_value: string | null }) => [a.type, a.field, a.old_value, a.new_value]);
+      const changes = detail.activities.map(
+        (a: { type: string; field: string | null; old_value: string | null; new_value: string | null }) => [
+          a.type,
+          a.field,
+          a.old_value,
+          a.new_value,
+        ],
+      );
       expect(changes).toEqual([
         ['created', null, null, 'open'],
         ['field_updated', 'category', null, 'billing'],
@@ -90,11 +108,20 @@ describe('ticket lifecycle', () => {
       expect((await show(ticket.id)).resolved_at).toBeNull();
       const res = await close(ticket.id);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ success: true, message: 'Ticket closed successfully.', data: { id: ticket.id, status: 'closed', resolved_at: expect.any(String) } });
+      expect(res.json()).toEqual({
+        success: true,
+        message: 'Ticket closed successfully.',
+        data: { id: ticket.id, status: 'closed', resolved_at: expect.any(String) },
+      });
       const detail = await show(ticket.id);
       expect(detail.resolved_at).toBe(res.json().data.resolved_at);
       expect(detail.sla_status).toBe('met');
-      expect(detail.activities.at(-1)).toMatchObject({ type: 'status_changed', field: 'status', old_value: 'open', new_value: 'closed' });
+      expect(detail.activities.at(-1)).toMatchObject({
+        type: 'status_changed',
+        field: 'status',
+        old_value: 'open',
+        new_value: 'closed',
+      });
     });
 
     it('answers 400 when the ticket is already closed', async () => {
@@ -138,7 +165,11 @@ describe('ticket lifecycle', () => {
       const detail = await show(ticket.id);
       expect(detail.status).toBe('open');
       expect(detail.resolved_at).toBeNull();
-      expect(detail.activities.at(-1)).toMatchObject({ type: 'status_changed', old_value: 'closed', new_value: 'open' });
+      expect(detail.activities.at(-1)).toMatchObject({
+        type: 'status_changed',
+        old_value: 'closed',
+        new_value: 'open',
+      });
     });
 
     it.each([
@@ -156,7 +187,10 @@ describe('ticket lifecycle', () => {
       const ticket = await createTicketFor(t, user);
       await comment(ticket.id, { message: 'first comment' });
       await comment(ticket.id, { message: 'second comment' });
-      expect((await show(ticket.id)).comments.map((c: { message: string }) => c.message)).toEqual(['first comment', 'second comment']);
+      expect((await show(ticket.id)).comments.map((c: { message: string }) => c.message)).toEqual([
+        'first comment',
+        'second comment',
+      ]);
     });
   });
 
@@ -165,7 +199,11 @@ describe('ticket lifecycle', () => {
       const ticket = await createTicketFor(t, user, { priority: 'high' });
       const now = Date.now();
       const set = (created: number, deadline: number) =>
-        t.db.updateTable('tickets').set({ created_at: new Date(created).toISOString(), sla_deadline: new Date(deadline).toISOString() }).where('id', '=', ticket.id).execute();
+        t.db
+          .updateTable('tickets')
+          .set({ created_at: new Date(created).toISOString(), sla_deadline: new Date(deadline).toISOString() })
+          .where('id', '=', ticket.id)
+          .execute();
       await set(now - 5 * HOUR, now - HOUR);
       expect((await show(ticket.id)).sla_status).toBe('overdue');
       await set(now - 3.5 * HOUR, now + 0.5 * HOUR);

@@ -22,7 +22,13 @@ describe('slaStatusChangesAt', () => {
     // Invalid data too: a deadline before the creation.
     skew: fc.integer({ min: -2 * HOUR, max: 0 }),
   });
-  const ticketOf = (f: { status: SlaFacts['status']; created: number; hours: number; resolvedAfter: number | null; skew: number }): SlaFacts => ({
+  const ticketOf = (f: {
+    status: SlaFacts['status'];
+    created: number;
+    hours: number;
+    resolvedAfter: number | null;
+    skew: number;
+  }): SlaFacts => ({
     status: f.status,
     created_at: new Date(f.created).toISOString(),
     sla_deadline: new Date(f.created + f.hours * HOUR + f.skew).toISOString(),
@@ -51,7 +57,12 @@ describe('slaStatusChangesAt', () => {
 
   it('names the start of the warning and the deadline of an open ticket', () => {
     const created = Date.parse('2026-01-01T00:00:00.000Z');
-    const ticket: SlaFacts = { status: 'open', created_at: new Date(created).toISOString(), sla_deadline: new Date(created + 4 * HOUR).toISOString(), resolved_at: null };
+    const ticket: SlaFacts = {
+      status: 'open',
+      created_at: new Date(created).toISOString(),
+      sla_deadline: new Date(created + 4 * HOUR).toISOString(),
+      resolved_at: null,
+    };
     const warningFrom = created + 4 * HOUR - 4 * HOUR * SLA_HOURS.warningShare + 1;
     expect(slaStatusChangesAt(ticket, created)).toBe(warningFrom);
     expect(slaStatusChangesAt(ticket, warningFrom)).toBe(created + 4 * HOUR + 1);
@@ -77,14 +88,24 @@ describe('GET /api/tickets across instances and behind the service', () => {
   let admin: { id: number; auth: Record<string, string> };
 
   const appOn = async (cacheMb: number) => {
-    const app = await buildApp({ config: { ...database.config, TICKETS_CACHE_MB: cacheMb }, database: database.handle, logger: false, loadGeoData: false, startWorkers: false });
+    const app = await buildApp({
+      config: { ...database.config, TICKETS_CACHE_MB: cacheMb },
+      database: database.handle,
+      logger: false,
+      loadGeoData: false,
+      startWorkers: false,
+    });
     await app.ready();
     return app;
   };
 
   async function person(options: { admin?: boolean; firstName?: string; email?: string } = {}) {
     const user = await makeUser(database.db, options);
-    return { id: user.id, email: user.email, auth: { authorization: `Bearer ${await makeToken(database.db, user.id)}` } };
+    return {
+      id: user.id,
+      email: user.email,
+      auth: { authorization: `Bearer ${await makeToken(database.db, user.id)}` },
+    };
   }
 
   beforeAll(async () => {
@@ -106,14 +127,30 @@ describe('GET /api/tickets across instances and behind the service', () => {
     return res.json().data;
   }
 
-  async function open(app: FastifyInstance, auth: Record<string, string>, subject: string, extra: Record<string, unknown> = {}): Promise<number> {
-    const res = await app.inject({ method: 'POST', url: '/api/tickets', headers: auth, payload: { subject, message: 'Please look into this for me.', priority: 'normal', ...extra } });
+  async function open(
+    app: FastifyInstance,
+    auth: Record<string, string>,
+    subject: string,
+    extra: Record<string, unknown> = {},
+  ): Promise<number> {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/tickets',
+      headers: auth,
+      payload: { subject, message: 'Please look into this for me.', priority: 'normal', ...extra },
+    });
     expect(res.statusCode).toBe(201);
     return res.json().data.id;
   }
 
   const versionOf = (userId: number) => answerVersion(database.db, userId, 'tickets');
-  const setVersion = (userId: number, version: number) => database.db.updateTable('answer_versions').set({ version }).where('user_id', '=', userId).where('scope', '=', 'tickets').execute();
+  const setVersion = (userId: number, version: number) =>
+    database.db
+      .updateTable('answer_versions')
+      .set({ version })
+      .where('user_id', '=', userId)
+      .where('scope', '=', 'tickets')
+      .execute();
 
   it('answers an unchanged list from memory, byte for byte what it built', async () => {
     const user = await person();
@@ -139,11 +176,31 @@ describe('GET /api/tickets across instances and behind the service', () => {
     expect((await listOn(first, user.auth)).map((t) => t.subject)).toEqual(['Barn']);
     await open(second, user.auth, 'Silo');
     expect((await listOn(first, user.auth)).map((t) => t.subject)).toEqual(['Silo', 'Barn']);
-    expect((await second.inject({ method: 'PUT', url: `/api/tickets/${barn}`, headers: user.auth, payload: { priority: 'high' } })).statusCode).toBe(200);
+    expect(
+      (
+        await second.inject({
+          method: 'PUT',
+          url: `/api/tickets/${barn}`,
+          headers: user.auth,
+          payload: { priority: 'high' },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await listOn(first, user.auth)).find((t) => t.id === barn)?.priority).toBe('high');
-    expect((await second.inject({ method: 'PUT', url: `/api/tickets/${barn}/close`, headers: user.auth })).statusCode).toBe(200);
+    expect(
+      (await second.inject({ method: 'PUT', url: `/api/tickets/${barn}/close`, headers: user.auth })).statusCode,
+    ).toBe(200);
     expect((await listOn(first, user.auth)).find((t) => t.id === barn)?.status).toBe('closed');
-    expect((await second.inject({ method: 'POST', url: `/api/tickets/${barn}/comments`, headers: user.auth, payload: { message: 'Still broken.' } })).statusCode).toBe(201);
+    expect(
+      (
+        await second.inject({
+          method: 'POST',
+          url: `/api/tickets/${barn}/comments`,
+          headers: user.auth,
+          payload: { message: 'Still broken.' },
+        })
+      ).statusCode,
+    ).toBe(201);
     expect((await listOn(first, user.auth)).find((t) => t.id === barn)?.status).toBe('open');
   });
 
@@ -151,7 +208,12 @@ describe('GET /api/tickets across instances and behind the service', () => {
     const user = await person();
     const mill = await open(first, user.auth, 'Mill');
     expect((await listOn(first, user.auth))[0]!.assignee).toBeNull();
-    const res = await second.inject({ method: 'PUT', url: `/api/admin/tickets/${mill}`, headers: admin.auth, payload: { assignee_id: admin.id } });
+    const res = await second.inject({
+      method: 'PUT',
+      url: `/api/admin/tickets/${mill}`,
+      headers: admin.auth,
+      payload: { assignee_id: admin.id },
+    });
     expect(res.statusCode).toBe(200);
     const [row] = await listOn(first, user.auth);
     expect(row!.assignee?.first_name).toBe('Dana');
@@ -163,13 +225,25 @@ describe('GET /api/tickets across instances and behind the service', () => {
     const staff = await person({ admin: true, firstName: 'Eli' });
     const dairy = await open(first, user.auth, 'Dairy');
     await listOn(first, user.auth);
-    await database.db.updateTable('tickets').set({ subject: 'Creamery', assignee_id: staff.id }).where('id', '=', dairy).execute();
+    await database.db
+      .updateTable('tickets')
+      .set({ subject: 'Creamery', assignee_id: staff.id })
+      .where('id', '=', dairy)
+      .execute();
     expect((await listOn(first, user.auth)).map((t) => t.subject)).toEqual(['Creamery']);
 
-    const tag = await database.db.insertInto('tags').values({ name: `cache-${dairy}`, created_at: new Date().toISOString() }).returning('id').executeTakeFirstOrThrow();
+    const tag = await database.db
+      .insertInto('tags')
+      .values({ name: `cache-${dairy}`, created_at: new Date().toISOString() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await database.db.insertInto('ticket_tag').values({ ticket_id: dairy, tag_id: tag.id }).execute();
     expect((await listOn(first, user.auth))[0]!.tags.map((t) => t.name)).toEqual([`cache-${dairy}`]);
-    await database.db.updateTable('tags').set({ name: `renamed-${dairy}` }).where('id', '=', tag.id).execute();
+    await database.db
+      .updateTable('tags')
+      .set({ name: `renamed-${dairy}` })
+      .where('id', '=', tag.id)
+      .execute();
     expect((await listOn(first, user.auth))[0]!.tags.map((t) => t.name)).toEqual([`renamed-${dairy}`]);
     await database.db.deleteFrom('ticket_tag').where('ticket_id', '=', dairy).execute();
     expect((await listOn(first, user.auth))[0]!.tags).toEqual([]);
@@ -180,18 +254,25 @@ describe('GET /api/tickets across instances and behind the service', () => {
     expect((await listOn(first, user.auth))[0]!.assignee?.first_name).toBe(staffName);
   });
 
-  it('sees a ticket written with SQL for the caller\'s email and no account', async () => {
+  it("sees a ticket written with SQL for the caller's email and no account", async () => {
     const user = await person();
     await open(first, user.auth, 'Mine');
     await listOn(first, user.auth);
     await database.db
       .insertInto('tickets')
-      .values(ticketRow({ tracking_code: `TK-${String(user.id).padStart(8, 'Q')}`.slice(0, 11), email: user.email, subject: 'Opened by email', message: 'Before the account existed.' }))
+      .values(
+        ticketRow({
+          tracking_code: `TK-${String(user.id).padStart(8, 'Q')}`.slice(0, 11),
+          email: user.email,
+          subject: 'Opened by email',
+          message: 'Before the account existed.',
+        }),
+      )
       .execute();
     expect((await listOn(first, user.auth)).map((t) => t.subject).sort()).toEqual(['Mine', 'Opened by email']);
   });
 
-  it('keeps each caller and each query apart, and moves no one else\'s version', async () => {
+  it("keeps each caller and each query apart, and moves no one else's version", async () => {
     const alice = await person();
     const bob = await person();
     await open(first, alice.auth, 'Alpha wheat');
@@ -206,7 +287,10 @@ describe('GET /api/tickets across instances and behind the service', () => {
     await open(second, alice.auth, 'Delta rye wheat');
     expect(await versionOf(bob.id)).toBe(bobVersion);
     expect(await versionOf(alice.id)).toBeGreaterThan(aliceVersion);
-    expect((await listOn(first, alice.auth, '?q=wheat')).map((t) => t.subject)).toEqual(['Delta rye wheat', 'Alpha wheat']);
+    expect((await listOn(first, alice.auth, '?q=wheat')).map((t) => t.subject)).toEqual([
+      'Delta rye wheat',
+      'Alpha wheat',
+    ]);
     expect((await listOn(first, bob.auth)).map((t) => t.subject)).toEqual(['Gamma oats']);
   });
 
@@ -218,7 +302,10 @@ describe('GET /api/tickets across instances and behind the service', () => {
     const created = warningAt - 3 * 3_600_000;
     await database.db
       .updateTable('tickets')
-      .set({ created_at: new Date(created).toISOString(), sla_deadline: new Date(created + 4 * 3_600_000).toISOString() })
+      .set({
+        created_at: new Date(created).toISOString(),
+        sla_deadline: new Date(created + 4 * 3_600_000).toISOString(),
+      })
       .where('id', '=', ticket)
       .execute();
     expect((await listOn(first, user.auth))[0]!.sla_status).toBe('on_time');
@@ -239,9 +326,16 @@ describe('GET /api/tickets across instances and behind the service', () => {
     const kiln = await open(first, user.auth, 'Kiln');
     expect(await statsOn(first)).toEqual({ success: true, data: { total: 1, open: 1, in_progress: 0, closed: 0 } });
     await open(second, user.auth, 'Forge');
-    expect((await second.inject({ method: 'PUT', url: `/api/tickets/${kiln}/close`, headers: user.auth })).statusCode).toBe(200);
+    expect(
+      (await second.inject({ method: 'PUT', url: `/api/tickets/${kiln}/close`, headers: user.auth })).statusCode,
+    ).toBe(200);
     expect((await statsOn(first)).data).toEqual({ total: 2, open: 1, in_progress: 0, closed: 1 });
-    await database.db.updateTable('tickets').set({ status: 'in-progress' }).where('user_id', '=', user.id).where('status', '=', 'open').execute();
+    await database.db
+      .updateTable('tickets')
+      .set({ status: 'in-progress' })
+      .where('user_id', '=', user.id)
+      .where('status', '=', 'open')
+      .execute();
     expect((await statsOn(first)).data).toEqual({ total: 2, open: 0, in_progress: 1, closed: 1 });
     const version = await versionOf(user.id);
     await database.db.updateTable('tickets').set({ status: 'closed' }).where('user_id', '=', user.id).execute();

@@ -35,7 +35,11 @@ describe('SLA', () => {
     expect(firstResponseDeadlineFor('low', created)).toBe('2026-01-01T12:00:00.000Z');
   });
   it('takes another table', () => {
-    const hours = { resolution: { high: 1, normal: 2, low: 3 }, firstResponse: { high: 1, normal: 1, low: 1 }, warningShare: 0.5 };
+    const hours = {
+      resolution: { high: 1, normal: 2, low: 3 },
+      firstResponse: { high: 1, normal: 1, low: 1 },
+      warningShare: 0.5,
+    };
     expect(slaDeadlineFor('low', created, hours)).toBe('2026-01-01T03:00:00.000Z');
   });
   it('derives sla_status', () => {
@@ -67,7 +71,9 @@ describe('file names', () => {
   });
   it('builds an RFC 6266 Content-Disposition with an ASCII fallback', () => {
     expect(contentDisposition('a "b".txt')).toBe(`attachment; filename="a _b_.txt"; filename*=UTF-8''a%20%22b%22.txt`);
-    expect(contentDisposition('سند.pdf')).toBe(`attachment; filename="___.pdf"; filename*=UTF-8''%D8%B3%D9%86%D8%AF.pdf`);
+    expect(contentDisposition('سند.pdf')).toBe(
+      `attachment; filename="___.pdf"; filename*=UTF-8''%D8%B3%D9%86%D8%AF.pdf`,
+    );
   });
 });
 

@@ -23,20 +23,36 @@ const FILES: FilePart[] = [
 const HEADERS = ['content-type', 'content-length', 'content-disposition', 'x-content-type-options', 'cache-control'];
 
 async function upload(t: TestApp, user: TestUser, files: FilePart[], extra: Array<[string, string]> = []) {
-  const body = multipart([['subject', 'Files in a bucket'], ['message', 'Please look at the attached files.'], ...extra], files);
-  return t.app.inject({ method: 'POST', url: '/api/tickets', headers: { ...user.auth, ...body.headers }, payload: body.payload });
+  const body = multipart(
+    [['subject', 'Files in a bucket'], ['message', 'Please look at the attached files.'], ...extra],
+    files,
+  );
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/tickets',
+    headers: { ...user.auth, ...body.headers },
+    payload: body.payload,
+  });
 }
 
 const download = (t: TestApp, user: TestUser, ticketId: number, attachmentId: number) =>
-  t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}/attachments/${attachmentId}/download`, headers: user.auth });
+  t.app.inject({
+    method: 'GET',
+    url: `/api/tickets/${ticketId}/attachments/${attachmentId}/download`,
+    headers: user.auth,
+  });
 
-const storageKeys = async (t: TestApp) => (await t.db.selectFrom('ticket_attachments').select('storage_key').execute()).map((r) => r.storage_key);
+const storageKeys = async (t: TestApp) =>
+  (await t.db.selectFrom('ticket_attachments').select('storage_key').execute()).map((r) => r.storage_key);
 
 /** Files under DATA_DIR/attachments (temporary ones included): with S3 there must be none left. */
 function localFiles(t: TestApp): string[] {
   const root = path.join(t.dataDir, 'attachments');
   if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+  return fs
+    .readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name);
 }
 
 describe('attachments in an S3 bucket', () => {
@@ -66,7 +82,15 @@ describe('attachments in an S3 bucket', () => {
     expect(res.statusCode).toBe(201);
     const attachments = res.json().data.attachments as Array<{ id: number; file_name: string; file_size: number }>;
     expect(attachments.map((a) => [a.file_name, a.file_size])).toEqual(FILES.map((f) => [f.name, f.content.length]));
-    const keys = await t.db.selectFrom('ticket_attachments').select('storage_key').where('id', 'in', attachments.map((a) => a.id)).execute();
+    const keys = await t.db
+      .selectFrom('ticket_attachments')
+      .select('storage_key')
+      .where(
+        'id',
+        'in',
+        attachments.map((a) => a.id),
+      )
+      .execute();
     expect(s3.objects()).toEqual([...before, ...keys.map((k) => objectOf(k.storage_key))].sort());
     expect(localFiles(t)).toEqual([]);
   });
@@ -87,7 +111,12 @@ describe('attachments in an S3 bucket', () => {
   it('keeps comment files in the bucket too', async () => {
     const ticket = (await upload(t, user, [])).json().data;
     const body = multipart([['message', 'The receipt, as asked.']], [{ name: 'receipt.pdf', content: PDF }]);
-    const res = await t.app.inject({ method: 'POST', url: `/api/tickets/${ticket.id}/comments`, headers: { ...user.auth, ...body.headers }, payload: body.payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/tickets/${ticket.id}/comments`,
+      headers: { ...user.auth, ...body.headers },
+      payload: body.payload,
+    });
     expect(res.statusCode).toBe(201);
     const file = await download(t, user, ticket.id, res.json().data.attachments[0].id);
     expect(file.rawPayload.equals(PDF)).toBe(true);
@@ -95,12 +124,23 @@ describe('attachments in an S3 bucket', () => {
 
   it('deletes the objects of a request whose transaction fails (unknown tag), and keeps none of a refused file', async () => {
     const before = s3.objects();
-    const res = await upload(t, user, [{ name: 'ok.png', content: PNG }, { name: 'b.pdf', content: PDF }], [['tags[]', '999999']]);
+    const res = await upload(
+      t,
+      user,
+      [
+        { name: 'ok.png', content: PNG },
+        { name: 'b.pdf', content: PDF },
+      ],
+      [['tags[]', '999999']],
+    );
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({ 'tags.0': ['The selected tags.0 is invalid.'] });
     expect(s3.objects()).toEqual(before);
 
-    const refused = await upload(t, user, [{ name: 'ok.png', content: PNG }, { name: 'fake.gif', content: PNG }]);
+    const refused = await upload(t, user, [
+      { name: 'ok.png', content: PNG },
+      { name: 'fake.gif', content: PNG },
+    ]);
     expect(refused.statusCode).toBe(422);
     expect(Object.keys(refused.json().errors)).toEqual(['attachments.1']);
     expect(s3.objects()).toEqual(before);
@@ -109,7 +149,13 @@ describe('attachments in an S3 bucket', () => {
 
   it('answers 404 {success:false, message} when the object is gone from the bucket', async () => {
     const created = (await upload(t, user, [{ name: 'gone.png', content: PNG }])).json().data;
-    const [key] = (await t.db.selectFrom('ticket_attachments').select('storage_key').where('id', '=', created.attachments[0].id).execute()).map((r) => r.storage_key);
+    const [key] = (
+      await t.db
+        .selectFrom('ticket_attachments')
+        .select('storage_key')
+        .where('id', '=', created.attachments[0].id)
+        .execute()
+    ).map((r) => r.storage_key);
     await t.app.attachmentStorage.remove(key!);
     expect(s3.objects()).not.toContain(objectOf(key!));
     const res = await download(t, user, created.id, created.attachments[0].id);
@@ -123,7 +169,11 @@ describe('attachments in an S3 bucket', () => {
     expect(recorded.length).toBeGreaterThan(5);
     const orphan = objectOf('ab' + 'c'.repeat(30));
     const young = objectOf('cd' + 'e'.repeat(30));
-    const foreign = [`${s3.prefix}/ab/README`, `${s3.prefix}/00/ff${'1'.repeat(30)}`, `elsewhere/ab/ab${'2'.repeat(30)}`];
+    const foreign = [
+      `${s3.prefix}/ab/README`,
+      `${s3.prefix}/00/ff${'1'.repeat(30)}`,
+      `elsewhere/ab/ab${'2'.repeat(30)}`,
+    ];
     s3.plant(orphan, 'orphan bytes', 2 * HOUR);
     s3.plant(young, 'young', 60_000);
     for (const key of recorded) s3.age(key, 30 * 24 * HOUR);
@@ -151,13 +201,22 @@ describe('a server process on the bucket', () => {
       await waitFor('the start-up line', async () => server.output().includes('attachments in s3://process-bucket/,'));
       const user = await userWithToken(db.db);
       const files = uniqueFiles('process');
-      const created = await fetch(`${server.url}/api/tickets`, { method: 'POST', headers: user.headers, body: formWith({ subject: 'From a real client', message: 'Files through a real server process.' }, files) });
+      const created = await fetch(`${server.url}/api/tickets`, {
+        method: 'POST',
+        headers: user.headers,
+        body: formWith({ subject: 'From a real client', message: 'Files through a real server process.' }, files),
+      });
       expect(created.status).toBe(201);
       const data = ((await created.json()) as { data: { id: number; attachments: Array<{ id: number }> } }).data;
-      const keys = (await db.db.selectFrom('ticket_attachments').select('storage_key').execute()).map((r) => `${r.storage_key.slice(0, 2)}/${r.storage_key}`);
+      const keys = (await db.db.selectFrom('ticket_attachments').select('storage_key').execute()).map(
+        (r) => `${r.storage_key.slice(0, 2)}/${r.storage_key}`,
+      );
       expect(s3.objects()).toEqual(keys.sort());
       for (let i = 0; i < files.length; i++) {
-        const res = await fetch(`${server.url}/api/tickets/${data.id}/attachments/${data.attachments[i]!.id}/download`, { headers: user.headers });
+        const res = await fetch(
+          `${server.url}/api/tickets/${data.id}/attachments/${data.attachments[i]!.id}/download`,
+          { headers: user.headers },
+        );
         expect(res.status).toBe(200);
         expect(Buffer.from(await res.arrayBuffer()).equals(files[i]!.content)).toBe(true);
       }
@@ -190,13 +249,17 @@ describe('storage:sweep over the bucket', () => {
 
     const dry = await runCli(['storage:sweep', '--dry-run'], env);
     expect(dry.stderr).toBe('');
-    expect(dry.stdout.trim().split('\n').at(-1)).toBe('storage:sweep: would remove 1 file (12 bytes); 2 scanned, 1 younger than 60 min left alone');
+    expect(dry.stdout.trim().split('\n').at(-1)).toBe(
+      'storage:sweep: would remove 1 file (12 bytes); 2 scanned, 1 younger than 60 min left alone',
+    );
     expect(s3.objects()).toEqual([orphan, young]);
 
     const res = await runCli(['storage:sweep'], env);
     expect(res.code).toBe(0);
     const lines = res.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^removed ${orphan} \\(unreferenced, 12 bytes, last written \\d{4}-[^)]+Z\\)$`));
+    expect(lines[0]).toMatch(
+      new RegExp(`^removed ${orphan} \\(unreferenced, 12 bytes, last written \\d{4}-[^)]+Z\\)$`),
+    );
     expect(lines[1]).toBe('storage:sweep: removed 1 file (12 bytes); 2 scanned, 1 younger than 60 min left alone');
     expect(s3.objects()).toEqual([young]);
   }, 60_000);
@@ -220,7 +283,10 @@ describe('storage configuration', () => {
     [{ STORAGE_URL: 's3://Bad_Bucket/x' }, 'STORAGE_URL must be s3://bucket or s3://bucket/prefix'],
     [{ STORAGE_URL: 's3://bucket/a/../b' }, 'STORAGE_URL must be s3://bucket or s3://bucket/prefix'],
     [{ STORAGE_URL: 's3://bucket//double' }, 'STORAGE_URL must be s3://bucket or s3://bucket/prefix'],
-    [{ STORAGE_URL: 's3://bucket', S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT must be an http:// or https:// URL of an S3-protocol server'],
+    [
+      { STORAGE_URL: 's3://bucket', S3_ENDPOINT: 'minio:9000' },
+      'S3_ENDPOINT must be an http:// or https:// URL of an S3-protocol server',
+    ],
     [{ STORAGE_URL: 's3://bucket', S3_REGION: 'EU West' }, 'S3_REGION must be a region name such as us-east-1'],
     [{ S3_ENDPOINT: 'http://127.0.0.1:9000' }, 'S3_ENDPOINT is set but STORAGE_URL is not'],
   ])('%o is refused with a message naming the variable', (env, message) => {
@@ -230,8 +296,16 @@ describe('storage configuration', () => {
 
   it('accepts a bucket with or without a prefix, and defaults to the disk and us-east-1', () => {
     expect(loadConfig({})).toMatchObject({ STORAGE_URL: undefined, S3_ENDPOINT: undefined, S3_REGION: 'us-east-1' });
-    const config = loadConfig({ STORAGE_URL: 's3://platform-files.eu/prod/attachments/', S3_ENDPOINT: 'https://s3.example.com', S3_REGION: 'eu-central-1' });
-    expect(config).toMatchObject({ STORAGE_URL: 's3://platform-files.eu/prod/attachments/', S3_ENDPOINT: 'https://s3.example.com', S3_REGION: 'eu-central-1' });
+    const config = loadConfig({
+      STORAGE_URL: 's3://platform-files.eu/prod/attachments/',
+      S3_ENDPOINT: 'https://s3.example.com',
+      S3_REGION: 'eu-central-1',
+    });
+    expect(config).toMatchObject({
+      STORAGE_URL: 's3://platform-files.eu/prod/attachments/',
+      S3_ENDPOINT: 'https://s3.example.com',
+      S3_REGION: 'eu-central-1',
+    });
     expect(s3Location(config.STORAGE_URL!)).toEqual({ bucket: 'platform-files.eu', prefix: 'prod/attachments' });
     expect(s3Location('s3://bucket')).toEqual({ bucket: 'bucket', prefix: '' });
   });

@@ -19,18 +19,35 @@ describe('createTicket (the entry point other modules use)', () => {
     });
     expect(created.tracking_code).toMatch(/^TK-[A-Z0-9]{8}$/);
     const row = await t.db.selectFrom('tickets').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ user_id: user.id, email: user.email, status: 'open', priority: 'high', source: 'assistant' });
+    expect(row).toMatchObject({
+      user_id: user.id,
+      email: user.email,
+      status: 'open',
+      priority: 'high',
+      source: 'assistant',
+    });
     const mail = await t.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', user.email).execute();
     expect(mail).toHaveLength(1);
     expect(mail[0]!.subject).toContain(created.tracking_code);
   });
 
   it('creates an ownerless ticket without a confirmation mail', async () => {
-    const before = await t.db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const created = await createTicket(t.app.deps, { owner: null, subject: 'Visitor question', message: 'A visitor asked for help here.', priority: 'low' });
+    const before = await t.db
+      .selectFrom('mail_outbox')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const created = await createTicket(t.app.deps, {
+      owner: null,
+      subject: 'Visitor question',
+      message: 'A visitor asked for help here.',
+      priority: 'low',
+    });
     const row = await t.db.selectFrom('tickets').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ user_id: null, email: null, priority: 'low' });
-    const after = await t.db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.db
+      .selectFrom('mail_outbox')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 });

@@ -18,7 +18,8 @@ describe('SLA_CLOCK=business', () => {
   let admin: TestUser;
   const out: string[] = [];
   let context: CliContext;
-  const run = (name: string, values: Record<string, string>) => commands.find((c) => c.name === name)!.run(values, context);
+  const run = (name: string, values: Record<string, string>) =>
+    commands.find((c) => c.name === name)!.run(values, context);
 
   beforeAll(async () => {
     t = await buildTestApp({ config: { SLA_CLOCK: 'business' } });
@@ -28,9 +29,10 @@ describe('SLA_CLOCK=business', () => {
   });
   afterAll(() => t.close());
 
-  const detail = async (id: number) => (await t.app.inject({ method: 'GET', url: `/api/admin/tickets/${id}`, headers: admin.auth })).json().data;
+  const detail = async (id: number) =>
+    (await t.app.inject({ method: 'GET', url: `/api/admin/tickets/${id}`, headers: admin.auth })).json().data;
 
-  it('counts a new ticket\'s targets in working time and shows them in the sla object', async () => {
+  it("counts a new ticket's targets in working time and shows them in the sla object", async () => {
     const ticket = await createTicketFor(t, owner, { priority: 'normal' });
     const shown = await detail(ticket.id);
     const created = Date.parse(shown.created_at);
@@ -50,8 +52,13 @@ describe('SLA_CLOCK=business', () => {
   it('recalculates from the creation in working time on a priority change, and picks up an added holiday within 30 s', async () => {
     const ticket = await createTicketFor(t, owner, { priority: 'low' });
     // Friday 12 Ordibehesht 1404, 10:00 Tehran.
-    await t.db.updateTable('tickets').set({ created_at: '2025-05-02T06:30:00.000Z' }).where('id', '=', ticket.id).execute();
-    const put = (priority: string) => t.app.inject({ method: 'PUT', url: `/api/tickets/${ticket.id}`, headers: owner.auth, payload: { priority } });
+    await t.db
+      .updateTable('tickets')
+      .set({ created_at: '2025-05-02T06:30:00.000Z' })
+      .where('id', '=', ticket.id)
+      .execute();
+    const put = (priority: string) =>
+      t.app.inject({ method: 'PUT', url: `/api/tickets/${ticket.id}`, headers: owner.auth, payload: { priority } });
     const high = await put('high');
     expect(high.statusCode).toBe(200);
     // Saturday 08:00 + 4 working hours = 12:00 Tehran.
@@ -66,27 +73,51 @@ describe('SLA_CLOCK=business', () => {
   });
 
   it('holiday:add, holiday:remove and holiday:list keep the table and refuse what makes no sense', async () => {
-    await expect(run('holiday:add', { date: '2025-05-03' })).rejects.toThrow(new CommandFailed('2025-05-03 (1404-02-13) is already a holiday'));
+    await expect(run('holiday:add', { date: '2025-05-03' })).rejects.toThrow(
+      new CommandFailed('2025-05-03 (1404-02-13) is already a holiday'),
+    );
     await expect(run('holiday:add', { date: '1404-01-01' })).rejects.toBeInstanceOf(CommandFailed); // Nowruz, built in
-    await expect(run('holiday:add', { date: '1404-12-30' })).rejects.toThrow(new UsageError('--date must be a date such as 1405-01-01 (Jalali) or 2026-03-21 (Gregorian)'));
+    await expect(run('holiday:add', { date: '1404-12-30' })).rejects.toThrow(
+      new UsageError('--date must be a date such as 1405-01-01 (Jalali) or 2026-03-21 (Gregorian)'),
+    );
     await expect(run('holiday:add', {})).rejects.toThrow(new UsageError('--date is required'));
-    await expect(run('holiday:remove', { date: '2025-05-05' })).rejects.toThrow(new CommandFailed('2025-05-05 (1404-02-15) is not a holiday'));
+    await expect(run('holiday:remove', { date: '2025-05-05' })).rejects.toThrow(
+      new CommandFailed('2025-05-05 (1404-02-15) is not a holiday'),
+    );
     await expect(run('holiday:list', { year: '99' })).rejects.toBeInstanceOf(UsageError);
 
     // A built-in holiday made a working day, then a holiday again.
     await run('holiday:remove', { date: '2025-06-04' });
     expect(out.at(-1)).toBe('holiday removed: 2025-06-04 (1404-03-14) (a built-in holiday, now a working day)');
     let rows = await t.db.selectFrom('sla_holidays').select(['day', 'working']).orderBy('day').execute();
-    expect(rows.map((r) => [r.day, Number(r.working)])).toEqual([['2025-05-03', 0], ['2025-06-04', 1]]);
+    expect(rows.map((r) => [r.day, Number(r.working)])).toEqual([
+      ['2025-05-03', 0],
+      ['2025-06-04', 1],
+    ]);
 
     out.length = 0;
     await run('holiday:list', { year: '1404' });
     const listed = out.map((l) => JSON.parse(l));
-    expect(listed.find((h) => h.date === '2025-05-03')).toEqual({ date: '2025-05-03', jalali: '1404-02-13', names: ['Test closure'], source: 'added' });
+    expect(listed.find((h) => h.date === '2025-05-03')).toEqual({
+      date: '2025-05-03',
+      jalali: '1404-02-13',
+      names: ['Test closure'],
+      source: 'added',
+    });
     expect(listed.find((h) => h.date === '2025-06-04')).toBeUndefined();
-    expect(listed.filter((h) => h.jalali.startsWith('1404-01-0')).map((h) => h.jalali)).toEqual(['1404-01-01', '1404-01-02', '1404-01-03', '1404-01-04']);
+    expect(listed.filter((h) => h.jalali.startsWith('1404-01-0')).map((h) => h.jalali)).toEqual([
+      '1404-01-01',
+      '1404-01-02',
+      '1404-01-03',
+      '1404-01-04',
+    ]);
     // 29 Esfand 1404 is 1 Shawwal 1447 in the Umm al-Qura calendar, but officially 30 Ramadan: Eid al-Fitr is 1 Farvardin 1405.
-    expect(listed.at(-1)).toEqual({ date: '2026-03-20', jalali: '1404-12-29', names: ['Nationalisation of the oil industry'], source: 'built-in' });
+    expect(listed.at(-1)).toEqual({
+      date: '2026-03-20',
+      jalali: '1404-12-29',
+      names: ['Nationalisation of the oil industry'],
+      source: 'built-in',
+    });
 
     await run('holiday:add', { date: '1404-03-14' });
     await run('holiday:remove', { date: '2025-05-03' });
@@ -94,7 +125,7 @@ describe('SLA_CLOCK=business', () => {
     expect(rows).toEqual([]);
   });
 
-  it('filters and sorts the staff list by SLA status, agreeing with each ticket\'s sla.status', async () => {
+  it("filters and sorts the staff list by SLA status, agreeing with each ticket's sla.status", async () => {
     const now = Date.now();
     const iso = (ms: number) => new Date(ms).toISOString();
     const made: number[] = [];
@@ -108,15 +139,32 @@ describe('SLA_CLOCK=business', () => {
     ];
     for (const [created, deadline, status, resolved] of cases) {
       const ticket = await createTicketFor(t, owner, { subject: 'SLA filter case' });
-      await t.db.updateTable('tickets').set({ created_at: iso(created), sla_deadline: iso(deadline), status: status as 'open', resolved_at: resolved === null ? null : iso(resolved) }).where('id', '=', ticket.id).execute();
+      await t.db
+        .updateTable('tickets')
+        .set({
+          created_at: iso(created),
+          sla_deadline: iso(deadline),
+          status: status as 'open',
+          resolved_at: resolved === null ? null : iso(resolved),
+        })
+        .where('id', '=', ticket.id)
+        .execute();
       made.push(ticket.id);
     }
-    const list = (query: string) => t.app.inject({ method: 'GET', url: `/api/admin/tickets?q=SLA%20filter%20case${query}`, headers: admin.auth });
+    const list = (query: string) =>
+      t.app.inject({ method: 'GET', url: `/api/admin/tickets?q=SLA%20filter%20case${query}`, headers: admin.auth });
     for (const status of ['on_track', 'at_risk', 'breached', 'met']) {
       const res = await list(`&sla_status=${status}&sort=sla_deadline`);
       expect(res.statusCode).toBe(200);
-      const expected = cases.map((c, i) => [c[1], made[i]!, c[4]] as const).filter((c) => c[2] === status).sort((a, b) => a[0] - b[0]).map((c) => c[1]);
-      expect(res.json().data.map((d: { id: number }) => d.id), status).toEqual(expected);
+      const expected = cases
+        .map((c, i) => [c[1], made[i]!, c[4]] as const)
+        .filter((c) => c[2] === status)
+        .sort((a, b) => a[0] - b[0])
+        .map((c) => c[1]);
+      expect(
+        res.json().data.map((d: { id: number }) => d.id),
+        status,
+      ).toEqual(expected);
       for (const id of expected) expect((await detail(id)).sla.status).toBe(status);
     }
     const sorted = await list('&sort=sla_deadline');
@@ -126,16 +174,32 @@ describe('SLA_CLOCK=business', () => {
   });
 
   it('answers 422 for an unknown sla_status or sort', async () => {
-    for (const [name, value] of [['sla_status', 'late'], ['sort', 'priority']] as const) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/admin/tickets?${name}=${value}`, headers: admin.auth });
+    for (const [name, value] of [
+      ['sla_status', 'late'],
+      ['sort', 'priority'],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/admin/tickets?${name}=${value}`,
+        headers: admin.auth,
+      });
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ success: false, message: 'Validation error.', errors: { [name]: [`The selected ${name.replace('_', ' ')} is invalid.`] } });
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'Validation error.',
+        errors: { [name]: [`The selected ${name.replace('_', ' ')} is invalid.`] },
+      });
     }
   });
 
   it('writes the Persian confirmation mail with a Jalali deadline in Persian digits', async () => {
     const ticket = await createTicketFor(t, owner, { subject: 'Jalali mail' });
-    const mail = await t.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', owner.email).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const mail = await t.db
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('to_address', '=', owner.email)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     const line = mail.text_body.split('\n').find((l) => l.startsWith('مهلت رسیدگی'))!;
     expect(line).toMatch(/[۰-۹]{4}/);
     expect(line).not.toMatch(/[0-9]/);
@@ -154,11 +218,24 @@ describe('SLA_CLOCK=calendar (the default)', () => {
     const owner = await t.makeUser();
     const admin = await t.makeUser({ admin: true });
     const ticket = await createTicketFor(t, owner, { priority: 'high' });
-    const shown = (await t.app.inject({ method: 'GET', url: `/api/admin/tickets/${ticket.id}`, headers: admin.auth })).json().data;
+    const shown = (
+      await t.app.inject({ method: 'GET', url: `/api/admin/tickets/${ticket.id}`, headers: admin.auth })
+    ).json().data;
     expect(Date.parse(shown.sla_deadline) - Date.parse(shown.created_at)).toBe(4 * H);
-    expect(shown.sla).toMatchObject({ clock: 'calendar', time_zone: 'Asia/Tehran', status: 'on_track', resolution_due_at: shown.sla_deadline });
-    const mail = await t.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', owner.email).executeTakeFirstOrThrow();
+    expect(shown.sla).toMatchObject({
+      clock: 'calendar',
+      time_zone: 'Asia/Tehran',
+      status: 'on_track',
+      resolution_due_at: shown.sla_deadline,
+    });
+    const mail = await t.db
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('to_address', '=', owner.email)
+      .executeTakeFirstOrThrow();
     const year = new Date(shown.sla_deadline).getUTCFullYear();
-    expect(mail.text_body).toMatch(new RegExp(`Expected resolution by: \\d{1,2} [A-Z][a-z]+ ${year} at \\d{2}:\\d{2} \\(Asia/Tehran\\)`));
+    expect(mail.text_body).toMatch(
+      new RegExp(`Expected resolution by: \\d{1,2} [A-Z][a-z]+ ${year} at \\d{2}:\\d{2} \\(Asia/Tehran\\)`),
+    );
   });
 });

@@ -3,10 +3,23 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, configWith, loadConfig } from '../../src/config.js';
 import { SlaClock } from '../../src/modules/tickets/calendar/clock.js';
-import { dayNumber, dayOfJalali, formatMoment, isoDate, jalaliOf, lunarOf, parseDateArgument } from '../../src/modules/tickets/calendar/dates.js';
+import {
+  dayNumber,
+  dayOfJalali,
+  formatMoment,
+  isoDate,
+  jalaliOf,
+  lunarOf,
+  parseDateArgument,
+} from '../../src/modules/tickets/calendar/dates.js';
 import { LUNAR_HOLIDAYS, iranHolidaysOn } from '../../src/modules/tickets/calendar/holidays.js';
 import { OFFICIAL_LUNAR_DATES } from '../../src/modules/tickets/calendar/official.js';
-import { addWorkingTime, intervalsOn, localDayOf, workingTimeBetween } from '../../src/modules/tickets/calendar/working-time.js';
+import {
+  addWorkingTime,
+  intervalsOn,
+  localDayOf,
+  workingTimeBetween,
+} from '../../src/modules/tickets/calendar/working-time.js';
 
 const H = 3_600_000;
 const business = (overrides: Record<string, string> = {}) =>
@@ -15,7 +28,15 @@ const day = (iso: string) => dayNumber({ year: +iso.slice(0, 4), month: +iso.sli
 
 describe('Jalali dates', () => {
   it('1 Farvardin of several years falls on the known Gregorian days', () => {
-    const pairs: Array<[number, string]> = [[1398, '2019-03-21'], [1399, '2020-03-20'], [1400, '2021-03-21'], [1402, '2023-03-21'], [1403, '2024-03-20'], [1404, '2025-03-21'], [1405, '2026-03-21']];
+    const pairs: Array<[number, string]> = [
+      [1398, '2019-03-21'],
+      [1399, '2020-03-20'],
+      [1400, '2021-03-21'],
+      [1402, '2023-03-21'],
+      [1403, '2024-03-20'],
+      [1404, '2025-03-21'],
+      [1405, '2026-03-21'],
+    ];
     for (const [year, gregorian] of pairs) {
       expect(isoDate(dayOfJalali({ year, month: 1, day: 1 })!)).toBe(gregorian);
       expect(jalaliOf(day(gregorian))).toEqual({ year, month: 1, day: 1 });
@@ -43,7 +64,18 @@ describe('Jalali dates', () => {
 
 describe('built-in Iranian holidays', () => {
   it('has the solar holidays of 1404 on their Gregorian days', () => {
-    for (const iso of ['2025-03-21', '2025-03-22', '2025-03-23', '2025-03-24', '2025-04-01', '2025-04-02', '2025-06-04', '2025-06-05', '2026-02-11', '2026-03-20']) {
+    for (const iso of [
+      '2025-03-21',
+      '2025-03-22',
+      '2025-03-23',
+      '2025-03-24',
+      '2025-04-01',
+      '2025-04-02',
+      '2025-06-04',
+      '2025-06-05',
+      '2026-02-11',
+      '2026-03-20',
+    ]) {
       expect(iranHolidaysOn(day(iso)).length, iso).toBeGreaterThan(0);
     }
     expect(iranHolidaysOn(day('2025-03-25'))).toEqual([]);
@@ -56,7 +88,9 @@ describe('built-in Iranian holidays', () => {
     expect(iranHolidaysOn(day('2024-07-16'))).toContain('Ashura');
     // No official date shipped for 17 Rabi al-Awwal 1446: computed.
     expect(iranHolidaysOn(day('2024-09-20'))).toContain("Birthday of the Prophet and Imam Ja'far al-Sadiq");
-    const endOfSafar = Array.from({ length: 400 }, (_, i) => day('2024-01-01') + i).filter((d) => iranHolidaysOn(d).some((n) => n.includes('Imam Reza')));
+    const endOfSafar = Array.from({ length: 400 }, (_, i) => day('2024-01-01') + i).filter((d) =>
+      iranHolidaysOn(d).some((n) => n.includes('Imam Reza')),
+    );
     expect(endOfSafar).toHaveLength(1);
   });
 });
@@ -66,7 +100,11 @@ describe('official lunar dates (official.ts)', () => {
     for (const entry of OFFICIAL_LUNAR_DATES) {
       const official = dayOfJalali({ year: entry.jalali[0], month: entry.jalali[1], day: entry.jalali[2] })!;
       const [month] = entry.holiday.split('-').map(Number);
-      const name = iranHolidaysOn(official).find((n) => LUNAR_HOLIDAYS.some((h) => h.name === n && `${h.month}-${h.day}` === entry.holiday) || (entry.holiday === '2-end' && n.includes('Imam Reza')));
+      const name = iranHolidaysOn(official).find(
+        (n) =>
+          LUNAR_HOLIDAYS.some((h) => h.name === n && `${h.month}-${h.day}` === entry.holiday) ||
+          (entry.holiday === '2-end' && n.includes('Imam Reza')),
+      );
       expect(name, entry.jalali.join('-')).toBeDefined();
       // Within ±3 days only the official day carries it (the computed day may differ by one).
       const carrying = [-3, -2, -1, 1, 2, 3].filter((k) => iranHolidaysOn(official + k).includes(name!));
@@ -81,14 +119,24 @@ describe('official lunar dates (official.ts)', () => {
   it("compares ICU's lunar calendars with the official dates: Umm al-Qura is right or one day early, never late", () => {
     const results: Record<string, { match: number; early: number; late: number }> = {};
     for (const calendar of ['islamic-umalqura', 'islamic-civil', 'islamic-tbla', 'islamic']) {
-      const format = new Intl.DateTimeFormat(`en-u-ca-${calendar}-nu-latn`, { timeZone: 'UTC', year: 'numeric', month: 'numeric', day: 'numeric' });
+      const format = new Intl.DateTimeFormat(`en-u-ca-${calendar}-nu-latn`, {
+        timeZone: 'UTC',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+      });
       const r = { match: 0, early: 0, late: 0 };
       for (const entry of OFFICIAL_LUNAR_DATES.filter((e) => e.holiday !== '2-end')) {
         const official = dayOfJalali({ year: entry.jalali[0], month: entry.jalali[1], day: entry.jalali[2] })!;
         const parts = Object.fromEntries(format.formatToParts(official * 86_400_000).map((p) => [p.type, p.value]));
         const [month, dayOfMonth] = entry.holiday.split('-').map(Number);
         // The computed date of the official day: ahead of the holiday means the computation is early.
-        const diff = Number(parts.month) === month ? Number(parts.day) - dayOfMonth! : Number(parts.month) > month! || (month === 12 && Number(parts.month) === 1) ? 1 : -1;
+        const diff =
+          Number(parts.month) === month
+            ? Number(parts.day) - dayOfMonth!
+            : Number(parts.month) > month! || (month === 12 && Number(parts.month) === 1)
+              ? 1
+              : -1;
         if (diff === 0) r.match++;
         else if (diff > 0) r.early++;
         else r.late++;
@@ -158,7 +206,14 @@ describe('working time', () => {
     expect(business().deadline('2025-03-18T12:30:00.000Z', 24)).toBe('2025-03-27T07:30:00.000Z');
   });
 
-  const clocks = [business(), business({ SLA_BUSINESS_HOURS: 'sat-fri 22:00-02:00; ', SLA_TIMEZONE: 'UTC' }), business({ SLA_BUSINESS_HOURS: 'sat-tue 08:00-12:00,13:00-17:00; wed 08:00-17:00; thu 08:00-13:00', SLA_TIMEZONE: 'Europe/Berlin' })];
+  const clocks = [
+    business(),
+    business({ SLA_BUSINESS_HOURS: 'sat-fri 22:00-02:00; ', SLA_TIMEZONE: 'UTC' }),
+    business({
+      SLA_BUSINESS_HOURS: 'sat-tue 08:00-12:00,13:00-17:00; wed 08:00-17:00; thu 08:00-13:00',
+      SLA_TIMEZONE: 'Europe/Berlin',
+    }),
+  ];
   const moment = fc.integer({ min: Date.UTC(2019, 0, 1), max: Date.UTC(2027, 0, 1) });
   const amount = fc.integer({ min: 0, max: 120 * H });
 
@@ -167,7 +222,9 @@ describe('working time', () => {
       fc.property(fc.constantFrom(...clocks), moment, amount, (clock, from, ms) => {
         const end = addWorkingTime(clock, from, ms);
         const today = localDayOf(clock.timeZone, end);
-        const inside = [today - 1, today].some((d) => intervalsOn(clock, d).some(([a, b]) => a <= end && end <= b && (ms === 0 || a < end)));
+        const inside = [today - 1, today].some((d) =>
+          intervalsOn(clock, d).some(([a, b]) => a <= end && end <= b && (ms === 0 || a < end)),
+        );
         expect(inside).toBe(true);
         expect(workingTimeBetween(clock, from, end)).toBe(ms);
       }),
@@ -177,11 +234,18 @@ describe('working time', () => {
 
   it('is monotonic in the amount and in the start (property)', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...clocks), moment, fc.integer({ min: 0, max: 3 * 86_400_000 }), amount, amount, (clock, from, later, a, b) => {
-        const [small, big] = a <= b ? [a, b] : [b, a];
-        expect(addWorkingTime(clock, from, small)).toBeLessThanOrEqual(addWorkingTime(clock, from, big));
-        expect(addWorkingTime(clock, from, small)).toBeLessThanOrEqual(addWorkingTime(clock, from + later, small));
-      }),
+      fc.property(
+        fc.constantFrom(...clocks),
+        moment,
+        fc.integer({ min: 0, max: 3 * 86_400_000 }),
+        amount,
+        amount,
+        (clock, from, later, a, b) => {
+          const [small, big] = a <= b ? [a, b] : [b, a];
+          expect(addWorkingTime(clock, from, small)).toBeLessThanOrEqual(addWorkingTime(clock, from, big));
+          expect(addWorkingTime(clock, from, small)).toBeLessThanOrEqual(addWorkingTime(clock, from + later, small));
+        },
+      ),
       { numRuns: 150 },
     );
   });

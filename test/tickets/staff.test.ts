@@ -16,9 +16,17 @@ describe('staff workflow', () => {
   });
   afterAll(() => t.close());
 
-  const staffPut = (id: number, payload: object, who: TestUser = admin) => t.app.inject({ method: 'PUT', url: `/api/admin/tickets/${id}`, headers: who.auth, payload });
-  const reply = (id: number, message: string) => t.app.inject({ method: 'POST', url: `/api/admin/tickets/${id}/comments`, headers: admin.auth, payload: { message } });
-  const show = async (id: number) => (await t.app.inject({ method: 'GET', url: `/api/tickets/${id}`, headers: owner.auth })).json().data;
+  const staffPut = (id: number, payload: object, who: TestUser = admin) =>
+    t.app.inject({ method: 'PUT', url: `/api/admin/tickets/${id}`, headers: who.auth, payload });
+  const reply = (id: number, message: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/admin/tickets/${id}/comments`,
+      headers: admin.auth,
+      payload: { message },
+    });
+  const show = async (id: number) =>
+    (await t.app.inject({ method: 'GET', url: `/api/tickets/${id}`, headers: owner.auth })).json().data;
 
   it('lists every ticket for admins, with the owner, and the same filters', async () => {
     const a = await createTicketFor(t, owner, { priority: 'high', subject: 'Staff list high' });
@@ -26,15 +34,28 @@ describe('staff workflow', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/admin/tickets?q=staff%20list', headers: admin.auth });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.map((d: { id: number }) => d.id)).toEqual([b.id, a.id]);
-    expect(res.json().data[1].user).toEqual({ id: owner.id, first_name: 'Olga', last_name: owner.last_name, email: owner.email });
-    const high = await t.app.inject({ method: 'GET', url: '/api/admin/tickets?q=staff%20list&priority=high', headers: admin.auth });
+    expect(res.json().data[1].user).toEqual({
+      id: owner.id,
+      first_name: 'Olga',
+      last_name: owner.last_name,
+      email: owner.email,
+    });
+    const high = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/tickets?q=staff%20list&priority=high',
+      headers: admin.auth,
+    });
     expect(high.json().data.map((d: { id: number }) => d.id)).toEqual([a.id]);
     expect(high.json().meta).toEqual({ current_page: 1, last_page: 1, per_page: 15, total: 1 });
   });
 
   it('answers 403 to non-admins and 401 without a token', async () => {
     const ticket = await createTicketFor(t, owner);
-    for (const [method, url] of [['GET', '/api/admin/tickets'], ['PUT', `/api/admin/tickets/${ticket.id}`], ['POST', `/api/admin/tickets/${ticket.id}/comments`]] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/admin/tickets'],
+      ['PUT', `/api/admin/tickets/${ticket.id}`],
+      ['POST', `/api/admin/tickets/${ticket.id}/comments`],
+    ] as const) {
       const forbidden = await t.app.inject({ method, url, headers: owner.auth, payload: { message: 'hello there' } });
       expect(forbidden.statusCode).toBe(403);
       expect(forbidden.json()).toEqual({ success: false, message: 'This action is reserved for administrators.' });
@@ -46,14 +67,27 @@ describe('staff workflow', () => {
     const ticket = await createTicketFor(t, owner);
     const res = await staffPut(ticket.id, { assignee_id: otherAdmin.id });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ status: 'in-progress', assignee: { id: otherAdmin.id, first_name: 'Sam', last_name: otherAdmin.last_name, email: otherAdmin.email } });
+    expect(res.json().data).toMatchObject({
+      status: 'in-progress',
+      assignee: { id: otherAdmin.id, first_name: 'Sam', last_name: otherAdmin.last_name, email: otherAdmin.email },
+    });
     const detail = await show(ticket.id);
     expect(detail.status).toBe('in-progress');
-    expect(detail.activities.slice(1).map((a: { type: string; old_value: string | null; new_value: string | null }) => [a.type, a.old_value, a.new_value])).toEqual([
+    expect(
+      detail.activities
+        .slice(1)
+        .map((a: { type: string; old_value: string | null; new_value: string | null }) => [
+          a.type,
+          a.old_value,
+          a.new_value,
+        ]),
+    ).toEqual([
       ['assigned', null, String(otherAdmin.id)],
       ['status_changed', 'open', 'in-progress'],
     ]);
-    const listed = (await t.app.inject({ method: 'GET', url: '/api/tickets', headers: owner.auth })).json().data.find((d: { id: number }) => d.id === ticket.id);
+    const listed = (await t.app.inject({ method: 'GET', url: '/api/tickets', headers: owner.auth }))
+      .json()
+      .data.find((d: { id: number }) => d.id === ticket.id);
     expect(listed.assignee).toEqual({ id: otherAdmin.id, first_name: 'Sam', last_name: otherAdmin.last_name });
   });
 
@@ -62,7 +96,11 @@ describe('staff workflow', () => {
     for (const assignee_id of [owner.id, 999999]) {
       const res = await staffPut(ticket.id, { assignee_id });
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ success: false, message: 'Validation error.', errors: { assignee_id: ['The selected assignee id is invalid.'] } });
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'Validation error.',
+        errors: { assignee_id: ['The selected assignee id is invalid.'] },
+      });
     }
     expect((await show(ticket.id)).assignee).toBeNull();
   });
@@ -70,7 +108,11 @@ describe('staff workflow', () => {
   it('validates status and answers the ticket 404 for a missing ticket', async () => {
     const ticket = await createTicketFor(t, owner);
     const bad = await staffPut(ticket.id, { status: 'resolved' });
-    expect(bad.json()).toEqual({ success: false, message: 'Validation error.', errors: { status: ['The selected status is invalid.'] } });
+    expect(bad.json()).toEqual({
+      success: false,
+      message: 'Validation error.',
+      errors: { status: ['The selected status is invalid.'] },
+    });
     const missing = await staffPut(987654, { status: 'closed' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: 'No query results for model [Ticket] 987654' });
@@ -90,7 +132,10 @@ describe('staff workflow', () => {
     const ticket = await createTicketFor(t, owner);
     const res = await reply(ticket.id, 'We are looking into it.');
     expect(res.statusCode).toBe(201);
-    expect(res.json().data).toMatchObject({ is_staff: true, user: { id: admin.id, first_name: 'Ada', last_name: 'Admin' } });
+    expect(res.json().data).toMatchObject({
+      is_staff: true,
+      user: { id: admin.id, first_name: 'Ada', last_name: 'Admin' },
+    });
     const first = await show(ticket.id);
     expect(first.status).toBe('in-progress');
     expect(first.first_response_at).toEqual(expect.any(String));
@@ -101,15 +146,24 @@ describe('staff workflow', () => {
   it("an owner's comment keeps an in-progress ticket in progress", async () => {
     const ticket = await createTicketFor(t, owner);
     await reply(ticket.id, 'We are looking into it.');
-    await t.app.inject({ method: 'POST', url: `/api/tickets/${ticket.id}/comments`, headers: owner.auth, payload: { message: 'Thanks a lot!' } });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/tickets/${ticket.id}/comments`,
+      headers: owner.auth,
+      payload: { message: 'Thanks a lot!' },
+    });
     expect((await show(ticket.id)).status).toBe('in-progress');
   });
 
-  it('does not let an admin read or close another user\'s ticket through the user routes', async () => {
+  it("does not let an admin read or close another user's ticket through the user routes", async () => {
     const ticket = await createTicketFor(t, owner);
     const res = await t.app.inject({ method: 'GET', url: `/api/tickets/${ticket.id}`, headers: admin.auth });
     expect(res.statusCode).toBe(404);
-    const staffView = await t.app.inject({ method: 'GET', url: `/api/admin/tickets/${ticket.id}`, headers: admin.auth });
+    const staffView = await t.app.inject({
+      method: 'GET',
+      url: `/api/admin/tickets/${ticket.id}`,
+      headers: admin.auth,
+    });
     expect(staffView.statusCode).toBe(200);
     expect(staffView.json().data.user.email).toBe(owner.email);
   });

@@ -11,24 +11,42 @@ const TOKEN = /^(\d+)\|[A-Za-z0-9]{40}$/;
 let nextId = 700_000;
 /** A platform user id not used before in this file (far above the ids the factories take). */
 const platformId = () => ++nextId;
-const person = (id: number, extra: Record<string, unknown> = {}) => ({ email: `person-${id}@platform.test`, first_name: 'Ada', last_name: `Person ${id}`, ...extra });
+const person = (id: number, extra: Record<string, unknown> = {}) => ({
+  email: `person-${id}@platform.test`,
+  first_name: 'Ada',
+  last_name: `Person ${id}`,
+  ...extra,
+});
 
 describe('admin integration API: users and tokens', () => {
   let t: TestApp, admin: TestUser, member: TestUser;
   beforeAll(async () => ({ t, admin, member } = await appWithUsers({ admin: { admin: true }, member: {} })));
   afterAll(() => t.close());
 
-  const send = async (method: 'PUT' | 'POST' | 'GET' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = admin.auth) => {
-    const res = await t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const send = async (
+    method: 'PUT' | 'POST' | 'GET' | 'DELETE',
+    url: string,
+    payload?: unknown,
+    headers: Record<string, string> = admin.auth,
+  ) => {
+    const res = await t.app.inject({
+      method,
+      url,
+      headers,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
     return { status: res.statusCode, body: res.body === '' ? undefined : res.json() };
   };
   const putUser = (id: number | string, body: unknown) => send('PUT', `/api/admin/users/${id}`, body);
   const mint = (id: number | string, body: unknown = {}) => send('POST', `/api/admin/users/${id}/tokens`, body);
-  const ticketsWith = async (token: string) => t.app.inject({ method: 'GET', url: '/api/tickets', headers: { authorization: `Bearer ${token}` } });
+  const ticketsWith = async (token: string) =>
+    t.app.inject({ method: 'GET', url: '/api/tickets', headers: { authorization: `Bearer ${token}` } });
   const userRow = (id: number) => t.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-  const tokenRows = (userId: number) => t.db.selectFrom('personal_access_tokens').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  const tokenRows = (userId: number) =>
+    t.db.selectFrom('personal_access_tokens').selectAll().where('user_id', '=', userId).orderBy('id').execute();
   /** What a refused call must not change (last_used_at moves with the refused caller's own sign-in). */
-  const tokenStates = async (userId: number) => (await tokenRows(userId)).map(({ id, revoked_at }) => ({ id, revoked_at }));
+  const tokenStates = async (userId: number) =>
+    (await tokenRows(userId)).map(({ id, revoked_at }) => ({ id, revoked_at }));
 
   /** A mirrored user with one token: the two calls a platform back-end makes at sign-in. */
   async function signedIn(extra: Record<string, unknown> = {}) {
@@ -48,19 +66,28 @@ describe('admin integration API: users and tokens', () => {
       ['DELETE tokens', 'DELETE', () => `/api/admin/users/${member.id}/tokens`, undefined],
     ];
 
-    it.each(calls)('%s: 401 {"message":"Unauthenticated."} without a token, and nothing changes', async (_name, method, url, payload) => {
-      const before = await tokenRows(member.id);
-      const res = await send(method, url(), payload, {});
-      expect(res).toEqual({ status: 401, body: { message: 'Unauthenticated.' } });
-      expect(await tokenRows(member.id)).toEqual(before);
-    });
+    it.each(calls)(
+      '%s: 401 {"message":"Unauthenticated."} without a token, and nothing changes',
+      async (_name, method, url, payload) => {
+        const before = await tokenRows(member.id);
+        const res = await send(method, url(), payload, {});
+        expect(res).toEqual({ status: 401, body: { message: 'Unauthenticated.' } });
+        expect(await tokenRows(member.id)).toEqual(before);
+      },
+    );
 
-    it.each(calls)('%s: 403 {success:false, message} for a user who is not an admin, and nothing changes', async (_name, method, url, payload) => {
-      const before = await tokenStates(member.id);
-      const res = await send(method, url(), payload, member.auth);
-      expect(res).toEqual({ status: 403, body: { success: false, message: 'This action is reserved for administrators.' } });
-      expect(await tokenStates(member.id)).toEqual(before);
-    });
+    it.each(calls)(
+      '%s: 403 {success:false, message} for a user who is not an admin, and nothing changes',
+      async (_name, method, url, payload) => {
+        const before = await tokenStates(member.id);
+        const res = await send(method, url(), payload, member.auth);
+        expect(res).toEqual({
+          status: 403,
+          body: { success: false, message: 'This action is reserved for administrators.' },
+        });
+        expect(await tokenStates(member.id)).toEqual(before);
+      },
+    );
 
     it('writes no user for a refused PUT', async () => {
       const id = platformId();
@@ -80,9 +107,13 @@ describe('admin integration API: users and tokens', () => {
   });
 
   describe('PUT /api/admin/users/{id}', () => {
-    it('creates the user under the platform\'s id: 201 with the user, defaults for what was left out', async () => {
+    it("creates the user under the platform's id: 201 with the user, defaults for what was left out", async () => {
       const id = platformId();
-      const res = await putUser(id, { email: `New.Person-${id}@Platform.TEST`, first_name: 'Grace', last_name: 'Hopper' });
+      const res = await putUser(id, {
+        email: `New.Person-${id}@Platform.TEST`,
+        first_name: 'Grace',
+        last_name: 'Hopper',
+      });
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
         success: true,
@@ -100,7 +131,13 @@ describe('admin integration API: users and tokens', () => {
         },
         tokens_revoked: 0,
       });
-      expect(await userRow(id)).toMatchObject({ id, email: `new.person-${id}@platform.test`, is_admin: 0, locale: 'en', active: 1 });
+      expect(await userRow(id)).toMatchObject({
+        id,
+        email: `new.person-${id}@platform.test`,
+        is_admin: 0,
+        locale: 'en',
+        active: 1,
+      });
     });
 
     it('answers the same body again with 200 and changes nothing (a retry)', async () => {
@@ -119,7 +156,13 @@ describe('admin integration API: users and tokens', () => {
       await putUser(id, person(id, { is_admin: true, locale: 'fa' }));
       const res = await putUser(id, { email: `renamed-${id}@platform.test`, first_name: 'Ada', last_name: 'King' });
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ email: `renamed-${id}@platform.test`, last_name: 'King', is_admin: true, locale: 'fa', active: true });
+      expect(res.body.data).toMatchObject({
+        email: `renamed-${id}@platform.test`,
+        last_name: 'King',
+        is_admin: true,
+        locale: 'fa',
+        active: true,
+      });
       const demoted = await putUser(id, { ...person(id), is_admin: false, locale: 'en' });
       expect(demoted.body.data).toMatchObject({ is_admin: false, locale: 'en' });
     });
@@ -135,13 +178,21 @@ describe('admin integration API: users and tokens', () => {
       const email = `race-${a}@platform.test`;
       const results = await Promise.all([putUser(a, { ...person(a), email }), putUser(b, { ...person(b), email })]);
       expect(results.map((r) => r.status).sort()).toEqual([201, 422]);
-      expect(results.find((r) => r.status === 422)!.body).toEqual({ success: false, message: INVALID, errors: { email: ['The email has already been taken.'] } });
+      expect(results.find((r) => r.status === 422)!.body).toEqual({
+        success: false,
+        message: INVALID,
+        errors: { email: ['The email has already been taken.'] },
+      });
     });
 
     it('makes a user the other admin routes accept as a project owner', async () => {
       const id = platformId();
       await putUser(id, person(id));
-      const res = await send('PUT', `/api/admin/projects/${platformId()}`, { title: 'Solar farm', owner_id: id, status: 'approved' });
+      const res = await send('PUT', `/api/admin/projects/${platformId()}`, {
+        title: 'Solar farm',
+        owner_id: id,
+        status: 'approved',
+      });
       expect(res.status).toBe(201);
     });
 
@@ -156,29 +207,55 @@ describe('admin integration API: users and tokens', () => {
       ['a missing email', { email: undefined }, { email: ['The email field is required.'] }],
       ['an empty email', { email: '' }, { email: ['The email field is required.', 'The email format is invalid.'] }],
       ['an email that is not an address', { email: 'not-an-address' }, { email: ['The email format is invalid.'] }],
-      ['an email over 255 characters', { email: `${'a'.repeat(250)}@x.test` }, { email: ['The email must not be greater than 255 characters.'] }],
+      [
+        'an email over 255 characters',
+        { email: `${'a'.repeat(250)}@x.test` },
+        { email: ['The email must not be greater than 255 characters.'] },
+      ],
       ['an email that is not a string', { email: 42 }, { email: ['The email must be a string.'] }],
       ['a missing first name', { first_name: undefined }, { first_name: ['The first name field is required.'] }],
       ['a blank first name', { first_name: '   ' }, { first_name: ['The first name field is required.'] }],
-      ['a first name over 100 characters', { first_name: 'f'.repeat(101) }, { first_name: ['The first name must not be greater than 100 characters.'] }],
-      ['a first name with a NUL character', { first_name: 'a\u0000b' }, { first_name: ['The first name format is invalid.'] }],
+      [
+        'a first name over 100 characters',
+        { first_name: 'f'.repeat(101) },
+        { first_name: ['The first name must not be greater than 100 characters.'] },
+      ],
+      [
+        'a first name with a NUL character',
+        { first_name: 'a\u0000b' },
+        { first_name: ['The first name format is invalid.'] },
+      ],
       ['a missing last name', { last_name: undefined }, { last_name: ['The last name field is required.'] }],
-      ['a last name over 100 characters', { last_name: 'l'.repeat(101) }, { last_name: ['The last name must not be greater than 100 characters.'] }],
-      ['is_admin that is not a boolean', { is_admin: 'yes' }, { is_admin: ['The is admin field must be true or false.'] }],
+      [
+        'a last name over 100 characters',
+        { last_name: 'l'.repeat(101) },
+        { last_name: ['The last name must not be greater than 100 characters.'] },
+      ],
+      [
+        'is_admin that is not a boolean',
+        { is_admin: 'yes' },
+        { is_admin: ['The is admin field must be true or false.'] },
+      ],
       ['an unknown locale', { locale: 'de' }, { locale: ['The selected locale is invalid.'] }],
       ['active that is not a boolean', { active: 1 }, { active: ['The active field must be true or false.'] }],
     ];
-    it.each(validationCases)('answers 422 in the general form for %s, writing nothing', async (_name, change, errors) => {
-      const id = platformId();
-      const res = await putUser(id, { ...person(id), ...change });
-      expect(res).toEqual({ status: 422, body: { success: false, message: INVALID, errors } });
-      expect(await userRow(id)).toBeUndefined();
-    });
+    it.each(validationCases)(
+      'answers 422 in the general form for %s, writing nothing',
+      async (_name, change, errors) => {
+        const id = platformId();
+        const res = await putUser(id, { ...person(id), ...change });
+        expect(res).toEqual({ status: 422, body: { success: false, message: INVALID, errors } });
+        expect(await userRow(id)).toBeUndefined();
+      },
+    );
 
     it('answers 422 for an email another user has (in any case), changing nothing', async () => {
       const id = platformId();
       const res = await putUser(id, { ...person(id), email: member.email.toUpperCase() });
-      expect(res).toEqual({ status: 422, body: { success: false, message: INVALID, errors: { email: ['The email has already been taken.'] } } });
+      expect(res).toEqual({
+        status: 422,
+        body: { success: false, message: INVALID, errors: { email: ['The email has already been taken.'] } },
+      });
       expect(await userRow(id)).toBeUndefined();
       const existing = platformId();
       await putUser(existing, person(existing));
@@ -193,9 +270,18 @@ describe('admin integration API: users and tokens', () => {
     });
 
     it('answers a body that is not a JSON object with 422', async () => {
-      const res = await t.app.inject({ method: 'PUT', url: `/api/admin/users/${platformId()}`, headers: { ...admin.auth, 'content-type': 'application/json' }, payload: '[1]' });
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/admin/users/${platformId()}`,
+        headers: { ...admin.auth, 'content-type': 'application/json' },
+        payload: '[1]',
+      });
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ success: false, message: INVALID, errors: { body: ['The request body must be a JSON object.'] } });
+      expect(res.json()).toEqual({
+        success: false,
+        message: INVALID,
+        errors: { body: ['The request body must be a JSON object.'] },
+      });
     });
   });
 
@@ -229,7 +315,14 @@ describe('admin integration API: users and tokens', () => {
       const { id, token } = await signedIn();
       await putUser(id, person(id, { active: false }));
       const refused = await mint(id);
-      expect(refused).toEqual({ status: 422, body: { success: false, message: INVALID, errors: { user: ['The user is inactive: set active to true first.'] } } });
+      expect(refused).toEqual({
+        status: 422,
+        body: {
+          success: false,
+          message: INVALID,
+          errors: { user: ['The user is inactive: set active to true first.'] },
+        },
+      });
       expect((await putUser(id, person(id, { active: true }))).body.data.active).toBe(true);
       expect((await ticketsWith(token)).statusCode).toBe(401);
       const fresh = await mint(id);
@@ -259,8 +352,17 @@ describe('admin integration API: users and tokens', () => {
       expect(days).toBeLessThanOrEqual(30);
       const tickets = await ticketsWith(res.body.token);
       expect(tickets.statusCode).toBe(200);
-      const me = await t.app.inject({ method: 'POST', url: '/api/assistant/chat', headers: { authorization: `Bearer ${res.body.token}` }, payload: { message: 'refund' } });
-      const conversation = await t.db.selectFrom('assistant_conversations').select('user_id').where('id', '=', me.json().conversation_id).executeTakeFirstOrThrow();
+      const me = await t.app.inject({
+        method: 'POST',
+        url: '/api/assistant/chat',
+        headers: { authorization: `Bearer ${res.body.token}` },
+        payload: { message: 'refund' },
+      });
+      const conversation = await t.db
+        .selectFrom('assistant_conversations')
+        .select('user_id')
+        .where('id', '=', me.json().conversation_id)
+        .executeTakeFirstOrThrow();
       expect(conversation.user_id).toBe(id);
     });
 
@@ -288,11 +390,23 @@ describe('admin integration API: users and tokens', () => {
 
     const cases: Array<[string, unknown, Record<string, string[]>]> = [
       ['an empty name', { name: '' }, { name: ['The name field is required.'] }],
-      ['a name over 100 characters', { name: 'n'.repeat(101) }, { name: ['The name must not be greater than 100 characters.'] }],
+      [
+        'a name over 100 characters',
+        { name: 'n'.repeat(101) },
+        { name: ['The name must not be greater than 100 characters.'] },
+      ],
       ['a name that is not a string', { name: 7 }, { name: ['The name must be a string.'] }],
       ['0 days', { expires_in_days: 0 }, { expires_in_days: ['The expires in days must be at least 1.'] }],
-      ['more than 36500 days', { expires_in_days: 36_501 }, { expires_in_days: ['The expires in days must not be greater than 36500.'] }],
-      ['a fraction of a day', { expires_in_days: 1.5 }, { expires_in_days: ['The expires in days must be an integer.'] }],
+      [
+        'more than 36500 days',
+        { expires_in_days: 36_501 },
+        { expires_in_days: ['The expires in days must not be greater than 36500.'] },
+      ],
+      [
+        'a fraction of a day',
+        { expires_in_days: 1.5 },
+        { expires_in_days: ['The expires in days must be an integer.'] },
+      ],
       ['days as text', { expires_in_days: '30' }, { expires_in_days: ['The expires in days must be an integer.'] }],
     ];
     it.each(cases)('answers 422 in the general form for %s, making no token', async (_name, body, errors) => {
@@ -317,24 +431,39 @@ describe('admin integration API: users and tokens', () => {
       const revoked = (await mint(id, { name: 'old' })).body;
       const expired = (await mint(id, { name: 'expired' })).body;
       await send('DELETE', `/api/admin/users/${id}/tokens/${revoked.id}`);
-      await t.db.updateTable('personal_access_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', expired.id).execute();
+      await t.db
+        .updateTable('personal_access_tokens')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('id', '=', expired.id)
+        .execute();
       const res = await send('GET', `/api/admin/users/${id}/tokens`);
       expect(res.status).toBe(200);
       expect(res.body.success).toBe(true);
       expect(res.body.data.map((tk: { id: number }) => tk.id)).toEqual([second.id, tokenId]);
-      expect(res.body.data[0]).toEqual({ id: second.id, name: 'phone', last_used_at: null, expires_at: second.expires_at, created_at: expect.any(String) });
+      expect(res.body.data[0]).toEqual({
+        id: second.id,
+        name: 'phone',
+        last_used_at: null,
+        expires_at: second.expires_at,
+        created_at: expect.any(String),
+      });
       expect(JSON.stringify(res.body)).not.toMatch(/\|[A-Za-z0-9]{40}|token_hash/);
     });
 
     it('shows when a token was last used', async () => {
       const { id, token } = await signedIn();
       await ticketsWith(token);
-      await expect.poll(async () => (await send('GET', `/api/admin/users/${id}/tokens`)).body.data[0].last_used_at).not.toBeNull();
+      await expect
+        .poll(async () => (await send('GET', `/api/admin/users/${id}/tokens`)).body.data[0].last_used_at)
+        .not.toBeNull();
     });
 
     it('answers 404 for a user that does not exist', async () => {
       const id = platformId();
-      expect(await send('GET', `/api/admin/users/${id}/tokens`)).toEqual({ status: 404, body: { message: `No query results for model [User] ${id}` } });
+      expect(await send('GET', `/api/admin/users/${id}/tokens`)).toEqual({
+        status: 404,
+        body: { message: `No query results for model [User] ${id}` },
+      });
     });
   });
 
@@ -346,33 +475,48 @@ describe('admin integration API: users and tokens', () => {
       expect(res).toEqual({ status: 200, body: { success: true, message: 'Token revoked.', count: 1 } });
       expect((await ticketsWith(token)).statusCode).toBe(401);
       expect((await ticketsWith(other)).statusCode).toBe(200);
-      expect(await send('DELETE', `/api/admin/users/${id}/tokens/${tokenId}`)).toEqual({ status: 200, body: { success: true, message: 'Token revoked.', count: 0 } });
+      expect(await send('DELETE', `/api/admin/users/${id}/tokens/${tokenId}`)).toEqual({
+        status: 200,
+        body: { success: true, message: 'Token revoked.', count: 0 },
+      });
     });
 
-    it('answers 404 for another user\'s token, which keeps working', async () => {
+    it("answers 404 for another user's token, which keeps working", async () => {
       const mine = await signedIn();
       const theirs = await signedIn();
       const res = await send('DELETE', `/api/admin/users/${mine.id}/tokens/${theirs.tokenId}`);
-      expect(res).toEqual({ status: 404, body: { message: `No query results for model [PersonalAccessToken] ${theirs.tokenId}` } });
+      expect(res).toEqual({
+        status: 404,
+        body: { message: `No query results for model [PersonalAccessToken] ${theirs.tokenId}` },
+      });
       expect((await ticketsWith(theirs.token)).statusCode).toBe(200);
     });
 
     it('answers 404 for a token or a user that does not exist', async () => {
       const { id } = await signedIn();
-      expect(await send('DELETE', `/api/admin/users/${id}/tokens/999999`)).toEqual({ status: 404, body: { message: 'No query results for model [PersonalAccessToken] 999999' } });
+      expect(await send('DELETE', `/api/admin/users/${id}/tokens/999999`)).toEqual({
+        status: 404,
+        body: { message: 'No query results for model [PersonalAccessToken] 999999' },
+      });
       const unknown = platformId();
-      expect(await send('DELETE', `/api/admin/users/${unknown}/tokens/1`)).toEqual({ status: 404, body: { message: `No query results for model [User] ${unknown}` } });
+      expect(await send('DELETE', `/api/admin/users/${unknown}/tokens/1`)).toEqual({
+        status: 404,
+        body: { message: `No query results for model [User] ${unknown}` },
+      });
     });
 
     it('answers 422 for a token id that is not a positive integer', async () => {
       const { id } = await signedIn();
       const res = await send('DELETE', `/api/admin/users/${id}/tokens/abc`);
-      expect(res).toEqual({ status: 422, body: { success: false, message: INVALID, errors: { token_id: ['The token id must be an integer.'] } } });
+      expect(res).toEqual({
+        status: 422,
+        body: { success: false, message: INVALID, errors: { token_id: ['The token id must be an integer.'] } },
+      });
     });
   });
 
   describe('DELETE /api/admin/users/{id}/tokens', () => {
-    it('revokes every token of the user and no one else\'s; again: count 0', async () => {
+    it("revokes every token of the user and no one else's; again: count 0", async () => {
       const { id, token } = await signedIn();
       const second = (await mint(id)).body.token as string;
       const bystander = await signedIn();
@@ -387,7 +531,10 @@ describe('admin integration API: users and tokens', () => {
 
     it('answers 404 for a user that does not exist', async () => {
       const id = platformId();
-      expect(await send('DELETE', `/api/admin/users/${id}/tokens`)).toEqual({ status: 404, body: { message: `No query results for model [User] ${id}` } });
+      expect(await send('DELETE', `/api/admin/users/${id}/tokens`)).toEqual({
+        status: 404,
+        body: { message: `No query results for model [User] ${id}` },
+      });
     });
   });
 });

@@ -9,7 +9,8 @@ const SRC = path.resolve(import.meta.dirname, '../../src');
 const OWNERS = [path.join(SRC, 'modules/users'), path.join(SRC, 'db/migrations')];
 
 /** A Kysely builder naming the users table, or SQL text reading or writing it. */
-const USERS_ACCESS = /\b(?:selectFrom|updateTable|insertInto|deleteFrom|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin)\(\s*['"`]users\b|\b(?:from|join|update|into)\s+"?users"?\b/gi;
+const USERS_ACCESS =
+  /\b(?:selectFrom|updateTable|insertInto|deleteFrom|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin)\(\s*['"`]users\b|\b(?:from|join|update|into)\s+"?users"?\b/gi;
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -34,14 +35,20 @@ function usersAccesses(text: string): string[] {
 describe('the users table behind the users module', () => {
   it('finds a read of the users table in a query builder or in SQL text', () => {
     expect(usersAccesses("db.selectFrom('users').select(['id', 'locale'])")).toHaveLength(1);
-    expect(usersAccesses("db.selectFrom('assistant_feedback as f').innerJoin('users as u', 'u.id', 'f.user_id')")).toHaveLength(1);
+    expect(
+      usersAccesses("db.selectFrom('assistant_feedback as f').innerJoin('users as u', 'u.id', 'f.user_id')"),
+    ).toHaveLength(1);
     expect(usersAccesses('sql`select email from users where id = ${id}`')).toHaveLength(1);
-    expect(usersAccesses("db.selectFrom('users').select('notifications_version').where('id', '=', userId)")).toHaveLength(1);
+    expect(
+      usersAccesses("db.selectFrom('users').select('notifications_version').where('id', '=', userId)"),
+    ).toHaveLength(1);
     expect(usersAccesses("db.selectFrom('user_settings').select('id') // users of the page")).toEqual([]);
   });
 
   it('is not read or written by any module but users (migrations aside)', () => {
-    const offending = sourceFiles(SRC).flatMap((file) => usersAccesses(fs.readFileSync(file, 'utf8')).map((place) => `${path.relative(SRC, file)}:${place}`));
+    const offending = sourceFiles(SRC).flatMap((file) =>
+      usersAccesses(fs.readFileSync(file, 'utf8')).map((place) => `${path.relative(SRC, file)}:${place}`),
+    );
     expect(offending).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { answerVersion } from '../../src/db/answer-versions.js';
 let nextId = 800_000;
 const platformId = () => ++nextId;
 
-describe('a mirrored user\'s email changes', () => {
+describe("a mirrored user's email changes", () => {
   let t: TestApp;
   let admin: TestUser;
 
@@ -20,7 +20,12 @@ describe('a mirrored user\'s email changes', () => {
   });
   afterAll(() => t.close());
 
-  const call = async (method: 'GET' | 'PUT' | 'POST', url: string, headers: Record<string, string>, payload?: object) => {
+  const call = async (
+    method: 'GET' | 'PUT' | 'POST',
+    url: string,
+    headers: Record<string, string>,
+    payload?: object,
+  ) => {
     const res = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
     return { status: res.statusCode, body: res.json() };
   };
@@ -69,9 +74,12 @@ describe('a mirrored user\'s email changes', () => {
   };
   const openCount = async (auth: Record<string, string>) => (await call('GET', '/api/tickets/stats', auth)).body;
 
-  it('keeps the tickets with the user\'s id, drops those matched only by the old address, adds those with the new one, at once', async () => {
+  it("keeps the tickets with the user's id, drops those matched only by the old address, adds those with the new one, at once", async () => {
     const user = await mirrored('old-address@platform.test');
-    const own = await call('POST', '/api/tickets', user.auth, { subject: 'Mine by account', message: 'My card was charged twice for one order.' });
+    const own = await call('POST', '/api/tickets', user.auth, {
+      subject: 'Mine by account',
+      message: 'My card was charged twice for one order.',
+    });
     expect(own.status).toBe(201);
     const byOld = await ticketByEmail('old-address@platform.test', 'Sent from the old address');
     const byNew = await ticketByEmail('new-address@platform.test', 'Sent from the new address');
@@ -82,7 +90,10 @@ describe('a mirrored user\'s email changes', () => {
     const statsBefore = await openCount(user.auth);
     await openCount(user.auth);
 
-    const changed = await call('PUT', `/api/admin/users/${user.id}`, admin.auth, { ...user.body, email: 'New-Address@platform.test' });
+    const changed = await call('PUT', `/api/admin/users/${user.id}`, admin.auth, {
+      ...user.body,
+      email: 'New-Address@platform.test',
+    });
     expect(changed.status).toBe(200);
     expect(changed.body.data.email).toBe('new-address@platform.test');
 
@@ -91,7 +102,12 @@ describe('a mirrored user\'s email changes', () => {
     expect((await call('GET', `/api/tickets/${byOld}`, user.auth)).status).toBe(404);
     expect((await call('GET', `/api/tickets/${byNew}`, user.auth)).status).toBe(200);
     // Nothing was rewritten: the rule alone moved them.
-    const rows = await t.db.selectFrom('tickets').select(['id', 'user_id', 'email']).where('id', 'in', [byOld, byNew]).orderBy('id').execute();
+    const rows = await t.db
+      .selectFrom('tickets')
+      .select(['id', 'user_id', 'email'])
+      .where('id', 'in', [byOld, byNew])
+      .orderBy('id')
+      .execute();
     expect(rows).toEqual([
       { id: byOld, user_id: null, email: 'old-address@platform.test' },
       { id: byNew, user_id: null, email: 'new-address@platform.test' },
@@ -121,7 +137,11 @@ describe('a mirrored user\'s email changes', () => {
   it('keeps the notification list right across an email change', async () => {
     const user = await mirrored('notified@platform.test');
     const projectId = platformId();
-    await call('PUT', `/api/admin/projects/${projectId}`, admin.auth, { title: 'Solar farm', owner_id: user.id, status: 'approved' });
+    await call('PUT', `/api/admin/projects/${projectId}`, admin.auth, {
+      title: 'Solar farm',
+      owner_id: user.id,
+      status: 'approved',
+    });
     const list = async () => {
       const res = await call('GET', '/api/notifications', user.auth);
       expect(res.status).toBe(200);
@@ -131,7 +151,11 @@ describe('a mirrored user\'s email changes', () => {
     expect(await list()).toEqual(['approved']);
     await call('PUT', `/api/admin/users/${user.id}`, admin.auth, { ...user.body, email: 'notified-new@platform.test' });
     expect(await list()).toEqual(['approved']);
-    await call('PUT', `/api/admin/projects/${projectId}`, admin.auth, { title: 'Solar farm', owner_id: user.id, status: 'archived' });
+    await call('PUT', `/api/admin/projects/${projectId}`, admin.auth, {
+      title: 'Solar farm',
+      owner_id: user.id,
+      status: 'archived',
+    });
     expect(await list()).toEqual(['archived', 'approved']);
   });
 });

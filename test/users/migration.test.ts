@@ -17,7 +17,11 @@ afterAll(() => database.destroy());
 async function usersColumns(): Promise<string[]> {
   const db = database.db;
   if (isPostgres(db)) {
-    const { rows } = await sql<{ name: string }>`select column_name as name from information_schema.columns where table_name = 'users' and table_schema = current_schema()`.execute(db);
+    const { rows } = await sql<{
+      name: string;
+    }>`select column_name as name from information_schema.columns where table_name = 'users' and table_schema = current_schema()`.execute(
+      db,
+    );
     return rows.map((r) => r.name);
   }
   const { rows } = await sql<{ name: string }>`select name from pragma_table_info('users')`.execute(db);
@@ -39,17 +43,24 @@ it('migrates down (no active column, no email trigger) and up again, keeping the
   const previous = names[names.indexOf('202611231800_users_active') - 1]!;
   const down = await m.migrateTo(previous);
   expect(down.error).toBeUndefined();
-  expect(down.results).toContainEqual({ migrationName: '202611231800_users_active', direction: 'Down', status: 'Success' });
+  expect(down.results).toContainEqual({
+    migrationName: '202611231800_users_active',
+    direction: 'Down',
+    status: 'Success',
+  });
   expect(await usersColumns()).not.toContain('active');
   // Down there the counter is still the users column of 202611211300 (202611240100 moved it).
-  const downVersion = async () => (await sql<{ v: number }>`select tickets_version as v from users where id = ${user.id}`.execute(db)).rows[0]!.v;
+  const downVersion = async () =>
+    (await sql<{ v: number }>`select tickets_version as v from users where id = ${user.id}`.execute(db)).rows[0]!.v;
   const before = await downVersion();
   await db.updateTable('users').set({ email: 'down@example.com' }).where('id', '=', user.id).execute();
   expect(await downVersion()).toBe(before);
 
   expect(await migrateToLatest(db)).toContain('202611231800_users_active');
   expect(await usersColumns()).toContain('active');
-  expect(await db.selectFrom('users').select('active').where('id', '=', user.id).executeTakeFirstOrThrow()).toEqual({ active: 1 });
+  expect(await db.selectFrom('users').select('active').where('id', '=', user.id).executeTakeFirstOrThrow()).toEqual({
+    active: 1,
+  });
   const upBefore = await answerVersion(db, user.id, 'tickets');
   await db.updateTable('users').set({ email: 'up@example.com' }).where('id', '=', user.id).execute();
   expect(await answerVersion(db, user.id, 'tickets')).toBe(upBefore + 1);

@@ -25,7 +25,9 @@ describe('users service', () => {
 
   it('answers a user referenced by a foreign key, and throws naming an id that has no user', async () => {
     expect(await referencedUser(t.db, bob.id)).toEqual(bob);
-    await expect(referencedUser(t.db, 987_654)).rejects.toThrow('user 987654 is referenced by a foreign key but does not exist');
+    await expect(referencedUser(t.db, 987_654)).rejects.toThrow(
+      'user 987654 is referenced by a foreign key but does not exist',
+    );
   });
 
   it('reads many users in one lookup: repeated ids once, unknown ids left out', async () => {
@@ -35,7 +37,7 @@ describe('users service', () => {
     expect((await usersByIds(t.db, [])).size).toBe(0);
   });
 
-  it('reads inside the caller\'s transaction, so a user written there is seen before the commit', async () => {
+  it("reads inside the caller's transaction, so a user written there is seen before the commit", async () => {
     await expect(
       t.db.transaction().execute(async (trx) => {
         const carol = await makeUser(trx, { firstName: 'Carol' });
@@ -45,7 +47,7 @@ describe('users service', () => {
     ).rejects.toThrow('roll back');
   });
 
-  it('verifies a token with the user\'s answer version of a scope in one statement: 0 before any change, then the raised one', async () => {
+  it("verifies a token with the user's answer version of a scope in one statement: 0 before any change, then the raised one", async () => {
     const verifier = new TokenVerifier(t.db);
     const token = await makeToken(t.db, ada.id);
     expect(await verifier.verifyWithVersion(token, 'notifications')).toEqual({ user: ada, answerVersion: 0 });
@@ -54,7 +56,9 @@ describe('users service', () => {
     expect(await verifier.verifyWithVersion(token, 'notifications')).toEqual({ user: ada, answerVersion: 7 });
     expect((await verifier.verifyWithVersion(token, 'tickets'))?.answerVersion).toBe(0);
     // The same refusals as verify(): a changed secret, a malformed token, a revoked token.
-    expect(await verifier.verifyWithVersion(token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A'), 'notifications')).toBeUndefined();
+    expect(
+      await verifier.verifyWithVersion(token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A'), 'notifications'),
+    ).toBeUndefined();
     expect(await verifier.verifyWithVersion('not-a-token', 'notifications')).toBeUndefined();
     await revokeToken(t.db, Number(token.split('|')[0]));
     expect(await verifier.verifyWithVersion(token, 'notifications')).toBeUndefined();

@@ -21,13 +21,30 @@ const TABLES: Array<{ table: string; columns: Column[]; indexed: string[] }> = [
     columns: [NAME, int('city_type'), int('province_id'), int('county_id'), int('district_id'), AMAR_CODE],
     indexed: ['district_id'],
   },
-  { table: 'rurals', columns: [NAME, int('province_id'), int('county_id'), int('district_id'), AMAR_CODE], indexed: ['district_id'] },
+  {
+    table: 'rurals',
+    columns: [NAME, int('province_id'), int('county_id'), int('district_id'), AMAR_CODE],
+    indexed: ['district_id'],
+  },
   {
     table: 'villages',
-    columns: [NAME, int('village_type'), int('diag', false), int('province_id'), int('county_id'), int('district_id'), int('rural_id'), AMAR_CODE],
+    columns: [
+      NAME,
+      int('village_type'),
+      int('diag', false),
+      int('province_id'),
+      int('county_id'),
+      int('district_id'),
+      int('rural_id'),
+      AMAR_CODE,
+    ],
     indexed: ['district_id', 'rural_id'],
   },
-  { table: 'regions', columns: [NAME, int('city_id'), int('province_id', false), int('district_id', false), AMAR_CODE], indexed: ['city_id'] },
+  {
+    table: 'regions',
+    columns: [NAME, int('city_id'), int('province_id', false), int('district_id', false), AMAR_CODE],
+    indexed: ['city_id'],
+  },
   { table: 'neighborhoods', columns: [NAME, int('region_id')], indexed: ['region_id'] },
   { table: 'streets', columns: [NAME, int('neighborhood_id')], indexed: ['neighborhood_id'] },
   { table: 'alleys', columns: [NAME, int('street_id')], indexed: ['street_id'] },
@@ -35,7 +52,9 @@ const TABLES: Array<{ table: string; columns: Column[]; indexed: string[] }> = [
 
 export async function up(db: Kysely<any>): Promise<void> {
   for (const { table, columns, indexed } of TABLES) {
-    let builder: CreateTableBuilder<string, string> = db.schema.createTable(table).addColumn('id', 'integer', (c) => c.primaryKey());
+    let builder: CreateTableBuilder<string, string> = db.schema
+      .createTable(table)
+      .addColumn('id', 'integer', (c) => c.primaryKey());
     for (const [name, type, notNull] of columns) {
       builder = builder.addColumn(name, type, (c) => (notNull ? c.notNull() : c));
     }

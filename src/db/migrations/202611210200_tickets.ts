@@ -31,11 +31,23 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // The caller's list is "user_id = ? OR email = ?" newest first: one index per side of the OR,
   // each already in list order, so a page costs the caller's own rows, never the table.
-  await db.schema.createIndex('tickets_user_created_index').on('tickets').columns(['user_id', 'created_at', 'id']).execute();
-  await db.schema.createIndex('tickets_email_created_index').on('tickets').columns(['email', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('tickets_user_created_index')
+    .on('tickets')
+    .columns(['user_id', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('tickets_email_created_index')
+    .on('tickets')
+    .columns(['email', 'created_at', 'id'])
+    .execute();
   // The staff list: all tickets newest first, optionally by status.
   await db.schema.createIndex('tickets_created_index').on('tickets').columns(['created_at', 'id']).execute();
-  await db.schema.createIndex('tickets_status_created_index').on('tickets').columns(['status', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('tickets_status_created_index')
+    .on('tickets')
+    .columns(['status', 'created_at', 'id'])
+    .execute();
 
   await withSerialId(db, db.schema.createTable('ticket_comments'))
     .addColumn('ticket_id', 'integer', (c) => c.notNull().references('tickets.id').onDelete('cascade'))
@@ -44,7 +56,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('is_staff', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('ticket_comments_ticket_index').on('ticket_comments').columns(['ticket_id', 'id']).execute();
+  await db.schema
+    .createIndex('ticket_comments_ticket_index')
+    .on('ticket_comments')
+    .columns(['ticket_id', 'id'])
+    .execute();
 
   await withSerialId(db, db.schema.createTable('ticket_attachments'))
     .addColumn('ticket_id', 'integer', (c) => c.notNull().references('tickets.id').onDelete('cascade'))
@@ -55,8 +71,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('storage_key', 'varchar(64)', (c) => c.notNull().unique())
     .addColumn('created_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('ticket_attachments_ticket_index').on('ticket_attachments').columns(['ticket_id', 'id']).execute();
-  await db.schema.createIndex('ticket_attachments_comment_index').on('ticket_attachments').column('comment_id').execute();
+  await db.schema
+    .createIndex('ticket_attachments_ticket_index')
+    .on('ticket_attachments')
+    .columns(['ticket_id', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('ticket_attachments_comment_index')
+    .on('ticket_attachments')
+    .column('comment_id')
+    .execute();
 
   await db.schema
     .createTable('ticket_tag')
@@ -75,7 +99,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('new_value', 'text')
     .addColumn('created_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('ticket_activities_ticket_index').on('ticket_activities').columns(['ticket_id', 'id']).execute();
+  await db.schema
+    .createIndex('ticket_activities_ticket_index')
+    .on('ticket_activities')
+    .columns(['ticket_id', 'id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -18,7 +18,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('sent_at', ts)
     .addColumn('created_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('mail_outbox_due_index').on('mail_outbox').columns(['status', 'next_attempt_at']).execute();
+  await db.schema
+    .createIndex('mail_outbox_due_index')
+    .on('mail_outbox')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

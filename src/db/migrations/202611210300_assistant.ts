@@ -22,7 +22,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   await withSerialId(db, db.schema.createTable('assistant_messages'))
-    .addColumn('conversation_id', 'integer', (c) => c.notNull().references('assistant_conversations.id').onDelete('cascade'))
+    .addColumn('conversation_id', 'integer', (c) =>
+      c.notNull().references('assistant_conversations.id').onDelete('cascade'),
+    )
     .addColumn('role', 'varchar(16)', (c) => c.notNull())
     .addColumn('content', 'text', (c) => c.notNull())
     // The agent that wrote an assistant message; null on the user's messages.
@@ -31,7 +33,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('response_time_ms', 'integer')
     .addColumn('created_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('assistant_messages_conversation_index').on('assistant_messages').columns(['conversation_id', 'id']).execute();
+  await db.schema
+    .createIndex('assistant_messages_conversation_index')
+    .on('assistant_messages')
+    .columns(['conversation_id', 'id'])
+    .execute();
 
   await withSerialId(db, db.schema.createTable('assistant_feedback'))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -41,7 +47,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('rating', 'integer')
     .addColumn('created_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('assistant_feedback_type_index').on('assistant_feedback').columns(['type', 'id']).execute();
+  await db.schema
+    .createIndex('assistant_feedback_type_index')
+    .on('assistant_feedback')
+    .columns(['type', 'id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

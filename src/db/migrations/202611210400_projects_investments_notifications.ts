@@ -34,13 +34,22 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('investments_investor_id_index').on('investments').column('investor_id').execute();
 
   await (pg
-    ? db.schema.createTable('project_revision_requests').addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())
-    : db.schema.createTable('project_revision_requests').addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
+    ? db.schema
+        .createTable('project_revision_requests')
+        .addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())
+    : db.schema
+        .createTable('project_revision_requests')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+  )
     .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
     .addColumn('revision_notes', 'text', (c) => c.notNull())
     .addColumn('created_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('project_revision_requests_project_id_index').on('project_revision_requests').column('project_id').execute();
+  await db.schema
+    .createIndex('project_revision_requests_project_id_index')
+    .on('project_revision_requests')
+    .column('project_id')
+    .execute();
 
   await (pg
     ? db.schema
@@ -50,7 +59,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     : db.schema
         .createTable('notifications')
         .addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
-        .addColumn('id', 'varchar(36)', (c) => c.notNull().unique()))
+        .addColumn('id', 'varchar(36)', (c) => c.notNull().unique())
+  )
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('type', 'varchar(64)', (c) => c.notNull())
     .addColumn('data', 'text', (c) => c.notNull())

@@ -6,7 +6,11 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('notifications_user_read_index').on('notifications').columns(['user_id', 'read_at']).execute();
+  await db.schema
+    .createIndex('notifications_user_read_index')
+    .on('notifications')
+    .columns(['user_id', 'read_at'])
+    .execute();
   await db.schema.dropIndex('notifications_user_id_index').execute();
 }
 

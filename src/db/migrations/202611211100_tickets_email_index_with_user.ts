@@ -5,11 +5,19 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('tickets_email_created_user_index').on('tickets').columns(['email', 'created_at', 'id', 'user_id']).execute();
+  await db.schema
+    .createIndex('tickets_email_created_user_index')
+    .on('tickets')
+    .columns(['email', 'created_at', 'id', 'user_id'])
+    .execute();
   await db.schema.dropIndex('tickets_email_created_index').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('tickets_email_created_index').on('tickets').columns(['email', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('tickets_email_created_index')
+    .on('tickets')
+    .columns(['email', 'created_at', 'id'])
+    .execute();
   await db.schema.dropIndex('tickets_email_created_user_index').execute();
 }

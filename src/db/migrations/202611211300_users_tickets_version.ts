@@ -11,7 +11,8 @@ import { isPostgres } from '../schema-helpers.js';
 
 const RAISE = 'update users set tickets_version = tickets_version + 1 where';
 /** The users whose list shows the ticket: its user id or its email (the spec's ownership rule). */
-const OWNERS_OF_TICKET = (ticketId: string) => `id = (select user_id from tickets where id = ${ticketId}) or email = (select email from tickets where id = ${ticketId})`;
+const OWNERS_OF_TICKET = (ticketId: string) =>
+  `id = (select user_id from tickets where id = ${ticketId}) or email = (select email from tickets where id = ${ticketId})`;
 /** The users whose list shows any ticket `t` meeting the condition. */
 const OWNERS_OF_TICKETS_WHERE = (condition: string) =>
   `id in (select t.user_id from tickets t where ${condition}) or email in (select t.email from tickets t where ${condition})`;
@@ -44,19 +45,31 @@ const PG_FUNCTIONS: Record<string, { on: string; body: string }> = {
       else ${RAISE} ${OWNERS_OF_TICKET('old.ticket_id')};
       end if;`,
   },
-  tags_raise_tickets_version: { on: 'after update of name on tags', body: `${RAISE} ${OWNERS_OF_TICKETS_WHERE(TAGGED('new.id'))};` },
-  users_raise_tickets_version: { on: 'after update of first_name, last_name on users', body: `${RAISE} ${OWNERS_OF_TICKETS_WHERE('t.assignee_id = new.id')};` },
+  tags_raise_tickets_version: {
+    on: 'after update of name on tags',
+    body: `${RAISE} ${OWNERS_OF_TICKETS_WHERE(TAGGED('new.id'))};`,
+  },
+  users_raise_tickets_version: {
+    on: 'after update of first_name, last_name on users',
+    body: `${RAISE} ${OWNERS_OF_TICKETS_WHERE('t.assignee_id = new.id')};`,
+  },
 };
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('users').addColumn('tickets_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('tickets_version', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   if (isPostgres(db)) {
     for (const [name, { on, body }] of Object.entries(PG_FUNCTIONS)) {
-      await sql.raw(`create function ${name}() returns trigger language plpgsql as $$ begin ${body} return null; end $$`).execute(db);
+      await sql
+        .raw(`create function ${name}() returns trigger language plpgsql as $$ begin ${body} return null; end $$`)
+        .execute(db);
       await sql.raw(`create trigger ${name} ${on} for each row execute function ${name}()`).execute(db);
     }
   } else {
-    for (const [name, definition] of Object.entries(SQLITE_TRIGGERS)) await sql.raw(`create trigger ${name} ${definition}`).execute(db);
+    for (const [name, definition] of Object.entries(SQLITE_TRIGGERS))
+      await sql.raw(`create trigger ${name} ${definition}`).execute(db);
   }
 }
 

@@ -10,16 +10,27 @@ import { isPostgres } from '../schema-helpers.js';
 const RAISE_OWN = 'update users set tickets_version = tickets_version + 1 where id = new.id;';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('users').addColumn('active', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
   if (isPostgres(db)) {
-    await sql.raw(`create function users_email_raise_tickets_version() returns trigger language plpgsql as $$ begin ${RAISE_OWN} return null; end $$`).execute(db);
+    await sql
+      .raw(
+        `create function users_email_raise_tickets_version() returns trigger language plpgsql as $$ begin ${RAISE_OWN} return null; end $$`,
+      )
+      .execute(db);
     await sql
       .raw(
         'create trigger users_email_raise_tickets_version after update of email on users for each row when (old.email is distinct from new.email) execute function users_email_raise_tickets_version()',
       )
       .execute(db);
   } else {
-    await sql.raw(`create trigger users_version_on_email after update of email on users when old.email is not new.email begin ${RAISE_OWN} end`).execute(db);
+    await sql
+      .raw(
+        `create trigger users_version_on_email after update of email on users when old.email is not new.email begin ${RAISE_OWN} end`,
+      )
+      .execute(db);
   }
 }
 

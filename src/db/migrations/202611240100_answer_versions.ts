@@ -21,7 +21,8 @@ const raise = (scope: 'tickets' | 'notifications', usersWhere: string) =>
   'on conflict (user_id, scope) do update set version = answer_versions.version + 1;';
 
 /** The users owning ticket `ref` (user_id = users.id or email = users.email). */
-const OWNERS_OF_TICKET = (ticketId: string) => `id = (select user_id from tickets where id = ${ticketId}) or email = (select email from tickets where id = ${ticketId})`;
+const OWNERS_OF_TICKET = (ticketId: string) =>
+  `id = (select user_id from tickets where id = ${ticketId}) or email = (select email from tickets where id = ${ticketId})`;
 const OWNERS_OF_TICKETS_WHERE = (condition: string) =>
   `id in (select t.user_id from tickets t where ${condition}) or email in (select t.email from tickets t where ${condition})`;
 const TAGGED = (tagId: string) => `t.id in (select ticket_id from ticket_tag where tag_id = ${tagId})`;
@@ -52,8 +53,16 @@ const TRIGGERS: Record<string, Trigger> = {
     insert: raise('tickets', OWNERS_OF_TICKET('new.ticket_id')),
     delete: raise('tickets', OWNERS_OF_TICKET('old.ticket_id')),
   },
-  av_tags_rename: { table: 'tags', on: 'update of name', update: raise('tickets', OWNERS_OF_TICKETS_WHERE(TAGGED('new.id'))) },
-  av_users_rename: { table: 'users', on: 'update of first_name, last_name', update: raise('tickets', OWNERS_OF_TICKETS_WHERE('t.assignee_id = new.id')) },
+  av_tags_rename: {
+    table: 'tags',
+    on: 'update of name',
+    update: raise('tickets', OWNERS_OF_TICKETS_WHERE(TAGGED('new.id'))),
+  },
+  av_users_rename: {
+    table: 'users',
+    on: 'update of first_name, last_name',
+    update: raise('tickets', OWNERS_OF_TICKETS_WHERE('t.assignee_id = new.id')),
+  },
   av_users_email: {
     table: 'users',
     on: 'update of email',
@@ -75,16 +84,29 @@ async function createTriggers(db: Kysely<any>): Promise<void> {
   for (const [name, trigger] of Object.entries(TRIGGERS)) {
     const ops = OPERATIONS.filter((op) => trigger[op]);
     if (isPostgres(db)) {
-      const body = ops.length === 1 ? trigger[ops[0]!]! : ops.map((op, i) => `${i === 0 ? 'if' : 'elsif'} tg_op = '${op.toUpperCase()}' then ${trigger[op]}`).join(' ') + ' end if;';
-      await sql.raw(`create function ${name}() returns trigger language plpgsql as $$ begin ${body} return null; end $$`).execute(db);
+      const body =
+        ops.length === 1
+          ? trigger[ops[0]!]!
+          : ops
+              .map((op, i) => `${i === 0 ? 'if' : 'elsif'} tg_op = '${op.toUpperCase()}' then ${trigger[op]}`)
+              .join(' ') + ' end if;';
+      await sql
+        .raw(`create function ${name}() returns trigger language plpgsql as $$ begin ${body} return null; end $$`)
+        .execute(db);
       const when = trigger.when ? ` when (${trigger.when.postgres})` : '';
-      await sql.raw(`create trigger ${name} after ${trigger.on} on ${trigger.table} for each row${when} execute function ${name}()`).execute(db);
+      await sql
+        .raw(
+          `create trigger ${name} after ${trigger.on} on ${trigger.table} for each row${when} execute function ${name}()`,
+        )
+        .execute(db);
     } else {
       // SQLite has one event per trigger.
       for (const op of ops) {
         const event = op === 'update' ? trigger.on.split(' or ').find((e) => e.startsWith('update'))! : op;
         const when = trigger.when ? ` when ${trigger.when.sqlite}` : '';
-        await sql.raw(`create trigger ${name}_${op} after ${event} on ${trigger.table}${when} begin ${trigger[op]} end`).execute(db);
+        await sql
+          .raw(`create trigger ${name}_${op} after ${event} on ${trigger.table}${when} begin ${trigger[op]} end`)
+          .execute(db);
       }
     }
   }
@@ -132,8 +154,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .$call((table) => (isPostgres(db) ? table : table.modifyEnd(sql`without rowid`)))
     .execute();
   // Counters carry over, so an answer held by a running instance is not taken for current.
-  await sql`insert into answer_versions (user_id, scope, version) select id, 'tickets', tickets_version + 1 from users`.execute(db);
-  await sql`insert into answer_versions (user_id, scope, version) select id, 'notifications', notifications_version + 1 from users`.execute(db);
+  await sql`insert into answer_versions (user_id, scope, version) select id, 'tickets', tickets_version + 1 from users`.execute(
+    db,
+  );
+  await sql`insert into answer_versions (user_id, scope, version) select id, 'notifications', notifications_version + 1 from users`.execute(
+    db,
+  );
   if (isPostgres(db)) {
     for (const [name, table] of Object.entries(OLD_PG_TRIGGERS)) {
       await sql.raw(`drop trigger ${name} on ${table}`).execute(db);
@@ -150,16 +176,29 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await dropTriggers(db);
   await db.schema.dropTable('answer_versions').execute();
-  await db.schema.alterTable('users').addColumn('notifications_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('notifications_version', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   // The tickets column and its triggers as 202611211300 made them, and the email trigger of 202611231800.
   await usersTicketsVersionUp(db);
   const raiseOwn = 'update users set tickets_version = tickets_version + 1 where id = new.id;';
   if (isPostgres(db)) {
-    await sql.raw(`create function users_email_raise_tickets_version() returns trigger language plpgsql as $$ begin ${raiseOwn} return null; end $$`).execute(db);
     await sql
-      .raw('create trigger users_email_raise_tickets_version after update of email on users for each row when (old.email is distinct from new.email) execute function users_email_raise_tickets_version()')
+      .raw(
+        `create function users_email_raise_tickets_version() returns trigger language plpgsql as $$ begin ${raiseOwn} return null; end $$`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        'create trigger users_email_raise_tickets_version after update of email on users for each row when (old.email is distinct from new.email) execute function users_email_raise_tickets_version()',
+      )
       .execute(db);
   } else {
-    await sql.raw(`create trigger users_version_on_email after update of email on users when old.email is not new.email begin ${raiseOwn} end`).execute(db);
+    await sql
+      .raw(
+        `create trigger users_version_on_email after update of email on users when old.email is not new.email begin ${raiseOwn} end`,
+      )
+      .execute(db);
   }
 }

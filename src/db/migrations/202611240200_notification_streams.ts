@@ -18,7 +18,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('expires_at', timestampType(db), (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('notification_stream_tokens_expires_index').on('notification_stream_tokens').column('expires_at').execute();
+  await db.schema
+    .createIndex('notification_stream_tokens_expires_index')
+    .on('notification_stream_tokens')
+    .column('expires_at')
+    .execute();
   if (isPostgres(db)) {
     await sql
       .raw(
@@ -27,7 +31,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       )
       .execute(db);
     await sql
-      .raw("create trigger av_notifications_signal after insert or update on answer_versions for each row when (new.scope = 'notifications') execute function av_notifications_signal()")
+      .raw(
+        "create trigger av_notifications_signal after insert or update on answer_versions for each row when (new.scope = 'notifications') execute function av_notifications_signal()",
+      )
       .execute(db);
   }
 }

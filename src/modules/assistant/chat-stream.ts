@@ -17,10 +17,17 @@ export function wantsEventStream(req: FastifyRequest): boolean {
   return typeof accept === 'string' && /(^|,)\s*text\/event-stream\s*(;|,|$)/i.test(accept);
 }
 
-export async function streamChat(service: AssistantService, turn: ChatTurn, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function streamChat(
+  service: AssistantService,
+  turn: ChatTurn,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   const { locale } = turn.meta;
   const agent = agentById(turn.request.agent.id);
-  const serializeDone = reply.compileSerializationSchema(ChatResponse as unknown as Record<string, unknown>) as (body: unknown) => string;
+  const serializeDone = reply.compileSerializationSchema(ChatResponse as unknown as Record<string, unknown>) as (
+    body: unknown,
+  ) => string;
   const res = startEventStream(reply);
   const send = (event: string, data: string) => res.write(eventText(event, data));
 
@@ -28,13 +35,37 @@ export async function streamChat(service: AssistantService, turn: ChatTurn, req:
   res.on('close', () => {
     if (!res.writableFinished) left.abort();
   });
-  send('start', JSON.stringify({ conversation_id: turn.conversationId, request_id: req.id, agent: agent.id, agent_name: agent.name[locale], agent_icon: agent.icon }));
+  send(
+    'start',
+    JSON.stringify({
+      conversation_id: turn.conversationId,
+      request_id: req.id,
+      agent: agent.id,
+      agent_name: agent.name[locale],
+      agent_icon: agent.icon,
+    }),
+  );
   try {
-    const result = await service.answer(turn, { signal: left.signal, onDelta: (text) => send('delta', JSON.stringify({ text })) });
-    send('done', serializeDone({ success: true, ...result, agent_name: agent.name[locale], agent_icon: agent.icon, request_id: req.id }));
+    const result = await service.answer(turn, {
+      signal: left.signal,
+      onDelta: (text) => send('delta', JSON.stringify({ text })),
+    });
+    send(
+      'done',
+      serializeDone({
+        success: true,
+        ...result,
+        agent_name: agent.name[locale],
+        agent_icon: agent.icon,
+        request_id: req.id,
+      }),
+    );
   } catch (error) {
     if (error instanceof ChatInterrupted) {
-      req.log.info({ conversationId: turn.conversationId }, 'streamed chat: the client left; the partial answer is saved as interrupted');
+      req.log.info(
+        { conversationId: turn.conversationId },
+        'streamed chat: the client left; the partial answer is saved as interrupted',
+      );
       return;
     }
     // The response is ours (hijacked): every failure ends it here, with an error event.
@@ -42,7 +73,10 @@ export async function streamChat(service: AssistantService, turn: ChatTurn, req:
       send('error', JSON.stringify(error.body));
     } else {
       req.log.error({ err: error }, 'streamed chat failed after it started');
-      send('error', JSON.stringify({ success: false, message: t(locale, 'assistant.error.server_error'), error: 'server_error' }));
+      send(
+        'error',
+        JSON.stringify({ success: false, message: t(locale, 'assistant.error.server_error'), error: 'server_error' }),
+      );
     }
   } finally {
     if (!res.writableEnded) res.end();

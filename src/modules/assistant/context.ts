@@ -42,9 +42,12 @@ export function contextErrors(context: Record<string, unknown>, locale: Locale):
   const shape: Shape = { depth: 0, keys: 0, badKey: false };
   measure(context, 1, shape);
   const messages: string[] = [];
-  if (shape.depth > CONTEXT_MAX_DEPTH) messages.push(t(locale, 'assistant.validation.context_depth', { max: CONTEXT_MAX_DEPTH }));
-  if (shape.keys > CONTEXT_MAX_KEYS) messages.push(t(locale, 'assistant.validation.context_keys', { max: CONTEXT_MAX_KEYS }));
-  if (shape.badKey) messages.push(t(locale, 'assistant.validation.context_key_length', { max: CONTEXT_MAX_KEY_LENGTH }));
+  if (shape.depth > CONTEXT_MAX_DEPTH)
+    messages.push(t(locale, 'assistant.validation.context_depth', { max: CONTEXT_MAX_DEPTH }));
+  if (shape.keys > CONTEXT_MAX_KEYS)
+    messages.push(t(locale, 'assistant.validation.context_keys', { max: CONTEXT_MAX_KEYS }));
+  if (shape.badKey)
+    messages.push(t(locale, 'assistant.validation.context_key_length', { max: CONTEXT_MAX_KEY_LENGTH }));
   // Serialized only once the depth is known to be small: stringify recurses.
   if (shape.depth <= CONTEXT_MAX_DEPTH && Buffer.byteLength(JSON.stringify(context)) > CONTEXT_MAX_BYTES) {
     messages.push(t(locale, 'assistant.validation.context_size', { max: CONTEXT_MAX_BYTES }));
@@ -72,7 +75,8 @@ export function contextFacts(context: Record<string, unknown> | null | undefined
     if (isScalar(value)) {
       facts.push([oneLine(path), oneLine(String(value))]);
     } else if (Array.isArray(value)) {
-      if (value.length > 0 && value.every(isScalar)) facts.push([oneLine(path), value.map((v) => oneLine(String(v))).join(', ')]);
+      if (value.length > 0 && value.every(isScalar))
+        facts.push([oneLine(path), value.map((v) => oneLine(String(v))).join(', ')]);
       else value.forEach((item, i) => visit(`${path}.${i}`, item));
     } else if (value !== null && typeof value === 'object') {
       for (const [key, child] of Object.entries(value)) visit(path ? `${path}.${key}` : key, child);

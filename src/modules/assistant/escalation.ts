@@ -21,7 +21,10 @@ export interface EscalationResult {
 function transcript(messages: repo.MessageRow[]): string {
   return messages
     .map((m) => {
-      const who = m.role === 'user' ? 'User' : `Assistant (${AGENT_IDS.includes(m.agent as AgentId) ? agentById(m.agent as AgentId).name.en : 'assistant'})`;
+      const who =
+        m.role === 'user'
+          ? 'User'
+          : `Assistant (${AGENT_IDS.includes(m.agent as AgentId) ? agentById(m.agent as AgentId).name.en : 'assistant'})`;
       return `[${m.created_at}] ${who}: ${m.content}`;
     })
     .join('\n\n');
@@ -34,15 +37,21 @@ export class EscalationService {
 
   constructor(private readonly deps: AppDeps) {}
 
-  async escalate(caller: UserRecord | null, input: { conversation_id?: number; reason?: string }, locale: Locale): Promise<EscalationResult> {
+  async escalate(
+    caller: UserRecord | null,
+    input: { conversation_id?: number; reason?: string },
+    locale: Locale,
+  ): Promise<EscalationResult> {
     const reason = input.reason?.trim() || undefined;
     if (input.conversation_id === undefined) return this.withoutConversation(caller, reason);
 
     const conversation = await repo.findConversation(this.deps.db, input.conversation_id);
-    if (!conversation) throw new ValidationError({ conversation_id: [t(locale, 'assistant.validation.conversation_unknown')] });
+    if (!conversation)
+      throw new ValidationError({ conversation_id: [t(locale, 'assistant.validation.conversation_unknown')] });
     // A signed-in caller may escalate only their own conversation: the transcript goes into the ticket.
     if (caller && caller.id !== conversation.user_id) throw forbidden(t(locale, 'assistant.conversation.forbidden'));
-    if (conversation.escalated_ticket_id !== null) return { ticketId: conversation.escalated_ticket_id, created: false };
+    if (conversation.escalated_ticket_id !== null)
+      return { ticketId: conversation.escalated_ticket_id, created: false };
 
     const running = this.inFlight.get(conversation.id);
     if (running) return { ticketId: (await running).ticketId, created: false };
@@ -55,20 +64,31 @@ export class EscalationService {
     }
   }
 
-  private async escalateConversation(caller: UserRecord | null, conversation: repo.ConversationRow, reason: string | undefined): Promise<EscalationResult> {
+  private async escalateConversation(
+    caller: UserRecord | null,
+    conversation: repo.ConversationRow,
+    reason: string | undefined,
+  ): Promise<EscalationResult> {
     const owner = caller ?? (await findUser(this.deps.db, conversation.user_id)) ?? null;
     const messages = await repo.recentMessages(this.deps.db, conversation.id, TRANSCRIPT_MESSAGES);
     const message = [
       `Escalated from assistant conversation #${conversation.id}.`,
       `Reason: ${reason ?? 'not given'}`,
-      messages.length > 0 ? `Transcript (last ${TRANSCRIPT_MESSAGES} messages):\n\n${transcript(messages)}` : 'The conversation has no messages.',
+      messages.length > 0
+        ? `Transcript (last ${TRANSCRIPT_MESSAGES} messages):\n\n${transcript(messages)}`
+        : 'The conversation has no messages.',
     ].join('\n\n');
     // The conversation row stays locked while its ticket is written: another instance escalating
     // it at the same moment waits, then finds the ticket (no second ticket, no second mail).
     return this.deps.db.transaction().execute(async (trx) => {
       const current = await repo.lockConversation(trx, conversation.id, this.deps.dialect);
-      if (current && current.escalated_ticket_id !== null) return { ticketId: current.escalated_ticket_id, created: false };
-      const ticket = await createTicket(this.deps, { owner: owner && ownerOf(owner), subject: conversation.title, message, source: 'assistant' }, trx);
+      if (current && current.escalated_ticket_id !== null)
+        return { ticketId: current.escalated_ticket_id, created: false };
+      const ticket = await createTicket(
+        this.deps,
+        { owner: owner && ownerOf(owner), subject: conversation.title, message, source: 'assistant' },
+        trx,
+      );
       await repo.setEscalatedTicket(trx, conversation.id, ticket.id);
       return { ticketId: ticket.id, created: true };
     });
@@ -76,12 +96,25 @@ export class EscalationService {
 
   private async withoutConversation(caller: UserRecord | null, reason: string | undefined): Promise<EscalationResult> {
     const subject = reason ? conversationTitle(reason) : 'Escalation from the assistant';
-    const message = ['Escalated from the assistant without a conversation.', `Reason: ${reason ?? 'not given'}`].join('\n\n');
-    const ticket = await createTicket(this.deps, { owner: caller && ownerOf(caller), subject, message, source: 'assistant' });
+    const message = ['Escalated from the assistant without a conversation.', `Reason: ${reason ?? 'not given'}`].join(
+      '\n\n',
+    );
+    const ticket = await createTicket(this.deps, {
+      owner: caller && ownerOf(caller),
+      subject,
+      message,
+      source: 'assistant',
+    });
     return { ticketId: ticket.id, created: true };
   }
 }
 
 function ownerOf(user: UserRecord) {
-  return { id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name, locale: user.locale };
+  return {
+    id: user.id,
+    email: user.email,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    locale: user.locale,
+  };
 }

@@ -49,7 +49,10 @@ export function parseKnowledgeFile(text: string, topic: string, lang: Locale, fi
     const question = heading.trim();
     const idLine = rest.findIndex((line) => line.trim() !== '');
     const match = idLine === -1 ? null : ID_LINE.exec(rest[idLine]!.trim());
-    if (!match) throw new KnowledgeBaseError(`${file}: the passage "${question}" needs an id line such as <!-- id: ${topic}.some-slug --> under its heading`);
+    if (!match)
+      throw new KnowledgeBaseError(
+        `${file}: the passage "${question}" needs an id line such as <!-- id: ${topic}.some-slug --> under its heading`,
+      );
     const alternates: string[] = [];
     let body = idLine + 1;
     for (; body < rest.length; body += 1) {
@@ -77,7 +80,12 @@ export function loadPassages(dir: string = DEFAULT_KNOWLEDGE_DIR): Passage[] {
     const name = FILE_NAME.exec(file);
     if (!name) continue;
     const [, topic, lang] = name;
-    for (const passage of parseKnowledgeFile(fs.readFileSync(path.join(dir, file), 'utf8'), topic!, lang as Locale, file)) {
+    for (const passage of parseKnowledgeFile(
+      fs.readFileSync(path.join(dir, file), 'utf8'),
+      topic!,
+      lang as Locale,
+      file,
+    )) {
       const key = `${passage.lang}:${passage.id}`;
       if (seen.has(key)) throw new KnowledgeBaseError(`${file}: the id ${passage.id} is used twice`);
       seen.add(key);

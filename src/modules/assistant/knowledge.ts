@@ -5,11 +5,30 @@
 import MiniSearch from 'minisearch';
 import type { Locale } from '../../http/i18n.js';
 import { formalPersian } from './colloquial.js';
-import { loadOutside, loadPassages, loadThesaurus, type Outside, type Passage, type Thesaurus } from './knowledge-files.js';
+import {
+  loadOutside,
+  loadPassages,
+  loadThesaurus,
+  type Outside,
+  type Passage,
+  type Thesaurus,
+} from './knowledge-files.js';
 import { PhrasingIndex } from './ngrams.js';
 import { indexedStem, queryTerms, searchTerm, SUFFIXES, tokenize } from './terms.js';
 
-export { DEFAULT_KNOWLEDGE_DIR, DEFAULT_OUTSIDE_DIR, DEFAULT_THESAURUS_DIR, KnowledgeBaseError, loadOutside, loadPassages, loadThesaurus, parseKnowledgeFile, type Outside, type Passage, type Thesaurus } from './knowledge-files.js';
+export {
+  DEFAULT_KNOWLEDGE_DIR,
+  DEFAULT_OUTSIDE_DIR,
+  DEFAULT_THESAURUS_DIR,
+  KnowledgeBaseError,
+  loadOutside,
+  loadPassages,
+  loadThesaurus,
+  parseKnowledgeFile,
+  type Outside,
+  type Passage,
+  type Thesaurus,
+} from './knowledge-files.js';
 
 export interface Hit {
   passage: Passage;
@@ -59,7 +78,10 @@ export class KnowledgeBase {
   /** Per language: every token of the thesaurus's phrases, so a phrase is found with an ending glued on. */
   private readonly phraseTokens = new Map<Locale, Set<string>>();
   /** Per language: the thesaurus's phrases by their first token, each padded with spaces and with the words it stands for. */
-  private readonly phrasesByFirstToken = new Map<Locale, Map<string, Array<{ padded: string; adds: string[]; stands: string[] }>>>();
+  private readonly phrasesByFirstToken = new Map<
+    Locale,
+    Map<string, Array<{ padded: string; adds: string[]; stands: string[] }>>
+  >();
   /** Per language: in how many passages (heading, alternates or answer) each word occurs. */
   private readonly passageFrequency = new Map<Locale, Map<string, number>>();
 
@@ -74,7 +96,9 @@ export class KnowledgeBase {
       this.byLang.set(lang, own);
       this.vocabulary.set(lang, new Set(own.flatMap((p) => queryTerms(`${p.question} ${p.answer}`))));
       const frequency = new Map<string, number>();
-      for (const p of own) for (const term of queryTerms([p.question, ...p.alternates, p.answer].join('\n'))) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+      for (const p of own)
+        for (const term of queryTerms([p.question, ...p.alternates, p.answer].join('\n')))
+          frequency.set(term, (frequency.get(term) ?? 0) + 1);
       this.passageFrequency.set(lang, frequency);
       this.phraseTokens.set(lang, new Set(thesaurus[lang].flatMap(({ phrase }) => phrase.split(' '))));
       // A message is only checked against the phrases that start with one of its tokens.
@@ -101,7 +125,9 @@ export class KnowledgeBase {
       const phrasings = [
         ...own.flatMap((p, owner) => [
           ...[p.question, ...p.alternates].map((text) => ({ owner, words: this.words(text, lang) })),
-          ...p.answer.split(/[.!?؟;؛:]\s/).map((text) => ({ owner, words: this.words(text, lang), weight: ANSWER_SENTENCE_WEIGHT })),
+          ...p.answer
+            .split(/[.!?؟;؛:]\s/)
+            .map((text) => ({ owner, words: this.words(text, lang), weight: ANSWER_SENTENCE_WEIGHT })),
         ]),
         ...outside[lang].map((text) => ({ owner: own.length, words: this.words(text, lang) })),
       ];
@@ -160,7 +186,8 @@ export class KnowledgeBase {
     const tokens = tokenize(query);
     const phraseTokens = this.phraseTokens.get(lang)!;
     const text = ` ${tokens.join(' ')} `;
-    const strip = (t: string): string => (phraseTokens.has(t) ? t : (indexedStem(t, SUFFIXES[lang], phraseTokens, lang) ?? t));
+    const strip = (t: string): string =>
+      phraseTokens.has(t) ? t : (indexedStem(t, SUFFIXES[lang], phraseTokens, lang) ?? t);
     const strippedTokens = tokens.map(strip);
     const stripped = ` ${strippedTokens.join(' ')} `;
     const byFirstToken = this.phrasesByFirstToken.get(lang)!;
@@ -215,7 +242,10 @@ export class KnowledgeBase {
       const result = byId.get(passage.id);
       const bm25 = result?.score ?? 0;
       const coverage = Math.min(1, (result?.queryTerms.length ?? 0) / Math.max(1, words.length));
-      const score = wordWeight * (bm25 / (bm25 + halfScore)) + coverageWeight * coverage + (1 - wordWeight - coverageWeight) * similarity[i]!;
+      const score =
+        wordWeight * (bm25 / (bm25 + halfScore)) +
+        coverageWeight * coverage +
+        (1 - wordWeight - coverageWeight) * similarity[i]!;
       return { passage, score, coverage, similarity: similarity[i]! };
     });
     const matched = new Set(results.flatMap((r) => r.queryTerms));
@@ -233,7 +263,10 @@ export class KnowledgeBase {
 
   /** Other passages of the same topic, for suggestions. */
   related(passage: Passage, limit: number): Passage[] {
-    return this.byLang.get(passage.lang)!.filter((p) => p.topic === passage.topic && p.id !== passage.id).slice(0, limit);
+    return this.byLang
+      .get(passage.lang)!
+      .filter((p) => p.topic === passage.topic && p.id !== passage.id)
+      .slice(0, limit);
   }
 }
 

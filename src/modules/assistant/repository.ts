@@ -21,7 +21,17 @@ export interface ConversationRow {
   updated_at: string;
 }
 
-const CONVERSATION_COLUMNS = ['id', 'user_id', 'title', 'agent_type', 'status', 'last_message', 'escalated_ticket_id', 'created_at', 'updated_at'] as const;
+const CONVERSATION_COLUMNS = [
+  'id',
+  'user_id',
+  'title',
+  'agent_type',
+  'status',
+  'last_message',
+  'escalated_ticket_id',
+  'created_at',
+  'updated_at',
+] as const;
 
 export async function findConversation(db: Db, id: number): Promise<ConversationRow | undefined> {
   return db.selectFrom('assistant_conversations').select(CONVERSATION_COLUMNS).where('id', '=', id).executeTakeFirst();
@@ -33,7 +43,16 @@ export async function insertConversation(
 ): Promise<ConversationRow> {
   return db
     .insertInto('assistant_conversations')
-    .values({ user_id: values.user_id, title: values.title, agent_type: values.agent_type, status: 'active', last_message: values.last_message, escalated_ticket_id: null, created_at: values.now, updated_at: values.now })
+    .values({
+      user_id: values.user_id,
+      title: values.title,
+      agent_type: values.agent_type,
+      status: 'active',
+      last_message: values.last_message,
+      escalated_ticket_id: null,
+      created_at: values.now,
+      updated_at: values.now,
+    })
     .returning(CONVERSATION_COLUMNS)
     .executeTakeFirstOrThrow();
 }
@@ -53,7 +72,10 @@ export async function setConversationStatus(db: Db, id: number, status: Conversa
 
 /** The conversation with its row locked until the transaction ends (PostgreSQL; SQLite has one writer anyway). */
 export async function lockConversation(trx: Db, id: number, dialect: Dialect): Promise<ConversationRow | undefined> {
-  return lockedOnPostgres(trx.selectFrom('assistant_conversations').select(CONVERSATION_COLUMNS).where('id', '=', id), dialect).executeTakeFirst();
+  return lockedOnPostgres(
+    trx.selectFrom('assistant_conversations').select(CONVERSATION_COLUMNS).where('id', '=', id),
+    dialect,
+  ).executeTakeFirst();
 }
 
 /** Records the conversation's ticket unless one is recorded already; true when this one was stored. */
@@ -75,18 +97,33 @@ export interface ConversationFilter {
   offset: number;
 }
 
-export async function listConversations(db: Db, filter: ConversationFilter): Promise<{ rows: ConversationRow[]; total: number }> {
-  let query = db.selectFrom('assistant_conversations').where('user_id', '=', filter.userId).where('status', '=', filter.status);
+export async function listConversations(
+  db: Db,
+  filter: ConversationFilter,
+): Promise<{ rows: ConversationRow[]; total: number }> {
+  let query = db
+    .selectFrom('assistant_conversations')
+    .where('user_id', '=', filter.userId)
+    .where('status', '=', filter.status);
   if (filter.agent) query = query.where('agent_type', '=', filter.agent);
   const [rows, count] = await Promise.all([
-    query.select(CONVERSATION_COLUMNS).orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute(),
+    query
+      .select(CONVERSATION_COLUMNS)
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.total) };
 }
 
 export async function countConversations(db: Db): Promise<number> {
-  const row = await db.selectFrom('assistant_conversations').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('assistant_conversations')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
   return Number(row.total);
 }
 
@@ -108,7 +145,17 @@ export type MessageWithSources = MessageRow & { sources: MessageSource[]; interr
 
 export async function insertMessage(
   db: Db,
-  values: { conversation_id: number; role: 'user' | 'assistant'; content: string; agent: string | null; request_id: string; response_time_ms: number | null; sources?: MessageSource[]; interrupted?: boolean; now: string },
+  values: {
+    conversation_id: number;
+    role: 'user' | 'assistant';
+    content: string;
+    agent: string | null;
+    request_id: string;
+    response_time_ms: number | null;
+    sources?: MessageSource[];
+    interrupted?: boolean;
+    now: string;
+  },
 ): Promise<void> {
   await db
     .insertInto('assistant_messages')
@@ -134,7 +181,11 @@ export async function listMessages(db: Db, conversationId: number): Promise<Mess
     .where('conversation_id', '=', conversationId)
     .orderBy('id', 'asc')
     .execute();
-  return rows.map((row) => ({ ...row, interrupted: row.interrupted === 1, sources: row.sources === null ? [] : (JSON.parse(row.sources) as MessageSource[]) }));
+  return rows.map((row) => ({
+    ...row,
+    interrupted: row.interrupted === 1,
+    sources: row.sources === null ? [] : (JSON.parse(row.sources) as MessageSource[]),
+  }));
 }
 
 /** The newest messages of a conversation, returned oldest first. */
@@ -157,13 +208,23 @@ export async function insertFeedback(
 ): Promise<number> {
   const row = await db
     .insertInto('assistant_feedback')
-    .values({ user_id: values.user_id, type: values.type, subject: values.subject, content: values.content, rating: values.rating, created_at: values.now })
+    .values({
+      user_id: values.user_id,
+      type: values.type,
+      subject: values.subject,
+      content: values.content,
+      rating: values.rating,
+      created_at: values.now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
 }
 
-export async function listFeedback(db: Db, filter: { type?: string; limit: number; offset: number }): Promise<{ rows: FeedbackRow[]; total: number }> {
+export async function listFeedback(
+  db: Db,
+  filter: { type?: string; limit: number; offset: number },
+): Promise<{ rows: FeedbackRow[]; total: number }> {
   // Every row has its user (user_id is a foreign key that cascades), so the authors are looked up
   // afterwards through the users service instead of joining their table here.
   let query = db.selectFrom('assistant_feedback');

@@ -53,20 +53,32 @@ export function confidence({ hits, known, outside }: Match, thresholds: Threshol
   const { marginWeight, knownWeight, outsideWeight } = thresholds;
   const lead = best.score - (second?.score ?? 0);
   const outsideLead = Math.max(0, outside - best.similarity);
-  return (best.score + marginWeight * lead + knownWeight * known - outsideWeight * outsideLead) / (1 + marginWeight + knownWeight);
+  return (
+    (best.score + marginWeight * lead + knownWeight * known - outsideWeight * outsideLead) /
+    (1 + marginWeight + knownWeight)
+  );
 }
 
 export function isWeakMatch(match: Match, thresholds: Thresholds): boolean {
   return match.hits.length === 0 || confidence(match, thresholds) < thresholds.minConfidence;
 }
 
-export function retrieve(knowledge: KnowledgeBase, message: string, language: Locale, thresholds: Thresholds = DEFAULT_THRESHOLDS[language]): Retrieval {
+export function retrieve(
+  knowledge: KnowledgeBase,
+  message: string,
+  language: Locale,
+  thresholds: Thresholds = DEFAULT_THRESHOLDS[language],
+): Retrieval {
   const match = knowledge.match(message, language, 3);
   return { hits: match.hits, weakMatch: isWeakMatch(match, thresholds), secondRatio: thresholds.secondRatio };
 }
 
 /** The passages an offline answer is made of, best first: none on a weak match, else the best and a close second. */
-export function answerPassages({ hits, weakMatch, secondRatio = DEFAULT_THRESHOLDS.en.secondRatio }: Retrieval): Passage[] {
+export function answerPassages({
+  hits,
+  weakMatch,
+  secondRatio = DEFAULT_THRESHOLDS.en.secondRatio,
+}: Retrieval): Passage[] {
   const [best, second] = hits;
   if (weakMatch || !best) return [];
   const close = second !== undefined && second.score >= best.score * secondRatio;

@@ -22,7 +22,8 @@ const MAX_ID = 2_147_483_647;
 /** A path id: digits only and within range, else the conversation 404. */
 function conversationId(req: FastifyRequest, id: string): number {
   const value = /^\d{1,10}$/.test(id) ? Number(id) : NaN;
-  if (!Number.isInteger(value) || value < 1 || value > MAX_ID) throw notFound(t(req, 'assistant.conversation.not_found'));
+  if (!Number.isInteger(value) || value < 1 || value > MAX_ID)
+    throw notFound(t(req, 'assistant.conversation.not_found'));
   return value;
 }
 
@@ -37,7 +38,10 @@ const routes: FastifyPluginAsync = async (plugin) => {
 
   app.get(
     '/assistant/welcome',
-    { schema: { summary: 'Welcome text and statistics', tags: s.tags, response: s.responses.welcome }, config: { validationForm: 'assistant' } },
+    {
+      schema: { summary: 'Welcome text and statistics', tags: s.tags, response: s.responses.welcome },
+      config: { validationForm: 'assistant' },
+    },
     async (req) => {
       const locale = requestLocale(req);
       return {
@@ -54,7 +58,10 @@ const routes: FastifyPluginAsync = async (plugin) => {
 
   app.post(
     '/assistant/chat',
-    { schema: { summary: 'Ask the assistant', tags: s.tags, body: s.ChatBody, response: s.responses.chat }, config: user },
+    {
+      schema: { summary: 'Ask the assistant', tags: s.tags, body: s.ChatBody, response: s.responses.chat },
+      config: user,
+    },
     async (req, reply) => {
       const startedAt = performance.now();
       const locale = requestLocale(req);
@@ -68,7 +75,15 @@ const routes: FastifyPluginAsync = async (plugin) => {
 
   app.get(
     '/assistant/conversations',
-    { schema: { summary: 'Your conversations, newest activity first', tags: s.tags, querystring: s.ConversationsQuery, response: s.responses.conversations }, config: user },
+    {
+      schema: {
+        summary: 'Your conversations, newest activity first',
+        tags: s.tags,
+        querystring: s.ConversationsQuery,
+        response: s.responses.conversations,
+      },
+      config: user,
+    },
     async (req) => {
       const { status, agent, page = 1, per_page: perPage = s.CONVERSATIONS_PER_PAGE.default } = req.query;
       const { rows, pagination } = await service.listConversations(currentUser(req), { status, agent, page, perPage });
@@ -81,15 +96,36 @@ const routes: FastifyPluginAsync = async (plugin) => {
         updated_at: c.updated_at,
         created_at: c.created_at,
       }));
-      return { success: true, conversations, pagination: { current_page: pagination.current_page, total: pagination.total, per_page: pagination.per_page, last_page: pagination.last_page } };
+      return {
+        success: true,
+        conversations,
+        pagination: {
+          current_page: pagination.current_page,
+          total: pagination.total,
+          per_page: pagination.per_page,
+          last_page: pagination.last_page,
+        },
+      };
     },
   );
 
   app.get(
     '/assistant/conversations/:id',
-    { schema: { summary: 'One of your conversations with its messages', tags: s.tags, params: s.ConversationParams, response: s.responses.conversation }, config: user },
+    {
+      schema: {
+        summary: 'One of your conversations with its messages',
+        tags: s.tags,
+        params: s.ConversationParams,
+        response: s.responses.conversation,
+      },
+      config: user,
+    },
     async (req) => {
-      const { conversation, messages } = await service.showConversation(currentUser(req), conversationId(req, req.params.id), requestLocale(req));
+      const { conversation, messages } = await service.showConversation(
+        currentUser(req),
+        conversationId(req, req.params.id),
+        requestLocale(req),
+      );
       return {
         success: true,
         conversation: {
@@ -97,7 +133,13 @@ const routes: FastifyPluginAsync = async (plugin) => {
           title: conversation.title,
           agent_type: conversation.agent_type as AgentId,
           created_at: conversation.created_at,
-          messages: messages.map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content, created_at: m.created_at, sources: m.sources, ...(m.interrupted ? { interrupted: true as const } : {}) })),
+          messages: messages.map((m) => ({
+            role: m.role as 'user' | 'assistant',
+            content: m.content,
+            created_at: m.created_at,
+            sources: m.sources,
+            ...(m.interrupted ? { interrupted: true as const } : {}),
+          })),
         },
       };
     },
@@ -105,7 +147,15 @@ const routes: FastifyPluginAsync = async (plugin) => {
 
   app.delete(
     '/assistant/conversations/:id',
-    { schema: { summary: 'Delete one of your conversations (soft: the record is kept)', tags: s.tags, params: s.ConversationParams, response: s.responses.statusChange }, config: user },
+    {
+      schema: {
+        summary: 'Delete one of your conversations (soft: the record is kept)',
+        tags: s.tags,
+        params: s.ConversationParams,
+        response: s.responses.statusChange,
+      },
+      config: user,
+    },
     async (req) => {
       await service.setStatus(currentUser(req), conversationId(req, req.params.id), 'deleted', requestLocale(req));
       return { success: true, message: t(req, 'assistant.conversation.deleted') };
@@ -114,7 +164,15 @@ const routes: FastifyPluginAsync = async (plugin) => {
 
   app.put(
     '/assistant/conversations/:id/archive',
-    { schema: { summary: 'Archive one of your conversations', tags: s.tags, params: s.ConversationParams, response: s.responses.statusChange }, config: user },
+    {
+      schema: {
+        summary: 'Archive one of your conversations',
+        tags: s.tags,
+        params: s.ConversationParams,
+        response: s.responses.statusChange,
+      },
+      config: user,
+    },
     async (req) => {
       await service.setStatus(currentUser(req), conversationId(req, req.params.id), 'archived', requestLocale(req));
       return { success: true, message: t(req, 'assistant.conversation.archived') };
@@ -123,16 +181,34 @@ const routes: FastifyPluginAsync = async (plugin) => {
 
   app.post(
     '/assistant/feedback',
-    { schema: { summary: 'Send feedback about the platform', tags: s.tags, body: s.FeedbackBody, response: s.responses.feedback }, config: user },
+    {
+      schema: {
+        summary: 'Send feedback about the platform',
+        tags: s.tags,
+        body: s.FeedbackBody,
+        response: s.responses.feedback,
+      },
+      config: user,
+    },
     async (req, reply) => {
       const feedbackId = await service.addFeedback(currentUser(req), req.body, requestLocale(req));
-      return reply.code(201).send({ success: true, message: t(req, 'assistant.feedback.thanks'), feedback_id: feedbackId });
+      return reply
+        .code(201)
+        .send({ success: true, message: t(req, 'assistant.feedback.thanks'), feedback_id: feedbackId });
     },
   );
 
   app.get(
     '/admin/feedback',
-    { schema: { summary: 'Feedback of all users (admins)', tags: s.tags, querystring: s.FeedbackListQuery, response: s.responses.feedbackList }, config: { auth: 'admin', validationForm: 'assistant' } },
+    {
+      schema: {
+        summary: 'Feedback of all users (admins)',
+        tags: s.tags,
+        querystring: s.FeedbackListQuery,
+        response: s.responses.feedbackList,
+      },
+      config: { auth: 'admin', validationForm: 'assistant' },
+    },
     async (req) => {
       const { type, page = 1, per_page: perPage = 20 } = req.query;
       const { rows, meta } = await service.listFeedback({ type, page, perPage });
@@ -152,7 +228,12 @@ const routes: FastifyPluginAsync = async (plugin) => {
   app.post(
     '/assistant/escalate',
     {
-      schema: { summary: 'Escalate to a support ticket (30 requests a minute per IP)', tags: s.tags, body: s.EscalateBody, response: s.responses.escalate },
+      schema: {
+        summary: 'Escalate to a support ticket (30 requests a minute per IP)',
+        tags: s.tags,
+        body: s.EscalateBody,
+        response: s.responses.escalate,
+      },
       config: {
         auth: 'optional',
         validationForm: 'assistant',

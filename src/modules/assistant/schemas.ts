@@ -11,11 +11,18 @@ export const CONVERSATION_STATUSES = ['active', 'archived', 'deleted'] as const;
 export const CONVERSATIONS_PER_PAGE = { default: 20, max: 50 };
 export const ESCALATE_REASON_MAX = 2000;
 
-const AgentId = Type.Enum([...AGENT_IDS], { description: 'The agent that answered: engineer, pilot, steward or guide.' });
+const AgentId = Type.Enum([...AGENT_IDS], {
+  description: 'The agent that answered: engineer, pilot, steward or guide.',
+});
 const tags = ['assistant'];
 
 export const ChatBody = Type.Object({
-  message: Type.String({ minLength: 1, maxLength: CHAT_MESSAGE_MAX, pattern: NO_NUL, description: 'The user\'s message, at most 2000 characters.' }),
+  message: Type.String({
+    minLength: 1,
+    maxLength: CHAT_MESSAGE_MAX,
+    pattern: NO_NUL,
+    description: "The user's message, at most 2000 characters.",
+  }),
   // Not an enum here: a non-admin's agent is ignored whatever it holds; the service checks an admin's.
   agent: Type.Optional(
     Type.Unknown({
@@ -24,20 +31,25 @@ export const ChatBody = Type.Object({
     }),
   ),
   conversation_id: Type.Optional(
-    Type.Union([IntegerId, Type.Null()], { description: 'Continue this conversation (yours, not deleted); omitted or null: a new one is created.' }),
+    Type.Union([IntegerId, Type.Null()], {
+      description: 'Continue this conversation (yours, not deleted); omitted or null: a new one is created.',
+    }),
   ),
   context: Type.Optional(
     Type.Union(
       [
         // The key and size bounds span every level, so they are checked in context.ts, with one message each.
         Type.Record(Type.String(), Type.Unknown(), {
-          description: 'Facts about the user\'s screen; values are any JSON (strings, numbers, booleans, null, arrays, objects).',
+          description:
+            "Facts about the user's screen; values are any JSON (strings, numbers, booleans, null, arrays, objects).",
         }),
         Type.Null(),
       ],
       {
         description: `Extra facts for the answer, or null for none. Bounds, enforced with a 422 keyed context: at most ${CONTEXT_MAX_BYTES} bytes as JSON, at most ${CONTEXT_MAX_DEPTH} levels of objects and arrays (the context itself is the first), at most ${CONTEXT_MAX_KEYS} keys in all levels together, keys 1 to ${CONTEXT_MAX_KEY_LENGTH} characters. A model reads them as facts (page.module: projects), never as instructions.`,
-        examples: [{ page: { route_name: 'projects.show', module: 'projects', resource_type: 'project', resource_id: 12 } }],
+        examples: [
+          { page: { route_name: 'projects.show', module: 'projects', resource_type: 'project', resource_id: 12 } },
+        ],
       },
     ),
   ),
@@ -45,8 +57,14 @@ export const ChatBody = Type.Object({
 export type ChatBody = Static<typeof ChatBody>;
 
 const Sources = Type.Array(
-  Type.Object({ id: Type.String({ description: 'Passage id, topic.slug (the same in both languages).' }), title: Type.String({ description: 'The passage\'s question, in the answer\'s language.' }) }),
-  { description: 'Extension: the knowledge-base passages the answer used (offline) or was given (model server), best first; empty when the assistant had no answer.' },
+  Type.Object({
+    id: Type.String({ description: 'Passage id, topic.slug (the same in both languages).' }),
+    title: Type.String({ description: "The passage's question, in the answer's language." }),
+  }),
+  {
+    description:
+      'Extension: the knowledge-base passages the answer used (offline) or was given (model server), best first; empty when the assistant had no answer.',
+  },
 );
 
 export const ChatResponse = Type.Object({
@@ -65,16 +83,41 @@ export const ChatResponse = Type.Object({
 /** One event of a streamed chat (Accept: text/event-stream), as {event, data} with data parsed from its JSON. */
 export const ChatStreamEvent = Type.Union(
   [
-    Type.Object({
-      event: Type.Literal('start'),
-      data: Type.Object({ conversation_id: Type.Integer(), request_id: Type.String(), agent: AgentId, agent_name: Type.String(), agent_icon: Type.String() }),
-    }, { description: 'First: the message is saved and the answer begins.' }),
-    Type.Object({ event: Type.Literal('delta'), data: Type.Object({ text: Type.String({ description: 'The next piece of the answer.' }) }) }, { description: 'As the answer is written.' }),
-    Type.Object({ event: Type.Literal('done'), data: ChatResponse }, { description: 'Last on success: exactly the body the non-streamed call answers.' }),
-    Type.Object({
-      event: Type.Literal('error'),
-      data: Type.Object({ success: Type.Literal(false), message: Type.String(), error: Type.String({ description: 'llm_timeout, llm_error or server_error.' }) }),
-    }, { description: 'Last when the answer fails after start; the user\'s message stays saved.' }),
+    Type.Object(
+      {
+        event: Type.Literal('start'),
+        data: Type.Object({
+          conversation_id: Type.Integer(),
+          request_id: Type.String(),
+          agent: AgentId,
+          agent_name: Type.String(),
+          agent_icon: Type.String(),
+        }),
+      },
+      { description: 'First: the message is saved and the answer begins.' },
+    ),
+    Type.Object(
+      {
+        event: Type.Literal('delta'),
+        data: Type.Object({ text: Type.String({ description: 'The next piece of the answer.' }) }),
+      },
+      { description: 'As the answer is written.' },
+    ),
+    Type.Object(
+      { event: Type.Literal('done'), data: ChatResponse },
+      { description: 'Last on success: exactly the body the non-streamed call answers.' },
+    ),
+    Type.Object(
+      {
+        event: Type.Literal('error'),
+        data: Type.Object({
+          success: Type.Literal(false),
+          message: Type.String(),
+          error: Type.String({ description: 'llm_timeout, llm_error or server_error.' }),
+        }),
+      },
+      { description: "Last when the answer fails after start; the user's message stays saved." },
+    ),
   ],
   {
     title: 'ChatStreamEvent',
@@ -85,19 +128,24 @@ export const ChatStreamEvent = Type.Union(
   },
 );
 
-export const ConversationSummary = Type.Object({
-  id: Type.Integer(),
-  title: Type.String({ description: 'From the first message, at most 50 characters.' }),
-  agent_type: AgentId,
-  status: Type.Enum([...CONVERSATION_STATUSES]),
-  last_message: Type.Union([Type.String(), Type.Null()], { description: 'Text of the latest message.' }),
-  updated_at: { ...Timestamp, description: 'Time of the last message.' },
-  created_at: Timestamp,
-}, { title: 'ConversationSummary' });
+export const ConversationSummary = Type.Object(
+  {
+    id: Type.Integer(),
+    title: Type.String({ description: 'From the first message, at most 50 characters.' }),
+    agent_type: AgentId,
+    status: Type.Enum([...CONVERSATION_STATUSES]),
+    last_message: Type.Union([Type.String(), Type.Null()], { description: 'Text of the latest message.' }),
+    updated_at: { ...Timestamp, description: 'Time of the last message.' },
+    created_at: Timestamp,
+  },
+  { title: 'ConversationSummary' },
+);
 
 export const ConversationsQuery = Type.Object({
   status: Type.Optional(Type.Enum([...CONVERSATION_STATUSES], { description: 'Default: active only.' })),
-  agent: Type.Optional(Type.Enum([...AGENT_CHOICES], { description: 'Only conversations of this agent; auto means any agent.' })),
+  agent: Type.Optional(
+    Type.Enum([...AGENT_CHOICES], { description: 'Only conversations of this agent; auto means any agent.' }),
+  ),
   ...paginationQuery(CONVERSATIONS_PER_PAGE.default, CONVERSATIONS_PER_PAGE.max),
 });
 export type ConversationsQuery = Static<typeof ConversationsQuery>;
@@ -105,7 +153,12 @@ export type ConversationsQuery = Static<typeof ConversationsQuery>;
 export const ConversationsResponse = Type.Object({
   success: Type.Boolean(),
   conversations: Type.Array(ConversationSummary),
-  pagination: Type.Object({ current_page: Type.Integer(), total: Type.Integer(), per_page: Type.Integer(), last_page: Type.Integer() }),
+  pagination: Type.Object({
+    current_page: Type.Integer(),
+    total: Type.Integer(),
+    per_page: Type.Integer(),
+    last_page: Type.Integer(),
+  }),
 });
 
 export const ConversationParams = Type.Object({
@@ -115,33 +168,51 @@ export const ConversationParams = Type.Object({
 
 export const ConversationResponse = Type.Object({
   success: Type.Boolean(),
-  conversation: Type.Object({
-    id: Type.Integer(),
-    title: Type.String(),
-    agent_type: AgentId,
-    created_at: Timestamp,
-    messages: Type.Array(
-      Type.Object({
-        role: Type.Enum(['user', 'assistant']),
-        content: Type.String(),
-        created_at: Timestamp,
-        sources: { ...Sources, description: 'Extension: an assistant message\'s sources as the chat answered them; [] for user messages and for answers saved before sources were kept.' },
-        interrupted: Type.Optional(Type.Literal(true, { description: 'Extension, present only on an answer cut short because the client left a streamed chat: the content is what had been written by then.' })),
-      }),
-      { description: 'Chronological order.' },
-    ),
-  }, { title: 'Conversation' }),
+  conversation: Type.Object(
+    {
+      id: Type.Integer(),
+      title: Type.String(),
+      agent_type: AgentId,
+      created_at: Timestamp,
+      messages: Type.Array(
+        Type.Object({
+          role: Type.Enum(['user', 'assistant']),
+          content: Type.String(),
+          created_at: Timestamp,
+          sources: {
+            ...Sources,
+            description:
+              "Extension: an assistant message's sources as the chat answered them; [] for user messages and for answers saved before sources were kept.",
+          },
+          interrupted: Type.Optional(
+            Type.Literal(true, {
+              description:
+                'Extension, present only on an answer cut short because the client left a streamed chat: the content is what had been written by then.',
+            }),
+          ),
+        }),
+        { description: 'Chronological order.' },
+      ),
+    },
+    { title: 'Conversation' },
+  ),
 });
 
 export const FeedbackBody = Type.Object({
-  type: Type.Enum([...FEEDBACK_TYPES], { description: 'bug, feature_request, improvement, complaint, praise or other.' }),
+  type: Type.Enum([...FEEDBACK_TYPES], {
+    description: 'bug, feature_request, improvement, complaint, praise or other.',
+  }),
   subject: Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL, description: 'At most 200 characters.' }),
   content: Type.String({ minLength: 1, maxLength: 2000, pattern: NO_NUL, description: 'At most 2000 characters.' }),
   rating: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, description: '1 (poor) to 5 (excellent).' })),
 });
 export type FeedbackBody = Static<typeof FeedbackBody>;
 
-export const FeedbackResponse = Type.Object({ success: Type.Boolean(), message: Type.String(), feedback_id: Type.Integer() });
+export const FeedbackResponse = Type.Object({
+  success: Type.Boolean(),
+  message: Type.String(),
+  feedback_id: Type.Integer(),
+});
 
 export const FeedbackListQuery = Type.Object({
   type: Type.Optional(Type.Enum([...FEEDBACK_TYPES], { description: 'Only feedback of this type.' })),
@@ -158,7 +229,12 @@ export const FeedbackListResponse = Type.Object({
       subject: Type.String(),
       content: Type.String(),
       rating: Type.Union([Type.Integer(), Type.Null()]),
-      user: Type.Object({ id: Type.Integer(), first_name: Type.String(), last_name: Type.String(), email: Type.String() }),
+      user: Type.Object({
+        id: Type.Integer(),
+        first_name: Type.String(),
+        last_name: Type.String(),
+        email: Type.String(),
+      }),
       created_at: Timestamp,
     }),
     { description: 'Newest first.' },
@@ -167,12 +243,25 @@ export const FeedbackListResponse = Type.Object({
 });
 
 export const EscalateBody = Type.Object({
-  conversation_id: Type.Optional({ ...IntegerId, description: 'The conversation to escalate; must exist. Escalating it again returns the same ticket.' }),
-  reason: Type.Optional(Type.String({ maxLength: ESCALATE_REASON_MAX, pattern: NO_NUL, description: 'Why a person is needed; at most 2000 characters.' })),
+  conversation_id: Type.Optional({
+    ...IntegerId,
+    description: 'The conversation to escalate; must exist. Escalating it again returns the same ticket.',
+  }),
+  reason: Type.Optional(
+    Type.String({
+      maxLength: ESCALATE_REASON_MAX,
+      pattern: NO_NUL,
+      description: 'Why a person is needed; at most 2000 characters.',
+    }),
+  ),
 });
 export type EscalateBody = Static<typeof EscalateBody>;
 
-export const EscalateResponse = Type.Object({ success: Type.Boolean(), message: Type.String(), ticket_id: Type.Integer() });
+export const EscalateResponse = Type.Object({
+  success: Type.Boolean(),
+  message: Type.String(),
+  ticket_id: Type.Integer(),
+});
 
 export const WelcomeResponse = Type.Object({
   success: Type.Boolean(),
@@ -180,13 +269,18 @@ export const WelcomeResponse = Type.Object({
   stats: Type.Object({
     total_conversations: Type.Integer({ description: 'Conversations held on the platform, all statuses.' }),
     agents: Type.Array(Type.Object({ id: AgentId, name: Type.String(), icon: Type.String(), enabled: Type.Boolean() })),
-    provider: Type.Enum(['offline', 'openai'], { description: 'Which provider answers: offline retrieval or an OpenAI-compatible model server.' }),
+    provider: Type.Enum(['offline', 'openai'], {
+      description: 'Which provider answers: offline retrieval or an OpenAI-compatible model server.',
+    }),
   }),
 });
 
 export const responses = {
   chat: {
-    200: { description: 'The answer (JSON), or its stream when the request accepts text/event-stream.', content: { 'application/json': { schema: ChatResponse }, 'text/event-stream': { schema: ChatStreamEvent } } },
+    200: {
+      description: 'The answer (JSON), or its stream when the request accepts text/event-stream.',
+      content: { 'application/json': { schema: ChatResponse }, 'text/event-stream': { schema: ChatStreamEvent } },
+    },
     ...errorResponses(401, 403, 404, 422, 429, 500),
   },
   conversations: { 200: ConversationsResponse, ...errorResponses(401, 422, 429) },

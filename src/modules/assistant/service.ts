@@ -93,26 +93,54 @@ export class AssistantService {
     Object.assign(errors, input.context ? contextErrors(input.context, locale) : null);
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
-    const existing = input.conversation_id == null ? undefined : await this.ownedConversation(user, input.conversation_id, locale);
+    const existing =
+      input.conversation_id == null ? undefined : await this.ownedConversation(user, input.conversation_id, locale);
     // A deleted conversation cannot be continued; an archived one can, and becomes active again.
     if (existing?.status === 'deleted') throw notFound(t(locale, 'assistant.conversation.not_found'));
     // An admin continuing a conversation without naming an agent keeps the agent in force.
-    const requested = (agentAsked as AgentChoice | undefined) ?? (existing && user.is_admin ? (existing.agent_type as AgentId) : undefined);
+    const requested =
+      (agentAsked as AgentChoice | undefined) ??
+      (existing && user.is_admin ? (existing.agent_type as AgentId) : undefined);
     const agent = agentById(chooseAgent(user.is_admin, requested, message));
 
     // The user's message is committed before the provider is asked, so a failing provider never loses it.
     const conversationId = await this.deps.db.transaction().execute(async (trx) => {
       const now = nowIso();
-      const conversation = existing ?? (await repo.insertConversation(trx, { user_id: user.id, title: conversationTitle(message), agent_type: agent.id, last_message: message, now }));
-      await repo.insertMessage(trx, { conversation_id: conversation.id, role: 'user', content: message, agent: null, request_id: meta.requestId, response_time_ms: null, now });
-      if (existing) await repo.touchConversation(trx, conversation.id, { last_message: message, updated_at: now, status: 'active' });
+      const conversation =
+        existing ??
+        (await repo.insertConversation(trx, {
+          user_id: user.id,
+          title: conversationTitle(message),
+          agent_type: agent.id,
+          last_message: message,
+          now,
+        }));
+      await repo.insertMessage(trx, {
+        conversation_id: conversation.id,
+        role: 'user',
+        content: message,
+        agent: null,
+        request_id: meta.requestId,
+        response_time_ms: null,
+        now,
+      });
+      if (existing)
+        await repo.touchConversation(trx, conversation.id, {
+          last_message: message,
+          updated_at: now,
+          status: 'active',
+        });
       return conversation.id;
     });
 
     const language = messageLanguage(message);
     const { hits, weakMatch } = retrieve(this.knowledge, message, language);
     const history = existing && this.provider.name !== 'offline' ? await this.history(conversationId) : [];
-    return { meta, conversationId, request: { agent, language, message, history, hits, weakMatch, context: contextFacts(input.context) } };
+    return {
+      meta,
+      conversationId,
+      request: { agent, language, message, history, hits, weakMatch, context: contextFacts(input.context) },
+    };
   }
 
   /**
@@ -124,7 +152,10 @@ export class AssistantService {
     const { meta, conversationId, request } = turn;
     const { agent, language } = request;
     let written = '';
-    const relay = stream && { signal: stream.signal, onDelta: (text: string) => ((written += text), stream.onDelta(text)) };
+    const relay = stream && {
+      signal: stream.signal,
+      onDelta: (text: string) => ((written += text), stream.onDelta(text)),
+    };
     let answer: string;
     let used: Passage[];
     try {
@@ -135,7 +166,11 @@ export class AssistantService {
         throw new ChatInterrupted();
       }
       if (!(error instanceof ProviderError)) throw error;
-      throw new HttpError(500, { success: false, message: t(meta.locale, `assistant.error.${error.code}`), error: error.code });
+      throw new HttpError(500, {
+        success: false,
+        message: t(meta.locale, `assistant.error.${error.code}`),
+        error: error.code,
+      });
     }
 
     const sources = used.map((p) => ({ id: p.id, title: p.question }));
@@ -151,13 +186,32 @@ export class AssistantService {
   }
 
   /** Saves the assistant's message and moves the conversation on; returns the response time. */
-  private async saveAnswer(turn: ChatTurn, content: string, sources: repo.MessageSource[], interrupted: boolean): Promise<number> {
+  private async saveAnswer(
+    turn: ChatTurn,
+    content: string,
+    sources: repo.MessageSource[],
+    interrupted: boolean,
+  ): Promise<number> {
     const { meta, conversationId, request } = turn;
     const responseTimeMs = Math.max(0, Math.round(performance.now() - meta.startedAt));
     await this.deps.db.transaction().execute(async (trx) => {
       const now = nowIso();
-      await repo.insertMessage(trx, { conversation_id: conversationId, role: 'assistant', content, agent: request.agent.id, request_id: meta.requestId, response_time_ms: responseTimeMs, sources, interrupted, now });
-      await repo.touchConversation(trx, conversationId, { last_message: content, updated_at: now, agent_type: request.agent.id });
+      await repo.insertMessage(trx, {
+        conversation_id: conversationId,
+        role: 'assistant',
+        content,
+        agent: request.agent.id,
+        request_id: meta.requestId,
+        response_time_ms: responseTimeMs,
+        sources,
+        interrupted,
+        now,
+      });
+      await repo.touchConversation(trx, conversationId, {
+        last_message: content,
+        updated_at: now,
+        agent_type: request.agent.id,
+      });
     });
     return responseTimeMs;
   }
@@ -171,7 +225,8 @@ export class AssistantService {
   /** Related questions of the knowledge base; on a weak match, escalation and the agent's own follow-ups. */
   suggestions(hits: Hit[], weakMatch: boolean, agentId: AgentId, language: Locale): string[] {
     const agent = agentById(agentId);
-    if (weakMatch) return [t(language, 'assistant.suggest.escalate'), ...agent.followUps[language]].slice(0, MAX_SUGGESTIONS);
+    if (weakMatch)
+      return [t(language, 'assistant.suggest.escalate'), ...agent.followUps[language]].slice(0, MAX_SUGGESTIONS);
     const best = hits[0]!.passage;
     const questions = [...hits.slice(1).map((h) => h.passage), ...this.knowledge.related(best, MAX_SUGGESTIONS)]
       .filter((p) => p.id !== best.id)
@@ -205,19 +260,40 @@ export class AssistantService {
     await repo.setConversationStatus(this.deps.db, id, status);
   }
 
-  async addFeedback(user: UserRecord, input: { type: string; subject: string; content: string; rating?: number }, locale: Locale): Promise<number> {
+  async addFeedback(
+    user: UserRecord,
+    input: { type: string; subject: string; content: string; rating?: number },
+    locale: Locale,
+  ): Promise<number> {
     const errors: Record<string, string[]> = {};
     for (const field of ['subject', 'content'] as const) {
       if (input[field].trim() === '') errors[field] = [fieldMessage(locale, 'required', field)];
     }
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-    return repo.insertFeedback(this.deps.db, { user_id: user.id, type: input.type, subject: input.subject, content: input.content, rating: input.rating ?? null, now: nowIso() });
+    return repo.insertFeedback(this.deps.db, {
+      user_id: user.id,
+      type: input.type,
+      subject: input.subject,
+      content: input.content,
+      rating: input.rating ?? null,
+      now: nowIso(),
+    });
   }
 
   async listFeedback(query: { type?: string; page: number; perPage: number }) {
-    const { rows, total } = await repo.listFeedback(this.deps.db, { type: query.type, limit: query.perPage, offset: pageOffset(query.page, query.perPage) });
-    const authors = await usersByIds(this.deps.db, rows.map((row) => row.user_id));
-    return { rows: rows.map((row) => ({ ...row, author: authorOf(row.user_id, authors) })), meta: pageMeta(total, query.page, query.perPage) };
+    const { rows, total } = await repo.listFeedback(this.deps.db, {
+      type: query.type,
+      limit: query.perPage,
+      offset: pageOffset(query.page, query.perPage),
+    });
+    const authors = await usersByIds(
+      this.deps.db,
+      rows.map((row) => row.user_id),
+    );
+    return {
+      rows: rows.map((row) => ({ ...row, author: authorOf(row.user_id, authors) })),
+      meta: pageMeta(total, query.page, query.perPage),
+    };
   }
 
   async totalConversations(): Promise<number> {
@@ -226,7 +302,10 @@ export class AssistantService {
 }
 
 /** The author of a feedback row; user_id is a foreign key, so a missing user is a broken database. */
-function authorOf(userId: number, authors: Map<number, UserRecord>): Pick<UserRecord, 'id' | 'first_name' | 'last_name' | 'email'> {
+function authorOf(
+  userId: number,
+  authors: Map<number, UserRecord>,
+): Pick<UserRecord, 'id' | 'first_name' | 'last_name' | 'email'> {
   const author = authors.get(userId);
   if (!author) throw new Error(`feedback refers to user ${userId}, who does not exist`);
   return { id: author.id, first_name: author.first_name, last_name: author.last_name, email: author.email };

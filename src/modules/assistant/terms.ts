@@ -6,7 +6,39 @@ import { normalizeText } from './text.js';
 // Endings tried, longest first, when a word of the query is not in the index (پولم -> پول).
 export const SUFFIXES: Record<Locale, string[]> = {
   en: ['ments', 'ment', 'ness', 'ally', 'ly', 'er', 'e'],
-  fa: ['هامو', 'هایم', 'هایت', 'هایش', 'های', 'ها', 'ایی', 'امو', 'مون', 'تون', 'شون', 'مان', 'تان', 'شان', 'ام', 'ات', 'اش', 'مو', 'تو', 'شو', 'یم', 'ید', 'ند', 'ای', 'م', 'ت', 'ش', 'ی', 'ه', 'ا', 'و'],
+  fa: [
+    'هامو',
+    'هایم',
+    'هایت',
+    'هایش',
+    'های',
+    'ها',
+    'ایی',
+    'امو',
+    'مون',
+    'تون',
+    'شون',
+    'مان',
+    'تان',
+    'شان',
+    'ام',
+    'ات',
+    'اش',
+    'مو',
+    'تو',
+    'شو',
+    'یم',
+    'ید',
+    'ند',
+    'ای',
+    'م',
+    'ت',
+    'ش',
+    'ی',
+    'ه',
+    'ا',
+    'و',
+  ],
 };
 
 // Words that say nothing about the topic; they would only add noise to BM25.
@@ -58,7 +90,9 @@ function stemEnglish(word: string): string {
 }
 
 export function tokenize(text: string): string[] {
-  return normalizeText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return normalizeText(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 export function searchTerm(token: string): string | null {
@@ -69,5 +103,11 @@ export function searchTerm(token: string): string | null {
 
 /** The distinct search terms of a query, as the index sees them. */
 export function queryTerms(text: string): string[] {
-  return [...new Set(tokenize(text).map(searchTerm).filter((t): t is string => t !== null))];
+  return [
+    ...new Set(
+      tokenize(text)
+        .map(searchTerm)
+        .filter((t): t is string => t !== null),
+    ),
+  ];
 }

@@ -2,7 +2,17 @@
 // and the conversation title.
 import type { Locale } from '../../http/i18n.js';
 
-const ARABIC_TO_PERSIAN: Record<string, string> = { 'ي': 'ی', 'ى': 'ی', 'ك': 'ک', 'ة': 'ه', 'ۀ': 'ه', 'أ': 'ا', 'إ': 'ا', 'ٱ': 'ا', 'ؤ': 'و' };
+const ARABIC_TO_PERSIAN: Record<string, string> = {
+  ي: 'ی',
+  ى: 'ی',
+  ك: 'ک',
+  ة: 'ه',
+  ۀ: 'ه',
+  أ: 'ا',
+  إ: 'ا',
+  ٱ: 'ا',
+  ؤ: 'و',
+};
 // Persian ۰-۹ (U+06F0..) and Arabic-Indic ٠-٩ (U+0660..) digits become ASCII.
 const PERSIAN_DIGIT_BASE = 0x06f0;
 const ARABIC_DIGIT_BASE = 0x0660;
@@ -22,7 +32,11 @@ export function normalizeText(input: string): string {
   }
   // Persian writes the parts of one word with a ZWNJ, a space or nothing (سرمایه‌گذاری, سرمایه گذاری):
   // a space makes the first two meet, and the parts become separate search terms.
-  return out.replace(DIACRITICS, '').replace(/\u200C/g, ' ').replace(INVISIBLE, '').toLowerCase();
+  return out
+    .replace(DIACRITICS, '')
+    .replace(/\u200C/g, ' ')
+    .replace(INVISIBLE, '')
+    .toLowerCase();
 }
 
 const PERSIAN_LETTERS = /[\u0600-\u06FF\uFB50-\uFDFF\uFE70-\uFEFF]/g;

@@ -16,8 +16,13 @@ export function configuredWelcome(config: Config): string | undefined {
     text = fs.readFileSync(config.ASSISTANT_WELCOME_FILE, 'utf8').trim();
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'cannot be read';
-    throw new WelcomeConfigError(`ASSISTANT_WELCOME_FILE ${config.ASSISTANT_WELCOME_FILE} ${reason}; point it at a readable text file or unset it`);
+    throw new WelcomeConfigError(
+      `ASSISTANT_WELCOME_FILE ${config.ASSISTANT_WELCOME_FILE} ${reason}; point it at a readable text file or unset it`,
+    );
   }
-  if (!text) throw new WelcomeConfigError(`ASSISTANT_WELCOME_FILE ${config.ASSISTANT_WELCOME_FILE} is empty; write the welcome text in it or unset it`);
+  if (!text)
+    throw new WelcomeConfigError(
+      `ASSISTANT_WELCOME_FILE ${config.ASSISTANT_WELCOME_FILE} is empty; write the welcome text in it or unset it`,
+    );
   return text;
 }

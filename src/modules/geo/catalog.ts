@@ -21,7 +21,8 @@ export const REVISION_CHECK_MS = 30_000;
 export const RURAL_LABEL_SUFFIX = ' (دهستان)';
 /** Names in Persian alphabetical order (numbers in numeric order), then by id: a total, stable order. */
 const collator = new Intl.Collator('fa', { numeric: true });
-const byNameThenId = (a: { name: string; id: number }, b: { name: string; id: number }) => collator.compare(a.name, b.name) || a.id - b.id;
+const byNameThenId = (a: { name: string; id: number }, b: { name: string; id: number }) =>
+  collator.compare(a.name, b.name) || a.id - b.id;
 
 function cached(value: unknown): CachedBody {
   const body = Buffer.from(JSON.stringify(value));
@@ -48,7 +49,11 @@ function groupBy(rows: Row[], column: string): Map<number, Row[]> {
 
 const plain = (rows: Row[]): GeoItem[] => rows.map((r) => ({ id: r.id, name: r.name }));
 
-async function sortedRows(db: Kysely<Database>, table: Parameters<typeof activeRows>[1], columns: string[]): Promise<Row[]> {
+async function sortedRows(
+  db: Kysely<Database>,
+  table: Parameters<typeof activeRows>[1],
+  columns: string[],
+): Promise<Row[]> {
   const rows = (await activeRows(db, table, columns)) as unknown as Row[];
   return rows.sort(byNameThenId);
 }
@@ -56,21 +61,33 @@ async function sortedRows(db: Kysely<Database>, table: Parameters<typeof activeR
 /** Builds every body: keys are `provinces`, `counties/8`, `children/section/785`, `children/city/city_4`... */
 export async function buildBodies(db: Kysely<Database>): Promise<Map<string, CachedBody>> {
   const bodies = new Map<string, CachedBody>();
-  const [continents, countries, provinces, counties, districts, cities, rurals, villages, regions, neighborhoods, streets, alleys] =
-    await Promise.all([
-      sortedRows(db, 'continents', []),
-      sortedRows(db, 'countries', ['continent_id']),
-      sortedRows(db, 'provinces', ['country_id']),
-      sortedRows(db, 'counties', ['province_id']),
-      sortedRows(db, 'districts', ['county_id']),
-      sortedRows(db, 'cities', ['district_id']),
-      sortedRows(db, 'rurals', ['district_id']),
-      sortedRows(db, 'villages', ['district_id', 'rural_id']),
-      sortedRows(db, 'regions', ['city_id']),
-      sortedRows(db, 'neighborhoods', ['region_id']),
-      sortedRows(db, 'streets', ['neighborhood_id']),
-      sortedRows(db, 'alleys', ['street_id']),
-    ]);
+  const [
+    continents,
+    countries,
+    provinces,
+    counties,
+    districts,
+    cities,
+    rurals,
+    villages,
+    regions,
+    neighborhoods,
+    streets,
+    alleys,
+  ] = await Promise.all([
+    sortedRows(db, 'continents', []),
+    sortedRows(db, 'countries', ['continent_id']),
+    sortedRows(db, 'provinces', ['country_id']),
+    sortedRows(db, 'counties', ['province_id']),
+    sortedRows(db, 'districts', ['county_id']),
+    sortedRows(db, 'cities', ['district_id']),
+    sortedRows(db, 'rurals', ['district_id']),
+    sortedRows(db, 'villages', ['district_id', 'rural_id']),
+    sortedRows(db, 'regions', ['city_id']),
+    sortedRows(db, 'neighborhoods', ['region_id']),
+    sortedRows(db, 'streets', ['neighborhood_id']),
+    sortedRows(db, 'alleys', ['street_id']),
+  ]);
 
   bodies.set('provinces', cached({ data: plain(provinces) }));
   bodies.set('continents', cached(plain(continents)));
@@ -83,7 +100,8 @@ export async function buildBodies(db: Kysely<Database>): Promise<Map<string, Cac
     ['villages', villages, 'district_id'],
   ];
   for (const [name, rows, column] of wrapped) {
-    for (const [parentId, group] of groupBy(rows, column)) bodies.set(`${name}/${parentId}`, cached({ data: plain(group) }));
+    for (const [parentId, group] of groupBy(rows, column))
+      bodies.set(`${name}/${parentId}`, cached({ data: plain(group) }));
   }
 
   // The children endpoint: bare arrays, keyed by the parent's level.
@@ -99,14 +117,18 @@ export async function buildBodies(db: Kysely<Database>): Promise<Map<string, Cac
     ['street', alleys, 'street_id', ''],
   ];
   for (const [level, rows, column, prefix] of children) {
-    for (const [parentId, group] of groupBy(rows, column)) bodies.set(`children/${level}/${prefix}${parentId}`, cached(plain(group)));
+    for (const [parentId, group] of groupBy(rows, column))
+      bodies.set(`children/${level}/${prefix}${parentId}`, cached(plain(group)));
   }
 
   // A section's children: its cities and rurals in one list, by the name shown, then cities before
   // rurals, then id. A rural is shown as "<name> (دهستان)", as the original did, so a rural and a
   // city of the same name can be told apart in the picker.
   const sections = new Map<number, Array<GeoItem & { kind: number; key: number }>>();
-  for (const [rows, kind, prefix, suffix] of [[cities, 0, 'city_', ''], [rurals, 1, 'rural_', RURAL_LABEL_SUFFIX]] as const) {
+  for (const [rows, kind, prefix, suffix] of [
+    [cities, 0, 'city_', ''],
+    [rurals, 1, 'rural_', RURAL_LABEL_SUFFIX],
+  ] as const) {
     for (const row of rows) {
       const districtId = row.district_id as number;
       const list = sections.get(districtId) ?? [];
@@ -164,7 +186,9 @@ export class GeoCatalog {
   watch(intervalMs = REVISION_CHECK_MS): void {
     this.stop();
     this.timer = setInterval(() => {
-      this.refreshIfChanged().catch((err: unknown) => this.log.warn({ err }, 'geo: revision check failed; serving the current index'));
+      this.refreshIfChanged().catch((err: unknown) =>
+        this.log.warn({ err }, 'geo: revision check failed; serving the current index'),
+      );
     }, intervalMs);
     this.timer.unref();
   }

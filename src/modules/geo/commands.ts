@@ -22,7 +22,7 @@ const geoImport: CliCommand = {
   usage: '--level LEVEL --file FILE.csv',
   options: {
     level: { type: 'string', description: `The level: ${levelNames} (plural table names work too)` },
-    file: { type: 'string', description: 'CSV (or gzip-compressed CSV) with a header line of the level\'s columns' },
+    file: { type: 'string', description: "CSV (or gzip-compressed CSV) with a header line of the level's columns" },
   },
   async run(values, { db, dialect, out, progress }) {
     const levelName = requireString(values, 'level');
@@ -47,7 +47,9 @@ const geoImport: CliCommand = {
         for (const line of error.errors) progress(line);
         const more = error.errorCount - error.errors.length;
         if (more > 0) progress(`... and ${more} more bad rows`);
-        throw new CommandFailed(`${file}: ${error.errorCount} bad ${error.errorCount === 1 ? 'row' : 'rows'}; nothing was imported`);
+        throw new CommandFailed(
+          `${file}: ${error.errorCount} bad ${error.errorCount === 1 ? 'row' : 'rows'}; nothing was imported`,
+        );
       }
       if (isReadError(error)) throw new CommandFailed(`cannot read ${file}: ${error.message}`);
       throw error;

@@ -42,7 +42,8 @@ function consumeLine(text: string, state: LineState, lineNumber: number): boolea
         }
         state.inQuotes = false;
         const next = text[i + 1];
-        if (next !== undefined && next !== ',') throw new CsvSyntaxError(lineNumber, 'a closing quote must end the field');
+        if (next !== undefined && next !== ',')
+          throw new CsvSyntaxError(lineNumber, 'a closing quote must end the field');
         i += 1;
         continue;
       }

@@ -49,13 +49,20 @@ function checkHeader(spec: LevelSpec, header: CsvRecord | undefined): number[] {
       unknown.length ? `unknown ${unknown.join(', ')}` : '',
       duplicated.length ? `repeated ${duplicated.join(', ')}` : '',
     ].filter(Boolean);
-    throw new ImportRejected([`line ${header.line}: the header must be ${expected.join(',')} (${parts.join('; ')})`], 1);
+    throw new ImportRejected(
+      [`line ${header.line}: the header must be ${expected.join(',')} (${parts.join('; ')})`],
+      1,
+    );
   }
   // For each column of the level, where it is in the file.
   return expected.map((c) => names.indexOf(c));
 }
 
-function parseValue(column: ColumnSpec, raw: string, parents: Map<string, Set<number>>): { value: string | number | null } | { error: string } {
+function parseValue(
+  column: ColumnSpec,
+  raw: string,
+  parents: Map<string, Set<number>>,
+): { value: string | number | null } | { error: string } {
   const text = raw.trim();
   if (text === '') {
     if (column.optional) return { value: null };
@@ -63,11 +70,17 @@ function parseValue(column: ColumnSpec, raw: string, parents: Map<string, Set<nu
   }
   switch (column.kind) {
     case 'name':
-      return text.length > MAX_NAME_LENGTH ? { error: `name is longer than ${MAX_NAME_LENGTH} characters` } : { value: text };
+      return text.length > MAX_NAME_LENGTH
+        ? { error: `name is longer than ${MAX_NAME_LENGTH} characters` }
+        : { value: text };
     case 'code':
-      return /^\d{1,20}$/.test(text) ? { value: text } : { error: `${column.name} "${text.slice(0, 30)}" must be up to 20 digits` };
+      return /^\d{1,20}$/.test(text)
+        ? { value: text }
+        : { error: `${column.name} "${text.slice(0, 30)}" must be up to 20 digits` };
     case 'flag':
-      return text === '0' || text === '1' ? { value: Number(text) } : { error: `active "${text.slice(0, 30)}" must be 0 or 1` };
+      return text === '0' || text === '1'
+        ? { value: Number(text) }
+        : { error: `active "${text.slice(0, 30)}" must be 0 or 1` };
     case 'integer':
       return /^-?\d{1,10}$/.test(text) && Math.abs(Number(text)) <= MAX_INT
         ? { value: Number(text) }
@@ -84,7 +97,12 @@ function parseValue(column: ColumnSpec, raw: string, parents: Map<string, Set<nu
   }
 }
 
-function parseRow(spec: LevelSpec, positions: number[], record: CsvRecord, parents: Map<string, Set<number>>): GeoRow | string {
+function parseRow(
+  spec: LevelSpec,
+  positions: number[],
+  record: CsvRecord,
+  parents: Map<string, Set<number>>,
+): GeoRow | string {
   if (record.fields.length !== positions.length) {
     return `line ${record.line}: expected ${positions.length} fields, found ${record.fields.length}`;
   }
@@ -114,7 +132,10 @@ export async function importLevel(
   lines: AsyncIterable<string>,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  const columns = spec.columns.map((c) => ({ name: c.name, type: c.kind === 'name' || c.kind === 'code' ? ('text' as const) : ('integer' as const) }));
+  const columns = spec.columns.map((c) => ({
+    name: c.name,
+    type: c.kind === 'name' || c.kind === 'code' ? ('text' as const) : ('integer' as const),
+  }));
   const batchSize = rowsPerInsert(dialect, columns.length);
   const progressEvery = options.progressEvery ?? 10_000;
 

@@ -1,5 +1,15 @@
 // How a children request (level + parentId as the client sent them) maps to a catalogue key.
-export const CHILD_LEVEL_NAMES = ['continent', 'country', 'province', 'county', 'section', 'city', 'region', 'neighborhood', 'street'] as const;
+export const CHILD_LEVEL_NAMES = [
+  'continent',
+  'country',
+  'province',
+  'county',
+  'section',
+  'city',
+  'region',
+  'neighborhood',
+  'street',
+] as const;
 const CHILD_LEVELS: ReadonlySet<string> = new Set(CHILD_LEVEL_NAMES);
 
 export function isChildLevel(level: string): boolean {

@@ -26,7 +26,11 @@ function isSqliteBusy(error: unknown): boolean {
  * processes starting together on one new SQLite file both find the tables empty: the one that
  * gets SQLITE_BUSY waits, looks again, and skips a level the other has loaded meanwhile.
  */
-export async function loadBundledData(db: Kysely<Database>, dialect: Dialect, log: (line: string) => void): Promise<Record<string, number>> {
+export async function loadBundledData(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  log: (line: string) => void,
+): Promise<Record<string, number>> {
   const loaded: Record<string, number> = {};
   for (const spec of LEVELS) {
     if (!spec.bundledFile) continue;

@@ -19,7 +19,10 @@ export function rowsPerInsert(dialect: 'sqlite' | 'postgres', columnCount: numbe
 }
 
 export async function countRows(db: Db, table: GeoTableName): Promise<number> {
-  const row = await (db as Kysely<any>).selectFrom(table).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const row = await (db as Kysely<any>)
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -48,18 +51,26 @@ export async function upsertRows(
     const arrays = columns.map((c) => sql`${rows.map((r) => r[c.name] ?? null)}::${sql.raw(c.type)}[]`);
     await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c.name)))})
       select * from unnest(${sql.join(arrays)})
-      on conflict (id) do update set ${sql.join(updated.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}`.execute(db);
+      on conflict (id) do update set ${sql.join(updated.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}`.execute(
+      db,
+    );
     return;
   }
   await (db as Kysely<any>)
     .insertInto(table)
     .values(rows)
-    .onConflict((oc) => oc.column('id').doUpdateSet((eb) => Object.fromEntries(updated.map((c) => [c, eb.ref(`excluded.${c}`)]))))
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => Object.fromEntries(updated.map((c) => [c, eb.ref(`excluded.${c}`)]))),
+    )
     .execute();
 }
 
 /** The active rows of a table with the given columns (id and name always included). */
-export async function activeRows<C extends string>(db: Db, table: GeoTableName, parentColumns: C[]): Promise<Array<Record<C | 'id', number> & { name: string }>> {
+export async function activeRows<C extends string>(
+  db: Db,
+  table: GeoTableName,
+  parentColumns: C[],
+): Promise<Array<Record<C | 'id', number> & { name: string }>> {
   return (await (db as Kysely<any>)
     .selectFrom(table)
     .select(['id', 'name', ...parentColumns])

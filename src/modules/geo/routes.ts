@@ -76,7 +76,8 @@ const routes: FastifyPluginAsync = async (instance) => {
 
   app.get('/geographic/:level/:parentId/children', { schema: ChildrenSchema, config: routeConfig }, (req, reply) => {
     const level = req.params.level.toLowerCase();
-    if (!isChildLevel(level)) throw new ValidationError(fieldError('level', fieldMessage(requestLocale(req), 'in', 'level')));
+    if (!isChildLevel(level))
+      throw new ValidationError(fieldError('level', fieldMessage(requestLocale(req), 'in', 'level')));
     const key = childrenKey(level, req.params.parentId);
     sendCached(req, reply as FastifyReply, (key && catalog.get(key)) || EMPTY_ARRAY);
   });
@@ -98,7 +99,11 @@ export function preparedGeoAnswer(catalog: GeoCatalog, path: string): PreparedMa
   else {
     const children = CHILDREN_PATH.exec(path);
     const byParent = children ? null : BY_PARENT_PATH.exec(path);
-    if (children) [route, key] = ['/api/geographic/:level/:parentId/children', isChildLevel(children[1]!) ? childrenKey(children[1]!, children[2]!) : undefined];
+    if (children)
+      [route, key] = [
+        '/api/geographic/:level/:parentId/children',
+        isChildLevel(children[1]!) ? childrenKey(children[1]!, children[2]!) : undefined,
+      ];
     else if (byParent) [route, key] = [`/api/${byParent[1]}/:id`, `${byParent[1]}/${byParent[2]}`];
     else return undefined;
   }

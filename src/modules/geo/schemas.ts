@@ -19,10 +19,15 @@ export const GeoChild = Type.Object(
   { description: 'An active child of the parent.' },
 );
 
-const NotModified = Type.Null({ description: 'Not modified: the If-None-Match header matched the current ETag; no body.' });
+const NotModified = Type.Null({
+  description: 'Not modified: the If-None-Match header matched the current ETag; no body.',
+});
 
 const DataList = (description: string) =>
-  Type.Object({ data: Type.Array(GeoEntity, { description }) }, { description: 'The active entities, by name then id.' });
+  Type.Object(
+    { data: Type.Array(GeoEntity, { description }) },
+    { description: 'The active entities, by name then id.' },
+  );
 
 export const ProvincesSchema = {
   summary: 'Active provinces',
@@ -50,7 +55,8 @@ export const ContinentsSchema = {
 
 export const ChildrenParams = Type.Object({
   level: Type.String({
-    description: 'Level of the parent, any case: continent, country, province, county, section, city, region, neighborhood, street.',
+    description:
+      'Level of the parent, any case: continent, country, province, county, section, city, region, neighborhood, street.',
   }),
   parentId: Type.String({
     description: 'Id of the parent; for level city city_<id> (regions) or rural_<id> (villages of the rural).',
@@ -60,8 +66,12 @@ export const ChildrenParams = Type.Object({
 export const ChildrenSchema = {
   summary: 'Active children of a parent (bare array)',
   description:
-    'A non-numeric or unknown parent gives []. An unknown level gives 422 with errors.level. For level section the children are the district\'s cities and rurals with string ids.',
+    "A non-numeric or unknown parent gives []. An unknown level gives 422 with errors.level. For level section the children are the district's cities and rurals with string ids.",
   tags: ['geographic'],
   params: ChildrenParams,
-  response: { 200: Type.Array(GeoChild, { description: 'Active children, by name then id.' }), 304: NotModified, ...errorResponses(422) },
+  response: {
+    200: Type.Array(GeoChild, { description: 'Active children, by name then id.' }),
+    304: NotModified,
+    ...errorResponses(422),
+  },
 };

@@ -49,7 +49,8 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
     {
       schema: {
         summary: 'Create or update a project mirrored from the platform (201 created, 200 updated)',
-        description: 'A change of status into approved, rejected, under_review or archived (creation included) notifies the owner; the same status again does not.',
+        description:
+          'A change of status into approved, rejected, under_review or archived (creation included) notifies the owner; the same status again does not.',
         tags,
         params: RecordIdParams,
         body: ProjectBody,
@@ -57,7 +58,8 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
       },
       config,
     },
-    async (req, reply) => savedAnswer(req, reply, 'project', await integration.saveProject(req.params.id, req.body, requestLocale(req))),
+    async (req, reply) =>
+      savedAnswer(req, reply, 'project', await integration.saveProject(req.params.id, req.body, requestLocale(req))),
   );
 
   app.post(
@@ -75,7 +77,12 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
     async (req, reply) => {
       const saved = await integration.requestRevision(req.params.id, req.body.revision_notes, requestLocale(req));
       reply.code(201);
-      return { success: true, message: t(req, 'integration.revision_requested'), data: saved.record, notification_ids: saved.notification_ids };
+      return {
+        success: true,
+        message: t(req, 'integration.revision_requested'),
+        data: saved.record,
+        notification_ids: saved.notification_ids,
+      };
     },
   );
 
@@ -93,7 +100,13 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
       },
       config,
     },
-    async (req, reply) => savedAnswer(req, reply, 'investment', await integration.saveInvestment(req.params.id, req.body, requestLocale(req))),
+    async (req, reply) =>
+      savedAnswer(
+        req,
+        reply,
+        'investment',
+        await integration.saveInvestment(req.params.id, req.body, requestLocale(req)),
+      ),
   );
 };
 

@@ -28,16 +28,22 @@ function text(values: Values, name: string, maxLength: number, required: boolean
 
 function oneOf<T extends string>(values: Values, name: string, allowed: readonly T[]): T {
   const raw = requireString(values, name);
-  if (!(allowed as readonly string[]).includes(raw)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
   return raw as T;
 }
 
 /** Runs the change; an unknown user or project becomes a one-line failure naming the field. */
-async function report<T>(context: CliContext, change: (service: IntegrationService) => Promise<Saved<T>>): Promise<void> {
+async function report<T>(
+  context: CliContext,
+  change: (service: IntegrationService) => Promise<Saved<T>>,
+): Promise<void> {
   const service = new IntegrationService({ db: context.db, dialect: context.dialect, config: context.config });
   try {
     const saved = await change(service);
-    context.out(JSON.stringify({ created: saved.created, data: saved.record, notification_ids: saved.notification_ids }));
+    context.out(
+      JSON.stringify({ created: saved.created, data: saved.record, notification_ids: saved.notification_ids }),
+    );
   } catch (error) {
     if (error instanceof ValidationError) {
       throw new CommandFailed(Object.values(error.errors).flat().join(' '));
@@ -49,7 +55,7 @@ async function report<T>(context: CliContext, change: (service: IntegrationServi
 export const commands: CliCommand[] = [
   {
     name: 'event:project-status',
-    summary: "Create or update a project; a change into a notifying status notifies the owner.",
+    summary: 'Create or update a project; a change into a notifying status notifies the owner.',
     usage: `--project ID --title T --owner-id U --status ${PROJECT_STATUSES.join('|')} [--comment C]`,
     options: {
       project: { type: 'string', description: 'the platform id of the project' },

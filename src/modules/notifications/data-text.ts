@@ -7,7 +7,12 @@
 import fastJson from 'fast-json-stringify';
 import { Compile } from 'typebox/compile';
 import type { TSchema } from 'typebox';
-import { NOTIFICATION_TYPES, type NotificationDataOf, type NotificationType, type PendingNotification } from './events.js';
+import {
+  NOTIFICATION_TYPES,
+  type NotificationDataOf,
+  type NotificationType,
+  type PendingNotification,
+} from './events.js';
 import { DATA_SCHEMA_OF } from './schemas.js';
 
 declare const textOf: unique symbol;
@@ -25,7 +30,10 @@ function writer(schema: TSchema): Writer {
   return { check: (value) => validator.Check(value), write: fastJson(schema as Parameters<typeof fastJson>[0]) };
 }
 
-const WRITERS = Object.fromEntries(NOTIFICATION_TYPES.map((type) => [type, writer(DATA_SCHEMA_OF[type])])) as Record<NotificationType, Writer>;
+const WRITERS = Object.fromEntries(NOTIFICATION_TYPES.map((type) => [type, writer(DATA_SCHEMA_OF[type])])) as Record<
+  NotificationType,
+  Writer
+>;
 
 /**
  * The text stored for `data`. Data that its type's schema refuses is a fault of the code that

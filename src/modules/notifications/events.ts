@@ -4,18 +4,34 @@
 import type { Static } from 'typebox';
 import { t, registerMessages, type Locale } from '../../http/i18n.js';
 // Types only: schemas.ts reads the status lists below at run time, so no cycle is loaded.
-import type { InvestmentStatusChangedData, NewInvestmentReceivedData, ProjectRevisionRequestedData, ProjectStatusChangedData } from './schemas.js';
+import type {
+  InvestmentStatusChangedData,
+  NewInvestmentReceivedData,
+  ProjectRevisionRequestedData,
+  ProjectStatusChangedData,
+} from './schemas.js';
 
 export const PROJECT_STATUSES = ['draft', 'under_review', 'approved', 'rejected', 'archived'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 /** A change into one of these notifies the owner (the spec's list); draft is silent. */
-export const NOTIFYING_PROJECT_STATUSES = ['approved', 'rejected', 'under_review', 'archived'] as const satisfies readonly ProjectStatus[];
+export const NOTIFYING_PROJECT_STATUSES = [
+  'approved',
+  'rejected',
+  'under_review',
+  'archived',
+] as const satisfies readonly ProjectStatus[];
 export type NotifyingProjectStatus = (typeof NOTIFYING_PROJECT_STATUSES)[number];
 
 export const INVESTMENT_STATUSES = ['pending', 'paid', 'active', 'completed', 'cancelled', 'refunded'] as const;
 export type InvestmentStatus = (typeof INVESTMENT_STATUSES)[number];
 /** A change into one of these notifies the investor (the spec's list); pending is silent. */
-export const NOTIFYING_INVESTMENT_STATUSES = ['paid', 'active', 'completed', 'cancelled', 'refunded'] as const satisfies readonly InvestmentStatus[];
+export const NOTIFYING_INVESTMENT_STATUSES = [
+  'paid',
+  'active',
+  'completed',
+  'cancelled',
+  'refunded',
+] as const satisfies readonly InvestmentStatus[];
 export type NotifyingInvestmentStatus = (typeof NOTIFYING_INVESTMENT_STATUSES)[number];
 
 export function isNotifyingProjectStatus(status: ProjectStatus): status is NotifyingProjectStatus {
@@ -35,10 +51,19 @@ export const NOTIFICATION_TYPES = [
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 registerMessages({
-  'notification.project.approved': { en: 'Your project ":title" has been approved.', fa: 'پروژهٔ «:title» شما تأیید شد.' },
+  'notification.project.approved': {
+    en: 'Your project ":title" has been approved.',
+    fa: 'پروژهٔ «:title» شما تأیید شد.',
+  },
   'notification.project.rejected': { en: 'Your project ":title" has been rejected.', fa: 'پروژهٔ «:title» شما رد شد.' },
-  'notification.project.under_review': { en: 'Your project ":title" is now under review.', fa: 'پروژهٔ «:title» شما در حال بررسی است.' },
-  'notification.project.archived': { en: 'Your project ":title" has been archived.', fa: 'پروژهٔ «:title» شما بایگانی شد.' },
+  'notification.project.under_review': {
+    en: 'Your project ":title" is now under review.',
+    fa: 'پروژهٔ «:title» شما در حال بررسی است.',
+  },
+  'notification.project.archived': {
+    en: 'Your project ":title" has been archived.',
+    fa: 'پروژهٔ «:title» شما بایگانی شد.',
+  },
   'notification.project.revision': {
     en: 'Changes have been requested to your project ":title" before it can be approved.',
     fa: 'پیش از تأیید پروژهٔ «:title»، اصلاحاتی از شما خواسته شده است.',
@@ -51,10 +76,22 @@ registerMessages({
     en: 'Your payment of :amount for ":title" has been received.',
     fa: 'پرداخت :amount شما برای «:title» دریافت شد.',
   },
-  'notification.investment.active': { en: 'Your investment in ":title" is now active.', fa: 'سرمایه‌گذاری شما در «:title» فعال شد.' },
-  'notification.investment.completed': { en: 'Your investment in ":title" has been completed.', fa: 'سرمایه‌گذاری شما در «:title» به پایان رسید.' },
-  'notification.investment.cancelled': { en: 'Your investment in ":title" has been cancelled.', fa: 'سرمایه‌گذاری شما در «:title» لغو شد.' },
-  'notification.investment.refunded': { en: 'Your investment in ":title" has been refunded.', fa: 'مبلغ سرمایه‌گذاری شما در «:title» بازگردانده شد.' },
+  'notification.investment.active': {
+    en: 'Your investment in ":title" is now active.',
+    fa: 'سرمایه‌گذاری شما در «:title» فعال شد.',
+  },
+  'notification.investment.completed': {
+    en: 'Your investment in ":title" has been completed.',
+    fa: 'سرمایه‌گذاری شما در «:title» به پایان رسید.',
+  },
+  'notification.investment.cancelled': {
+    en: 'Your investment in ":title" has been cancelled.',
+    fa: 'سرمایه‌گذاری شما در «:title» لغو شد.',
+  },
+  'notification.investment.refunded': {
+    en: 'Your investment in ":title" has been refunded.',
+    fa: 'مبلغ سرمایه‌گذاری شما در «:title» بازگردانده شد.',
+  },
 });
 
 /** Amounts in messages: digit groups, Persian digits for fa (data.amount stays a plain integer). */
@@ -104,7 +141,12 @@ export class NotificationBuilder {
     return `${this.appUrl}${path}`;
   }
 
-  projectStatusChanged(owner: Recipient, project: ProjectFacts, status: NotifyingProjectStatus, comment: string | null): PendingNotification {
+  projectStatusChanged(
+    owner: Recipient,
+    project: ProjectFacts,
+    status: NotifyingProjectStatus,
+    comment: string | null,
+  ): PendingNotification {
     return {
       user_id: owner.id,
       type: 'project_status_changed',
@@ -135,7 +177,12 @@ export class NotificationBuilder {
     };
   }
 
-  newInvestmentReceived(owner: Recipient, project: ProjectFacts, investment: InvestmentFacts, investorName: string): PendingNotification {
+  newInvestmentReceived(
+    owner: Recipient,
+    project: ProjectFacts,
+    investment: InvestmentFacts,
+    investorName: string,
+  ): PendingNotification {
     return {
       user_id: owner.id,
       type: 'new_investment_received',
@@ -156,7 +203,12 @@ export class NotificationBuilder {
     };
   }
 
-  investmentStatusChanged(investor: Recipient, project: ProjectFacts, investment: InvestmentFacts, status: NotifyingInvestmentStatus): PendingNotification {
+  investmentStatusChanged(
+    investor: Recipient,
+    project: ProjectFacts,
+    investment: InvestmentFacts,
+    status: NotifyingInvestmentStatus,
+  ): PendingNotification {
     return {
       user_id: investor.id,
       type: 'investment_status_changed',

@@ -69,9 +69,15 @@ registerMessages({
 });
 
 /** 422 naming each reference field whose id points at nothing; for a user, that no such user exists. */
-function unknownReferences(missing: ReadonlyArray<readonly [field: 'project_id' | 'owner_id' | 'investor_id', id: number]>, locale: Locale): ValidationError {
+function unknownReferences(
+  missing: ReadonlyArray<readonly [field: 'project_id' | 'owner_id' | 'investor_id', id: number]>,
+  locale: Locale,
+): ValidationError {
   const errors: FieldErrors = {};
-  for (const [field, id] of missing) errors[field] = [field === 'project_id' ? fieldMessage(locale, 'in', field) : t(locale, 'notifications.no_such_user', { id })];
+  for (const [field, id] of missing)
+    errors[field] = [
+      field === 'project_id' ? fieldMessage(locale, 'in', field) : t(locale, 'notifications.no_such_user', { id }),
+    ];
   return new ValidationError(errors);
 }
 
@@ -109,24 +115,45 @@ export class IntegrationService {
       const owner = await findUser(trx, report.owner_id);
       if (!owner) throw unknownReferences([['owner_id', report.owner_id]], locale);
       const now = nowIso();
-      const fresh: ProjectRecord = { id, owner_id: report.owner_id, title: report.title, status: report.status, created_at: now, updated_at: now };
+      const fresh: ProjectRecord = {
+        id,
+        owner_id: report.owner_id,
+        title: report.title,
+        status: report.status,
+        created_at: now,
+        updated_at: now,
+      };
       const { status } = report;
       return saveMirrored(trx, dialect, projects, fresh, async (record) =>
-        isNotifyingProjectStatus(status) ? [this.builder.projectStatusChanged(recipient(owner), record, status, report.comment ?? null)] : [],
+        isNotifyingProjectStatus(status)
+          ? [this.builder.projectStatusChanged(recipient(owner), record, status, report.comment ?? null)]
+          : [],
       );
     });
   }
 
   /** An administrator asks the owner for changes before approval: a request record and its notification. */
-  async requestRevision(projectId: number, revisionNotes: string, locale: Locale): Promise<Saved<RevisionRequestRecord>> {
+  async requestRevision(
+    projectId: number,
+    revisionNotes: string,
+    locale: Locale,
+  ): Promise<Saved<RevisionRequestRecord>> {
     const { db } = this.deps;
     return db.transaction().execute(async (trx) => {
       const project = await findProject(trx, projectId);
       if (!project) throw unknownReferences([['project_id', projectId]], locale);
       const owner = await referencedUser(trx, project.owner_id);
       const now = nowIso();
-      const request = await insertRevisionRequest(trx, { project_id: projectId, revision_notes: revisionNotes, created_at: now });
-      const notificationIds = await insertNotifications(trx, [this.builder.projectRevisionRequested(recipient(owner), project, revisionNotes)], now);
+      const request = await insertRevisionRequest(trx, {
+        project_id: projectId,
+        revision_notes: revisionNotes,
+        created_at: now,
+      });
+      const notificationIds = await insertNotifications(
+        trx,
+        [this.builder.projectRevisionRequested(recipient(owner), project, revisionNotes)],
+        now,
+      );
       return { created: true, record: request, notification_ids: notificationIds };
     });
   }
@@ -141,20 +168,38 @@ export class IntegrationService {
       const project = await findProject(trx, report.project_id);
       const investor = await findUser(trx, report.investor_id);
       if (!project || !investor) {
-        throw unknownReferences([...(project ? [] : [['project_id', report.project_id] as const]), ...(investor ? [] : [['investor_id', report.investor_id] as const])], locale);
+        throw unknownReferences(
+          [
+            ...(project ? [] : [['project_id', report.project_id] as const]),
+            ...(investor ? [] : [['investor_id', report.investor_id] as const]),
+          ],
+          locale,
+        );
       }
       const now = nowIso();
-      const values = { project_id: report.project_id, investor_id: report.investor_id, amount: report.amount, status: report.status, notes: report.notes ?? null };
+      const values = {
+        project_id: report.project_id,
+        investor_id: report.investor_id,
+        amount: report.amount,
+        status: report.status,
+        notes: report.notes ?? null,
+      };
       const { status } = report;
-      return saveMirrored(trx, dialect, investments, { id, ...values, created_at: now, updated_at: now }, async (record) => {
-        if (!isNotifyingInvestmentStatus(status)) return [];
-        const pending = [this.builder.investmentStatusChanged(recipient(investor), project, record, status)];
-        if (status === 'paid') {
-          const owner = await referencedUser(trx, project.owner_id);
-          pending.push(this.builder.newInvestmentReceived(recipient(owner), project, record, displayName(investor)));
-        }
-        return pending;
-      });
+      return saveMirrored(
+        trx,
+        dialect,
+        investments,
+        { id, ...values, created_at: now, updated_at: now },
+        async (record) => {
+          if (!isNotifyingInvestmentStatus(status)) return [];
+          const pending = [this.builder.investmentStatusChanged(recipient(investor), project, record, status)];
+          if (status === 'paid') {
+            const owner = await referencedUser(trx, project.owner_id);
+            pending.push(this.builder.newInvestmentReceived(recipient(owner), project, record, displayName(investor)));
+          }
+          return pending;
+        },
+      );
     });
   }
 }

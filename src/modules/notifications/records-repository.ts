@@ -13,7 +13,16 @@ export type InvestmentRecord = Selectable<InvestmentsTable>;
 export type RevisionRequestRecord = Selectable<ProjectRevisionRequestsTable>;
 
 const PROJECT_COLUMNS = ['id', 'owner_id', 'title', 'status', 'created_at', 'updated_at'] as const;
-const INVESTMENT_COLUMNS = ['id', 'project_id', 'investor_id', 'amount', 'status', 'notes', 'created_at', 'updated_at'] as const;
+const INVESTMENT_COLUMNS = [
+  'id',
+  'project_id',
+  'investor_id',
+  'amount',
+  'status',
+  'notes',
+  'created_at',
+  'updated_at',
+] as const;
 
 /**
  * The statements of a "create or update, knowing the old status" on one kind of mirrored record;
@@ -33,19 +42,58 @@ export async function findProject(db: Kysely<Database>, id: number): Promise<Pro
 }
 
 export const projects: MirroredStore<ProjectRecord> = {
-  insertIfAbsent: (db, project) => wasInserted(db.insertInto('projects').values(project).onConflict((oc) => oc.column('id').doNothing()).returning('id')),
-  lockExisting: (db, id, dialect) => lockedOnPostgres(db.selectFrom('projects').select(PROJECT_COLUMNS).where('id', '=', id), dialect).executeTakeFirstOrThrow(),
+  insertIfAbsent: (db, project) =>
+    wasInserted(
+      db
+        .insertInto('projects')
+        .values(project)
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returning('id'),
+    ),
+  lockExisting: (db, id, dialect) =>
+    lockedOnPostgres(
+      db.selectFrom('projects').select(PROJECT_COLUMNS).where('id', '=', id),
+      dialect,
+    ).executeTakeFirstOrThrow(),
   update: (db, { id, owner_id, title, status, updated_at }) =>
-    db.updateTable('projects').set({ owner_id, title, status, updated_at }).where('id', '=', id).returning(PROJECT_COLUMNS).executeTakeFirstOrThrow(),
+    db
+      .updateTable('projects')
+      .set({ owner_id, title, status, updated_at })
+      .where('id', '=', id)
+      .returning(PROJECT_COLUMNS)
+      .executeTakeFirstOrThrow(),
 };
 
 export const investments: MirroredStore<InvestmentRecord> = {
-  insertIfAbsent: (db, investment) => wasInserted(db.insertInto('investments').values(investment).onConflict((oc) => oc.column('id').doNothing()).returning('id')),
-  lockExisting: (db, id, dialect) => lockedOnPostgres(db.selectFrom('investments').select(INVESTMENT_COLUMNS).where('id', '=', id), dialect).executeTakeFirstOrThrow(),
+  insertIfAbsent: (db, investment) =>
+    wasInserted(
+      db
+        .insertInto('investments')
+        .values(investment)
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returning('id'),
+    ),
+  lockExisting: (db, id, dialect) =>
+    lockedOnPostgres(
+      db.selectFrom('investments').select(INVESTMENT_COLUMNS).where('id', '=', id),
+      dialect,
+    ).executeTakeFirstOrThrow(),
   update: (db, { id, project_id, investor_id, amount, status, notes, updated_at }) =>
-    db.updateTable('investments').set({ project_id, investor_id, amount, status, notes, updated_at }).where('id', '=', id).returning(INVESTMENT_COLUMNS).executeTakeFirstOrThrow(),
+    db
+      .updateTable('investments')
+      .set({ project_id, investor_id, amount, status, notes, updated_at })
+      .where('id', '=', id)
+      .returning(INVESTMENT_COLUMNS)
+      .executeTakeFirstOrThrow(),
 };
 
-export async function insertRevisionRequest(db: Kysely<Database>, request: Omit<RevisionRequestRecord, 'id'>): Promise<RevisionRequestRecord> {
-  return db.insertInto('project_revision_requests').values(request).returning(['id', 'project_id', 'revision_notes', 'created_at']).executeTakeFirstOrThrow();
+export async function insertRevisionRequest(
+  db: Kysely<Database>,
+  request: Omit<RevisionRequestRecord, 'id'>,
+): Promise<RevisionRequestRecord> {
+  return db
+    .insertInto('project_revision_requests')
+    .values(request)
+    .returning(['id', 'project_id', 'revision_notes', 'created_at'])
+    .executeTakeFirstOrThrow();
 }

@@ -40,9 +40,19 @@ export function notificationsVersion(db: Kysely<Database>, userId: number): Prom
 }
 
 /** Writes the notifications (inside the caller's transaction); returns their ids in order. */
-export async function insertNotifications(db: Kysely<Database>, pending: PendingNotification[], createdAt: string): Promise<string[]> {
+export async function insertNotifications(
+  db: Kysely<Database>,
+  pending: PendingNotification[],
+  createdAt: string,
+): Promise<string[]> {
   if (pending.length === 0) return [];
-  const rows = pending.map((n) => ({ id: randomUUID(), user_id: n.user_id, type: n.type, data: pendingDataText(n), created_at: createdAt }));
+  const rows = pending.map((n) => ({
+    id: randomUUID(),
+    user_id: n.user_id,
+    type: n.type,
+    data: pendingDataText(n),
+    created_at: createdAt,
+  }));
   await db.insertInto('notifications').values(rows).execute();
   return rows.map((r) => r.id);
 }
@@ -80,23 +90,47 @@ export async function countUnread(db: Kysely<Database>, userId: number): Promise
 }
 
 /** The notification with this id if it belongs to the user. */
-export async function findOwned(db: Kysely<Database>, userId: number, id: string): Promise<NotificationRecord | undefined> {
-  const row = await db.selectFrom('notifications').select(COLUMNS).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+export async function findOwned(
+  db: Kysely<Database>,
+  userId: number,
+  id: string,
+): Promise<NotificationRecord | undefined> {
+  const row = await db
+    .selectFrom('notifications')
+    .select(COLUMNS)
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return row && toRecord(row);
 }
 
 /** Sets read_at on the user's notification if it is still unread; returns the rows changed (0 or 1). */
 export async function markRead(db: Kysely<Database>, userId: number, id: string, readAt: string): Promise<number> {
-  const result = await db.updateTable('notifications').set({ read_at: readAt }).where('id', '=', id).where('user_id', '=', userId).where('read_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('notifications')
+    .set({ read_at: readAt })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
 export async function markAllRead(db: Kysely<Database>, userId: number, readAt: string): Promise<number> {
-  const result = await db.updateTable('notifications').set({ read_at: readAt }).where('user_id', '=', userId).where('read_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('notifications')
+    .set({ read_at: readAt })
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
 export async function deleteOwned(db: Kysely<Database>, userId: number, id: string): Promise<number> {
-  const result = await db.deleteFrom('notifications').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('notifications')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

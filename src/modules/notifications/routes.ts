@@ -19,7 +19,12 @@ const routes: FastifyPluginAsync = async (instance) => {
   const notifications = new NotificationService(app.deps.db);
   // The list answer, reused per caller until their notifications change (http/answer-reuse.ts),
   // written from the rows with each item's data as stored (list-json.ts: the bytes of NotificationList).
-  const answers = new AnswerReuse<UnreadItem[]>(app.deps.db, 'notifications', app.deps.config.NOTIFICATIONS_CACHE_MB * 1_048_576, (_reply, items) => unreadListJson(items));
+  const answers = new AnswerReuse<UnreadItem[]>(
+    app.deps.db,
+    'notifications',
+    app.deps.config.NOTIFICATIONS_CACHE_MB * 1_048_576,
+    (_reply, items) => unreadListJson(items),
+  );
   const config = { auth: 'user', validationForm: 'general' } as const;
 
   app.get(
@@ -34,14 +39,20 @@ const routes: FastifyPluginAsync = async (instance) => {
     },
     async (req, reply) => {
       const userId = currentUser(req).id;
-      return answers.send(reply, { kind: 'list', userId, values: {} }, async () => ({ payload: await notifications.unread(userId) }));
+      return answers.send(reply, { kind: 'list', userId, values: {} }, async () => ({
+        payload: await notifications.unread(userId),
+      }));
     },
   );
 
   app.get(
     '/notifications/unread-count',
     {
-      schema: { summary: 'How many unread notifications the caller has', tags, response: { 200: UnreadCount, ...errorResponses(401, 429, 503) } },
+      schema: {
+        summary: 'How many unread notifications the caller has',
+        tags,
+        response: { 200: UnreadCount, ...errorResponses(401, 429, 503) },
+      },
       config,
     },
     async (req) => ({ success: true, count: await notifications.unreadCount(currentUser(req).id) }),
@@ -50,7 +61,11 @@ const routes: FastifyPluginAsync = async (instance) => {
   app.post(
     '/notifications/read-all',
     {
-      schema: { summary: "Mark all of the caller's notifications read", tags, response: { 200: ReadAllResult, ...errorResponses(401, 429, 503) } },
+      schema: {
+        summary: "Mark all of the caller's notifications read",
+        tags,
+        response: { 200: ReadAllResult, ...errorResponses(401, 429, 503) },
+      },
       config,
     },
     async (req) => {

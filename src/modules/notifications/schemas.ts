@@ -1,7 +1,14 @@
 // TypeBox schemas of the notification endpoints and of the admin integration API.
 import { Type, type TSchema } from 'typebox';
 import { IntegerId, Timestamp } from '../../http/schemas.js';
-import { INVESTMENT_STATUSES, NOTIFICATION_TYPES, type NotificationType, NOTIFYING_INVESTMENT_STATUSES, NOTIFYING_PROJECT_STATUSES, PROJECT_STATUSES } from './events.js';
+import {
+  INVESTMENT_STATUSES,
+  NOTIFICATION_TYPES,
+  type NotificationType,
+  NOTIFYING_INVESTMENT_STATUSES,
+  NOTIFYING_PROJECT_STATUSES,
+  PROJECT_STATUSES,
+} from './events.js';
 
 const MAX_SAFE_AMOUNT = Number.MAX_SAFE_INTEGER;
 /** Text without NUL characters, which PostgreSQL cannot store. */
@@ -18,7 +25,7 @@ export const ProjectStatusChangedData = Type.Object(
     project_title: Type.String(),
     status: Type.Enum([...NOTIFYING_PROJECT_STATUSES]),
     message: Message,
-    comment: NullableText('The administrator\'s comment on the change, or null.'),
+    comment: NullableText("The administrator's comment on the change, or null."),
     url: Type.String({ description: 'Project page: APP_URL/projects/{project_id}.' }),
   },
   { title: 'project_status_changed data' },
@@ -64,19 +71,29 @@ export const InvestmentStatusChangedData = Type.Object(
   { title: 'investment_status_changed data' },
 );
 
-const DATA_SCHEMAS = [ProjectStatusChangedData, ProjectRevisionRequestedData, NewInvestmentReceivedData, InvestmentStatusChangedData] as const;
+const DATA_SCHEMAS = [
+  ProjectStatusChangedData,
+  ProjectRevisionRequestedData,
+  NewInvestmentReceivedData,
+  InvestmentStatusChangedData,
+] as const;
 
-export const Notification = Type.Object({
-  id: Type.String({ description: 'UUID of the notification.' }),
-  type: Type.Enum([...NOTIFICATION_TYPES], { description: 'One of the four notification types.' }),
-  data: Type.Union([...DATA_SCHEMAS], {
-    description: 'Payload of the notification; its fields depend on the type, which it repeats.',
-  }),
-  read_at: Type.Union([Timestamp, Type.Null()], { description: 'When it was marked read; null while unread.' }),
-  created_at: Timestamp,
-}, { title: 'Notification' });
+export const Notification = Type.Object(
+  {
+    id: Type.String({ description: 'UUID of the notification.' }),
+    type: Type.Enum([...NOTIFICATION_TYPES], { description: 'One of the four notification types.' }),
+    data: Type.Union([...DATA_SCHEMAS], {
+      description: 'Payload of the notification; its fields depend on the type, which it repeats.',
+    }),
+    read_at: Type.Union([Timestamp, Type.Null()], { description: 'When it was marked read; null while unread.' }),
+    created_at: Timestamp,
+  },
+  { title: 'Notification' },
+);
 
-export const NotificationList = Type.Array(Notification, { description: 'The unread notifications, newest first, at most 100.' });
+export const NotificationList = Type.Array(Notification, {
+  description: 'The unread notifications, newest first, at most 100.',
+});
 
 /** The data schema of each notification type (data-text.ts writes the stored data with it). */
 export const DATA_SCHEMA_OF = {
@@ -103,27 +120,50 @@ export const ReadAllResult = Type.Object({
 
 // Live notifications (GET /api/notifications/stream and its stream tokens).
 
-export const StreamToken = Type.Object({
-  token: Type.String({ description: 'Single-use ticket for ?stream_token= on GET /api/notifications/stream.' }),
-  expires_at: Type.String({ description: 'ISO 8601 UTC; the ticket is refused after this moment (60 s after issue).' }),
-}, { title: 'StreamToken' });
+export const StreamToken = Type.Object(
+  {
+    token: Type.String({ description: 'Single-use ticket for ?stream_token= on GET /api/notifications/stream.' }),
+    expires_at: Type.String({
+      description: 'ISO 8601 UTC; the ticket is refused after this moment (60 s after issue).',
+    }),
+  },
+  { title: 'StreamToken' },
+);
 
 export const StreamQuery = Type.Object({
-  stream_token: Type.Optional(Type.String({ maxLength: 100, description: 'A ticket from POST /api/notifications/stream-tokens, for clients that cannot send an Authorization header (EventSource). Used up by the first connection.' })),
-  last_event_id: Type.Optional(Type.String({ maxLength: 40, description: 'The same as a Last-Event-ID header (which wins), for an EventSource reconnecting with a new stream token.' })),
+  stream_token: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description:
+        'A ticket from POST /api/notifications/stream-tokens, for clients that cannot send an Authorization header (EventSource). Used up by the first connection.',
+    }),
+  ),
+  last_event_id: Type.Optional(
+    Type.String({
+      maxLength: 40,
+      description:
+        'The same as a Last-Event-ID header (which wins), for an EventSource reconnecting with a new stream token.',
+    }),
+  ),
 });
 
 export const NotificationStreamEvent = Type.Union(
   [
-    Type.Object({
-      event: Type.Literal('unread_count'),
-      data: Type.Object({ count: Type.Integer({ description: 'Unread notifications of the caller.' }) }),
-    }, { description: 'On connect, and after every change of the unread set.' }),
-    Type.Object({
-      event: Type.Literal('notification'),
-      id: Type.String({ description: 'The cursor: send it back as Last-Event-ID to resume after it.' }),
-      data: Notification,
-    }, { description: 'A new notification of the caller, exactly as GET /api/notifications shows it.' }),
+    Type.Object(
+      {
+        event: Type.Literal('unread_count'),
+        data: Type.Object({ count: Type.Integer({ description: 'Unread notifications of the caller.' }) }),
+      },
+      { description: 'On connect, and after every change of the unread set.' },
+    ),
+    Type.Object(
+      {
+        event: Type.Literal('notification'),
+        id: Type.String({ description: 'The cursor: send it back as Last-Event-ID to resume after it.' }),
+        data: Notification,
+      },
+      { description: 'A new notification of the caller, exactly as GET /api/notifications shows it.' },
+    ),
   ],
   {
     title: 'NotificationStreamEvent',
@@ -135,15 +175,32 @@ export const NotificationStreamEvent = Type.Union(
 
 // Admin integration API.
 
-const NotificationIds = Type.Array(Type.String(), { description: 'UUIDs of the notifications written with this change (empty when none was due).' });
+const NotificationIds = Type.Array(Type.String(), {
+  description: 'UUIDs of the notifications written with this change (empty when none was due).',
+});
 
 export const RecordIdParams = Type.Object({ id: IntegerId });
 
 export const ProjectBody = Type.Object({
-  title: Type.String({ minLength: 1, maxLength: 255, pattern: NO_NUL, description: 'Project title as shown to users.' }),
-  owner_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Id of an existing user: the project owner.' }),
-  status: Type.Enum([...PROJECT_STATUSES], { description: 'draft is silent; a change into any other status notifies the owner.' }),
-  comment: Type.Optional(Type.Union([Type.String({ maxLength: 2000, pattern: NO_NUL }), Type.Null()], { description: 'Comment carried in the status notification.' })),
+  title: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    pattern: NO_NUL,
+    description: 'Project title as shown to users.',
+  }),
+  owner_id: Type.Integer({
+    minimum: 1,
+    maximum: 2_147_483_647,
+    description: 'Id of an existing user: the project owner.',
+  }),
+  status: Type.Enum([...PROJECT_STATUSES], {
+    description: 'draft is silent; a change into any other status notifies the owner.',
+  }),
+  comment: Type.Optional(
+    Type.Union([Type.String({ maxLength: 2000, pattern: NO_NUL }), Type.Null()], {
+      description: 'Comment carried in the status notification.',
+    }),
+  ),
 });
 
 export const Project = Type.Object({
@@ -163,24 +220,47 @@ export const ProjectResult = Type.Object({
 });
 
 export const RevisionRequestBody = Type.Object({
-  revision_notes: Type.String({ minLength: 1, maxLength: 5000, pattern: NO_NUL, description: 'What the owner should change before approval.' }),
+  revision_notes: Type.String({
+    minLength: 1,
+    maxLength: 5000,
+    pattern: NO_NUL,
+    description: 'What the owner should change before approval.',
+  }),
 });
 
 export const RevisionRequestResult = Type.Object({
   success: Type.Boolean(),
   message: Type.String(),
-  data: Type.Object({ id: Type.Integer(), project_id: Type.Integer(), revision_notes: Type.String(), created_at: Timestamp }),
+  data: Type.Object({
+    id: Type.Integer(),
+    project_id: Type.Integer(),
+    revision_notes: Type.String(),
+    created_at: Timestamp,
+  }),
   notification_ids: NotificationIds,
 });
 
 export const InvestmentBody = Type.Object({
   project_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Id of an existing project.' }),
-  investor_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Id of an existing user: the investor.' }),
-  amount: Type.Integer({ minimum: 0, maximum: MAX_SAFE_AMOUNT, description: 'Whole platform currency units, 0 to 2^53 - 1.' }),
-  status: Type.Enum([...INVESTMENT_STATUSES], {
-    description: 'pending is silent; a change into any other status notifies the investor, into paid also the project owner.',
+  investor_id: Type.Integer({
+    minimum: 1,
+    maximum: 2_147_483_647,
+    description: 'Id of an existing user: the investor.',
   }),
-  notes: Type.Optional(Type.Union([Type.String({ maxLength: 2000, pattern: NO_NUL }), Type.Null()], { description: 'Carried in the status notification.' })),
+  amount: Type.Integer({
+    minimum: 0,
+    maximum: MAX_SAFE_AMOUNT,
+    description: 'Whole platform currency units, 0 to 2^53 - 1.',
+  }),
+  status: Type.Enum([...INVESTMENT_STATUSES], {
+    description:
+      'pending is silent; a change into any other status notifies the investor, into paid also the project owner.',
+  }),
+  notes: Type.Optional(
+    Type.Union([Type.String({ maxLength: 2000, pattern: NO_NUL }), Type.Null()], {
+      description: 'Carried in the status notification.',
+    }),
+  ),
 });
 
 export const Investment = Type.Object({

@@ -6,7 +6,15 @@ import type { Database } from '../../db/schema.js';
 import { notFoundMessageOnly } from '../../http/errors.js';
 import { registerMessages, t, type Locale } from '../../http/i18n.js';
 import type { UnreadItem } from './list-json.js';
-import { countUnread, deleteOwned, findOwned, listUnread, markAllRead, markRead, type NotificationRecord } from './repository.js';
+import {
+  countUnread,
+  deleteOwned,
+  findOwned,
+  listUnread,
+  markAllRead,
+  markRead,
+  type NotificationRecord,
+} from './repository.js';
 
 export { UNREAD_LIST_LIMIT } from './repository.js';
 
@@ -16,7 +24,10 @@ registerMessages({
   'notifications.not_found': { en: 'Notification not found.', fa: 'اعلان یافت نشد.' },
   'notifications.marked_read': { en: 'Notification marked as read.', fa: 'اعلان خوانده‌شده علامت خورد.' },
   'notifications.deleted': { en: 'Notification deleted.', fa: 'اعلان حذف شد.' },
-  'notifications.all_marked_read': { en: 'All notifications marked as read.', fa: 'همهٔ اعلان‌ها خوانده‌شده علامت خوردند.' },
+  'notifications.all_marked_read': {
+    en: 'All notifications marked as read.',
+    fa: 'همهٔ اعلان‌ها خوانده‌شده علامت خوردند.',
+  },
 });
 
 export class NotificationService {

@@ -11,16 +11,32 @@ export interface CursoredNotification {
 }
 
 /** Stores a stream token's hash; drops the expired ones on the way (they can never be used). */
-export async function insertStreamToken(db: Kysely<Database>, tokenHash: string, userId: number, expiresAt: string, now: string): Promise<void> {
+export async function insertStreamToken(
+  db: Kysely<Database>,
+  tokenHash: string,
+  userId: number,
+  expiresAt: string,
+  now: string,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('notification_stream_tokens').where('expires_at', '<', now).execute();
-    await trx.insertInto('notification_stream_tokens').values({ token_hash: tokenHash, user_id: userId, expires_at: expiresAt }).execute();
+    await trx
+      .insertInto('notification_stream_tokens')
+      .values({ token_hash: tokenHash, user_id: userId, expires_at: expiresAt })
+      .execute();
   });
 }
 
 /** Removes the token (so it cannot be used twice) and answers whose it was and until when it held. */
-export async function takeStreamToken(db: Kysely<Database>, tokenHash: string): Promise<{ user_id: number; expires_at: string } | undefined> {
-  return db.deleteFrom('notification_stream_tokens').where('token_hash', '=', tokenHash).returning(['user_id', 'expires_at']).executeTakeFirst();
+export async function takeStreamToken(
+  db: Kysely<Database>,
+  tokenHash: string,
+): Promise<{ user_id: number; expires_at: string } | undefined> {
+  return db
+    .deleteFrom('notification_stream_tokens')
+    .where('token_hash', '=', tokenHash)
+    .returning(['user_id', 'expires_at'])
+    .executeTakeFirst();
 }
 
 /** The highest cursor among the user's notifications (read or not); 0 when they have none. */
@@ -35,7 +51,12 @@ export async function latestCursor(db: Kysely<Database>, userId: number): Promis
 
 /** Whether the cursor names one of the user's notifications (a resume point they may use). */
 export async function ownsCursor(db: Kysely<Database>, userId: number, seq: number): Promise<boolean> {
-  const row = await db.selectFrom('notifications').select('seq').where('user_id', '=', userId).where('seq', '=', seq).executeTakeFirst();
+  const row = await db
+    .selectFrom('notifications')
+    .select('seq')
+    .where('user_id', '=', userId)
+    .where('seq', '=', seq)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -54,7 +75,10 @@ export async function unreadAfter(db: Kysely<Database>, userId: number, seq: num
 }
 
 /** The notifications versions of these users (answer_versions; a user without a row is absent). */
-export async function notificationVersions(db: Kysely<Database>, userIds: readonly number[]): Promise<Map<number, number>> {
+export async function notificationVersions(
+  db: Kysely<Database>,
+  userIds: readonly number[],
+): Promise<Map<number, number>> {
   const versions = new Map<number, number>();
   for (let i = 0; i < userIds.length; i += 500) {
     const rows = await db

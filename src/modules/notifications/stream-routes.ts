@@ -52,24 +52,45 @@ const routes: FastifyPluginAsync = async (instance) => {
         tags,
         querystring: StreamQuery,
         response: {
-          200: { description: 'An open stream (text/event-stream).', content: { 'text/event-stream': { schema: NotificationStreamEvent } } },
+          200: {
+            description: 'An open stream (text/event-stream).',
+            content: { 'text/event-stream': { schema: NotificationStreamEvent } },
+          },
           ...errorResponses(401, 429, 503),
         },
       },
-      config: { auth: 'user', validationForm: 'general', metrics: false, queryToken: (req) => redeemStreamToken(db, (req.query as { stream_token?: unknown }).stream_token) },
+      config: {
+        auth: 'user',
+        validationForm: 'general',
+        metrics: false,
+        queryToken: (req) => redeemStreamToken(db, (req.query as { stream_token?: unknown }).stream_token),
+      },
     },
     async (req, reply) => {
       const user = currentUser(req);
       if (streams.closed) throw serviceUnavailable();
       if (!streams.accepts(user.id)) {
-        throw new HttpError(429, { message: `Too many open notification streams: at most ${config.NOTIFICATION_STREAMS_PER_USER} per user. Close one or try again later.` }, { 'retry-after': '30' });
+        throw new HttpError(
+          429,
+          {
+            message: `Too many open notification streams: at most ${config.NOTIFICATION_STREAMS_PER_USER} per user. Close one or try again later.`,
+          },
+          { 'retry-after': '30' },
+        );
       }
-      const serialize = reply.compileSerializationSchema(Notification as unknown as Record<string, unknown>) as (n: NotificationRecord) => string;
+      const serialize = reply.compileSerializationSchema(Notification as unknown as Record<string, unknown>) as (
+        n: NotificationRecord,
+      ) => string;
       const res = startEventStream(reply);
       res.write(`retry: ${RETRY_MS}\n\n`);
       // A HEAD request gets the stream's headers and nothing more (no body can follow them).
       if (req.method === 'HEAD') return void res.end();
-      const stream = streams.add(user.id, { write: (text) => res.write(text), backlog: () => res.writableLength, end: () => res.end() }, serialize, cursorOf(req.headers['last-event-id'] ?? req.query.last_event_id));
+      const stream = streams.add(
+        user.id,
+        { write: (text) => res.write(text), backlog: () => res.writableLength, end: () => res.end() },
+        serialize,
+        cursorOf(req.headers['last-event-id'] ?? req.query.last_event_id),
+      );
       // accepts() was asked in the same tick, so add() cannot refuse; the guard keeps the types honest.
       if (!stream) return void res.end();
       res.on('close', () => streams.close(stream));

@@ -15,7 +15,10 @@ const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export async function issueStreamToken(db: Kysely<Database>, userId: number): Promise<{ token: string; expires_at: string }> {
+export async function issueStreamToken(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<{ token: string; expires_at: string }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + STREAM_TOKEN_TTL_MS).toISOString();
   await insertStreamToken(db, hash(token), userId, expiresAt, nowIso());

@@ -33,7 +33,8 @@ type TicketsEb = ExpressionBuilder<Database, 'tickets'>;
 
 /** The rule as one SQL condition on `tickets` (user_id = ? OR email = ?). */
 export function ownedBy(ownerId: number, ownerEmail: string) {
-  return (eb: TicketsEb): Expression<SqlBool> => eb.or([eb('tickets.user_id', '=', ownerId), eb('tickets.email', '=', ownerEmail)]);
+  return (eb: TicketsEb): Expression<SqlBool> =>
+    eb.or([eb('tickets.user_id', '=', ownerId), eb('tickets.email', '=', ownerEmail)]);
 }
 
 /**
@@ -44,6 +45,10 @@ export function ownedBy(ownerId: number, ownerEmail: string) {
 export function ownershipHalves(ownerId: number, ownerEmail: string) {
   return [
     (eb: TicketsEb) => eb('tickets.user_id', '=', ownerId),
-    (eb: TicketsEb) => eb.and([eb('tickets.email', '=', ownerEmail), eb.or([eb('tickets.user_id', 'is', null), eb('tickets.user_id', '!=', ownerId)])]),
+    (eb: TicketsEb) =>
+      eb.and([
+        eb('tickets.email', '=', ownerEmail),
+        eb.or([eb('tickets.user_id', 'is', null), eb('tickets.user_id', '!=', ownerId)]),
+      ]),
   ];
 }

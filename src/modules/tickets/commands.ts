@@ -20,10 +20,14 @@ export const commands: CliCommand[] = [
   },
   {
     name: 'storage:sweep',
-    summary: 'Remove attachment files (on the disk or in the S3 bucket) no ticket or comment records (left by crashed or cut-short uploads); prints each one.',
+    summary:
+      'Remove attachment files (on the disk or in the S3 bucket) no ticket or comment records (left by crashed or cut-short uploads); prints each one.',
     usage: '[--older-than-minutes M] [--dry-run]',
     options: {
-      'older-than-minutes': { type: 'string', description: 'only files last written at least this long ago (default 60); keep it above the longest upload' },
+      'older-than-minutes': {
+        type: 'string',
+        description: 'only files last written at least this long ago (default 60); keep it above the longest upload',
+      },
       'dry-run': { type: 'boolean', description: 'print what would be removed, remove nothing' },
     },
     async run(values, { db, config, out }) {
@@ -34,7 +38,9 @@ export const commands: CliCommand[] = [
       const minutes = raw === undefined ? 60 : Number(raw);
       const dryRun = values['dry-run'] === true;
       const storage = await createStorage(config);
-      const result = await sweepStorage(db, storage, { graceMs: minutes * 60_000, dryRun }).finally(() => storage.close());
+      const result = await sweepStorage(db, storage, { graceMs: minutes * 60_000, dryRun }).finally(() =>
+        storage.close(),
+      );
       for (const file of result.removed) out(`${dryRun ? 'would remove' : 'removed'} ${describeSwept(file)}`);
       const bytes = result.removed.reduce((n, f) => n + f.size, 0);
       out(

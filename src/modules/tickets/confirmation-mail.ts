@@ -26,5 +26,9 @@ export function confirmationMail(config: Config, ticket: ConfirmationFacts): New
     deadline: formatMoment(ticket.sla_deadline, locale, config.SLA_TIMEZONE),
     url: `${config.APP_URL}/tickets/${ticket.id}`,
   };
-  return { to: ticket.owner.email, subject: t(locale, 'tickets.mail.subject', params), text: t(locale, 'tickets.mail.body', params) };
+  return {
+    to: ticket.owner.email,
+    subject: t(locale, 'tickets.mail.subject', params),
+    text: t(locale, 'tickets.mail.body', params),
+  };
 }

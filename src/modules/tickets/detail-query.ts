@@ -9,7 +9,16 @@ import type { Database } from '../../db/schema.js';
 import { isPostgres } from '../../db/schema-helpers.js';
 import type { ActivityRow, AttachmentRow, CommentRow, TagRow } from './repository.js';
 
-export const ATTACHMENT_COLUMNS = ['id', 'ticket_id', 'comment_id', 'file_name', 'file_type', 'file_size', 'storage_key', 'created_at'] as const;
+export const ATTACHMENT_COLUMNS = [
+  'id',
+  'ticket_id',
+  'comment_id',
+  'file_name',
+  'file_type',
+  'file_size',
+  'storage_key',
+  'created_at',
+] as const;
 export const COMMENT_COLUMNS = ['id', 'ticket_id', 'user_id', 'message', 'is_staff', 'created_at'] as const;
 export const ACTIVITY_COLUMNS = ['id', 'user_id', 'type', 'field', 'old_value', 'new_value', 'created_at'] as const;
 const TAG_COLUMNS = ['id', 'name'] as const;
@@ -25,12 +34,29 @@ const childrenOfTicket = compiledQuery('tickets.childrenOf', (db, ticketId: numb
   db.selectNoFrom([
     jsonRows(
       db,
-      db.selectFrom('ticket_tag').innerJoin('tags', 'tags.id', 'ticket_tag.tag_id').select(['tags.id', 'tags.name']).where('ticket_tag.ticket_id', '=', ticketId).orderBy('tags.id'),
+      db
+        .selectFrom('ticket_tag')
+        .innerJoin('tags', 'tags.id', 'ticket_tag.tag_id')
+        .select(['tags.id', 'tags.name'])
+        .where('ticket_tag.ticket_id', '=', ticketId)
+        .orderBy('tags.id'),
       TAG_COLUMNS,
     ).as('tags'),
-    jsonRows(db, db.selectFrom('ticket_attachments').select(ATTACHMENT_COLUMNS).where('ticket_id', '=', ticketId).orderBy('id'), ATTACHMENT_COLUMNS).as('attachments'),
-    jsonRows(db, db.selectFrom('ticket_comments').select(COMMENT_COLUMNS).where('ticket_id', '=', ticketId).orderBy('id'), COMMENT_COLUMNS).as('comments'),
-    jsonRows(db, db.selectFrom('ticket_activities').select(ACTIVITY_COLUMNS).where('ticket_id', '=', ticketId).orderBy('id'), ACTIVITY_COLUMNS).as('activities'),
+    jsonRows(
+      db,
+      db.selectFrom('ticket_attachments').select(ATTACHMENT_COLUMNS).where('ticket_id', '=', ticketId).orderBy('id'),
+      ATTACHMENT_COLUMNS,
+    ).as('attachments'),
+    jsonRows(
+      db,
+      db.selectFrom('ticket_comments').select(COMMENT_COLUMNS).where('ticket_id', '=', ticketId).orderBy('id'),
+      COMMENT_COLUMNS,
+    ).as('comments'),
+    jsonRows(
+      db,
+      db.selectFrom('ticket_activities').select(ACTIVITY_COLUMNS).where('ticket_id', '=', ticketId).orderBy('id'),
+      ACTIVITY_COLUMNS,
+    ).as('activities'),
   ]),
 );
 
@@ -44,7 +70,8 @@ export interface TicketChildren {
 /** A JSON array value as the driver hands it back (PostgreSQL parses json, SQLite gives text), timestamps made ISO with a Z. */
 function rowsOf<T>(value: unknown): T[] {
   const rows = (typeof value === 'string' ? JSON.parse(value) : value) as Array<Record<string, unknown>>;
-  for (const row of rows) if (typeof row.created_at === 'string') row.created_at = new Date(row.created_at).toISOString();
+  for (const row of rows)
+    if (typeof row.created_at === 'string') row.created_at = new Date(row.created_at).toISOString();
   return rows as T[];
 }
 

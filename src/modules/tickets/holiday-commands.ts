@@ -30,7 +30,8 @@ async function overrideOn(context: CliContext, day: number) {
 export const holidayCommands: CliCommand[] = [
   {
     name: 'holiday:add',
-    summary: 'Make a day an SLA holiday (also a built-in holiday earlier made a working day); running servers pick it up within 30 s.',
+    summary:
+      'Make a day an SLA holiday (also a built-in holiday earlier made a working day); running servers pick it up within 30 s.',
     usage: '--date D [--name N]',
     options: {
       date: { type: 'string', description: '1405-01-01 (Jalali, year below 1700) or 2026-03-21 (Gregorian)' },
@@ -47,7 +48,11 @@ export const holidayCommands: CliCommand[] = [
       await context.db.transaction().execute(async (trx) => {
         await trx.deleteFrom('sla_holidays').where('day', '=', isoDate(day)).execute();
         // A built-in holiday that was worked goes back to the built-in calendar: no row needed.
-        if (builtInNames(context, day).length === 0) await trx.insertInto('sla_holidays').values({ day: isoDate(day), name, working: 0, created_at: nowIso() }).execute();
+        if (builtInNames(context, day).length === 0)
+          await trx
+            .insertInto('sla_holidays')
+            .values({ day: isoDate(day), name, working: 0, created_at: nowIso() })
+            .execute();
       });
       context.out(`holiday added: ${isoDate(day)} (${jalaliText(day)})${name ? ` ${name}` : ''}`);
     },
@@ -66,22 +71,41 @@ export const holidayCommands: CliCommand[] = [
       }
       await context.db.transaction().execute(async (trx) => {
         await trx.deleteFrom('sla_holidays').where('day', '=', isoDate(day)).execute();
-        if (builtIn.length > 0) await trx.insertInto('sla_holidays').values({ day: isoDate(day), name: builtIn.join('; '), working: 1, created_at: nowIso() }).execute();
+        if (builtIn.length > 0)
+          await trx
+            .insertInto('sla_holidays')
+            .values({ day: isoDate(day), name: builtIn.join('; '), working: 1, created_at: nowIso() })
+            .execute();
       });
-      context.out(`holiday removed: ${isoDate(day)} (${jalaliText(day)})${builtIn.length ? ' (a built-in holiday, now a working day)' : ''}`);
+      context.out(
+        `holiday removed: ${isoDate(day)} (${jalaliText(day)})${builtIn.length ? ' (a built-in holiday, now a working day)' : ''}`,
+      );
     },
   },
   {
     name: 'holiday:list',
-    summary: 'Print the SLA holidays of a Jalali year (built-in and added, without those made working days) as JSON lines.',
+    summary:
+      'Print the SLA holidays of a Jalali year (built-in and added, without those made working days) as JSON lines.',
     usage: '[--year Y]',
     options: { year: { type: 'string', description: 'Jalali year such as 1405 (default: the current one)' } },
     async run(values, context) {
       const raw = values.year;
-      if (raw !== undefined && (typeof raw !== 'string' || !/^\d{4}$/.test(raw) || Number(raw) < 1300 || Number(raw) > 1600)) {
+      if (
+        raw !== undefined &&
+        (typeof raw !== 'string' || !/^\d{4}$/.test(raw) || Number(raw) < 1300 || Number(raw) > 1600)
+      ) {
         throw new UsageError('--year must be a Jalali year from 1300 to 1600');
       }
-      const year = raw === undefined ? jalaliOf(dayNumber({ year: new Date().getUTCFullYear(), month: new Date().getUTCMonth() + 1, day: new Date().getUTCDate() })).year : Number(raw);
+      const year =
+        raw === undefined
+          ? jalaliOf(
+              dayNumber({
+                year: new Date().getUTCFullYear(),
+                month: new Date().getUTCMonth() + 1,
+                day: new Date().getUTCDate(),
+              }),
+            ).year
+          : Number(raw);
       const clock = new SlaClock(context.config);
       const rows = await context.db.selectFrom('sla_holidays').select(['day', 'name', 'working']).execute();
       clock.setOverrides(rows);
@@ -92,7 +116,9 @@ export const holidayCommands: CliCommand[] = [
         if (!clock.isHoliday(day)) continue;
         const row = added.get(isoDate(day));
         const names = row ? [row.name ?? 'holiday'] : builtInNames(context, day);
-        context.out(JSON.stringify({ date: isoDate(day), jalali: jalaliText(day), names, source: row ? 'added' : 'built-in' }));
+        context.out(
+          JSON.stringify({ date: isoDate(day), jalali: jalaliText(day), names, source: row ? 'added' : 'built-in' }),
+        );
       }
     },
   },

@@ -30,7 +30,9 @@ export function attachmentIdFrom(req: FastifyRequest, raw: string): number {
  * body), then report schema errors and file errors together in the tickets 422 form.
  */
 export function throwIfInvalid(req: FastifyRequest, extra: FieldErrors = {}): void {
-  const schemaErrors = req.validationError?.validation ? fieldErrorsFromSchema(req.validationError.validation, requestLocale(req)) : {};
+  const schemaErrors = req.validationError?.validation
+    ? fieldErrorsFromSchema(req.validationError.validation, requestLocale(req))
+    : {};
   const errors = { ...schemaErrors, ...extra };
   if (Object.keys(errors).length) throw new ValidationError(errors, 'tickets');
   if (req.validationError) throw req.validationError;
@@ -39,6 +41,9 @@ export function throwIfInvalid(req: FastifyRequest, extra: FieldErrors = {}): vo
 /** RFC 6266: an ASCII fallback and the exact name in UTF-8 (Persian names survive). */
 export function contentDisposition(fileName: string): string {
   const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%]/g, '_') || 'download';
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

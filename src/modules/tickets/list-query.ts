@@ -10,7 +10,20 @@ import { SLA_HOURS } from './sla.js';
 import type { TicketPriority, TicketStatus } from './tables.js';
 
 /** What a list row shows (the summary, its SLA status and, for staff, the owner): not the message. */
-export const SUMMARY_COLUMNS = ['id', 'tracking_code', 'user_id', 'email', 'subject', 'status', 'priority', 'category', 'assignee_id', 'sla_deadline', 'resolved_at', 'created_at'] as const;
+export const SUMMARY_COLUMNS = [
+  'id',
+  'tracking_code',
+  'user_id',
+  'email',
+  'subject',
+  'status',
+  'priority',
+  'category',
+  'assignee_id',
+  'sla_deadline',
+  'resolved_at',
+  'created_at',
+] as const;
 
 export type TicketSummaryRow = Pick<TicketRow, (typeof SUMMARY_COLUMNS)[number]>;
 
@@ -110,7 +123,8 @@ function filteredBy(db: Kysely<Database>, shape: ListShape, v: Bound) {
     // optimization), which is every run. `(? || '')` is the same text, and the search statement
     // took 110 instead of 210 µs.
     const sqlite = !isPostgres(db);
-    const column = (name: 'tracking_code' | 'subject' | 'message') => (sqlite ? sql.ref(`tickets.${name}`) : sql`lower(${sql.ref(`tickets.${name}`)})`);
+    const column = (name: 'tracking_code' | 'subject' | 'message') =>
+      sqlite ? sql.ref(`tickets.${name}`) : sql`lower(${sql.ref(`tickets.${name}`)})`;
     const pattern = sqlite ? sql`(${v.pattern} || '')` : sql`${v.pattern}`;
     query = query.where((eb) =>
       eb.or([
@@ -152,7 +166,9 @@ function slaCondition(db: Kysely<Database>, status: SlaFilter, nowMs: number) {
 /** The number of tickets of the shape: for a caller, the ids of both halves (index-only) counted together. */
 function countOf(db: Kysely<Database>, shape: ListShape, v: Bound) {
   if (!shape.owner) return filteredBy(db, shape, v).select((eb) => eb.fn.countAll<number>().as('count'));
-  const [mine, byEmail] = ownershipHalves(v.ownerId, v.ownerEmail).map((half) => filteredBy(db, shape, v).where(half).select('tickets.id'));
+  const [mine, byEmail] = ownershipHalves(v.ownerId, v.ownerEmail).map((half) =>
+    filteredBy(db, shape, v).where(half).select('tickets.id'),
+  );
   return db.selectFrom(mine!.unionAll(byEmail!).as('owned')).select((eb) => eb.fn.countAll<number>().as('count'));
 }
 
@@ -162,7 +178,9 @@ type PageShape = ListShape & { limit: number; offset: number };
 function pageOf(db: Kysely<Database>, shape: PageShape, v: Bound) {
   if (!shape.owner) {
     const rows = filteredBy(db, shape, v).select(SUMMARY_SELECTION);
-    const ordered = shape.byDeadline ? rows.orderBy('tickets.sla_deadline', 'asc').orderBy('tickets.id', 'asc') : rows.orderBy('tickets.created_at', 'desc').orderBy('tickets.id', 'desc');
+    const ordered = shape.byDeadline
+      ? rows.orderBy('tickets.sla_deadline', 'asc').orderBy('tickets.id', 'asc')
+      : rows.orderBy('tickets.created_at', 'desc').orderBy('tickets.id', 'desc');
     return ordered.limit(sql.lit(shape.limit)).offset(sql.lit(shape.offset));
   }
   const [mine, byEmail] = ownershipHalves(v.ownerId, v.ownerEmail).map((half) =>
@@ -178,7 +196,12 @@ function pageOf(db: Kysely<Database>, shape: PageShape, v: Bound) {
       )
       .selectAll('half'),
   );
-  return mine!.unionAll(byEmail!).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(sql.lit(shape.limit)).offset(sql.lit(shape.offset));
+  return mine!
+    .unionAll(byEmail!)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(sql.lit(shape.limit))
+    .offset(sql.lit(shape.offset));
 }
 
 /**
@@ -192,7 +215,11 @@ function tagsJsonOf(db: Kysely<Database>, ticketId: Expression<number>) {
   const json = isPostgres(db)
     ? sql<unknown>`coalesce(json_agg(json_build_object('id', tags.id, 'name', tags.name) order by tags.id), '[]'::json)`
     : sql<unknown>`json_group_array(json_object('id', tags.id, 'name', tags.name))`;
-  return db.selectFrom('ticket_tag').innerJoin('tags', 'tags.id', 'ticket_tag.tag_id').where('ticket_tag.ticket_id', '=', ticketId).select(json.as('tags'));
+  return db
+    .selectFrom('ticket_tag')
+    .innerJoin('tags', 'tags.id', 'ticket_tag.tag_id')
+    .where('ticket_tag.ticket_id', '=', ticketId)
+    .select(json.as('tags'));
 }
 
 /** The shapes src/db/sql shows: a member's plain list, filtered, searching; staff's, by SLA and deadline. */
@@ -207,7 +234,12 @@ const LIST_EXAMPLES: ListValues[] = [
 
 // Compiled once per shape (compiledQueryByShape): building these with Kysely took about a fifth
 // of a list request's CPU time.
-const countQuery = compiledQueryByShape('tickets.listCount', listShape, (db, shape, v) => countOf(db, shape, v), LIST_EXAMPLES);
+const countQuery = compiledQueryByShape(
+  'tickets.listCount',
+  listShape,
+  (db, shape, v) => countOf(db, shape, v),
+  LIST_EXAMPLES,
+);
 
 export async function countTickets(db: Db, owner: TicketScope, filters: TicketFilters): Promise<number> {
   const [row] = await countQuery(db, listValues(owner, filters));
@@ -232,12 +264,20 @@ const pageWithTotalQuery = compiledQueryByShape(
     if (shape.owner && shape.q) {
       // A search has to test every ticket of the caller for the count anyway: test each once,
       // keep the matches (materialized), and take the count and the page from them.
-      const [mine, byEmail] = ownershipHalves(v.ownerId, v.ownerEmail).map((half) => filteredBy(db, shape, v).where(half).select(SUMMARY_SELECTION));
+      const [mine, byEmail] = ownershipHalves(v.ownerId, v.ownerEmail).map((half) =>
+        filteredBy(db, shape, v).where(half).select(SUMMARY_SELECTION),
+      );
       return db
-        .with((cte) => cte('matched').materialized(), () => mine!.unionAll(byEmail!))
+        .with(
+          (cte) => cte('matched').materialized(),
+          () => mine!.unionAll(byEmail!),
+        )
         .selectFrom('matched')
         .selectAll('matched')
-        .select((eb) => [eb.selectFrom('matched').select(eb.fn.countAll<number>().as('count')).as('total'), tagsJsonOf(db, eb.ref('matched.id')).as('tags_json')])
+        .select((eb) => [
+          eb.selectFrom('matched').select(eb.fn.countAll<number>().as('count')).as('total'),
+          tagsJsonOf(db, eb.ref('matched.id')).as('tags_json'),
+        ])
         .orderBy('matched.created_at', 'desc')
         .orderBy('matched.id', 'desc')
         .limit(sql.lit(shape.limit))
@@ -247,7 +287,9 @@ const pageWithTotalQuery = compiledQueryByShape(
       .selectFrom(pageOf(db, shape, v).as('page'))
       .selectAll('page')
       .select((eb) => [countOf(db, shape, v).as('total'), tagsJsonOf(db, eb.ref('page.id')).as('tags_json')]);
-    return shape.byDeadline ? page.orderBy('page.sla_deadline', 'asc').orderBy('page.id', 'asc') : page.orderBy('page.created_at', 'desc').orderBy('page.id', 'desc');
+    return shape.byDeadline
+      ? page.orderBy('page.sla_deadline', 'asc').orderBy('page.id', 'asc')
+      : page.orderBy('page.created_at', 'desc').orderBy('page.id', 'desc');
   },
   LIST_EXAMPLES.map((v) => ({ ...v, limit: 15, offset: 0 })),
 );
@@ -259,15 +301,21 @@ export interface TicketPage {
 }
 
 /** One page of tickets, newest first, with its tags and the total: the caller's, or everyone's for staff (owner null). */
-export async function listTickets(db: Db, owner: TicketScope, filters: TicketFilters, limit: number, offset: number): Promise<TicketPage> {
+export async function listTickets(
+  db: Db,
+  owner: TicketScope,
+  filters: TicketFilters,
+  limit: number,
+  offset: number,
+): Promise<TicketPage> {
   const found = await pageWithTotalQuery(db, { ...listValues(owner, filters), limit, offset });
   const tags = new Map<number, TagRow[]>();
   // The rows keep their total and tags_json columns: the views read only the summary's fields,
   // and copying every row without them (rest spread) was a visible part of the list's CPU time.
   const rows: TicketSummaryRow[] = found;
-  for (const { id, tags_json } of found) tags.set(id, (typeof tags_json === 'string' ? JSON.parse(tags_json) : tags_json) as TagRow[]);
+  for (const { id, tags_json } of found)
+    tags.set(id, (typeof tags_json === 'string' ? JSON.parse(tags_json) : tags_json) as TagRow[]);
   // A page past the end has no row to carry the total.
   const total = found.length > 0 ? Number(found[0]!.total) : await countTickets(db, owner, filters);
   return { total, rows, tags };
 }
-

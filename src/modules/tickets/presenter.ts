@@ -1,5 +1,13 @@
 // The shapes the clients see: list summaries, the full ticket, comments, activities.
-import type { ActivityValues, AttachmentRow, CommentRow, PersonRow, TagRow, TicketRow, TicketSummaryRow } from './repository.js';
+import type {
+  ActivityValues,
+  AttachmentRow,
+  CommentRow,
+  PersonRow,
+  TagRow,
+  TicketRow,
+  TicketSummaryRow,
+} from './repository.js';
 import { slaStatusOf, type SlaStatus } from './sla.js';
 
 /** The clock the deadlines are counted with (calendar/clock.ts). */
@@ -50,16 +58,30 @@ export interface PersonWithEmail {
 }
 
 /** The owner or assignee with their address; an owner without an account is just the address. */
-export function personWithEmail(row: PersonRow | undefined, fallbackEmail: string | null = null): PersonWithEmail | null {
+export function personWithEmail(
+  row: PersonRow | undefined,
+  fallbackEmail: string | null = null,
+): PersonWithEmail | null {
   if (row) return { id: row.id, first_name: row.first_name, last_name: row.last_name, email: row.email };
   return fallbackEmail ? { id: null, first_name: null, last_name: null, email: fallbackEmail } : null;
 }
 
 export function attachmentView(row: AttachmentRow) {
-  return { id: row.id, file_name: row.file_name, file_type: row.file_type, file_size: row.file_size, created_at: row.created_at };
+  return {
+    id: row.id,
+    file_name: row.file_name,
+    file_type: row.file_type,
+    file_size: row.file_size,
+    created_at: row.created_at,
+  };
 }
 
-export function summaryView(ticket: TicketSummaryRow, tags: TagRow[], people: Map<number, PersonRow>, now = Date.now()) {
+export function summaryView(
+  ticket: TicketSummaryRow,
+  tags: TagRow[],
+  people: Map<number, PersonRow>,
+  now = Date.now(),
+) {
   return {
     id: ticket.id,
     tracking_code: ticket.tracking_code,
@@ -75,13 +97,25 @@ export function summaryView(ticket: TicketSummaryRow, tags: TagRow[], people: Ma
 }
 
 /** Staff list rows also name the owner. */
-export function staffSummaryView(ticket: TicketSummaryRow, tags: TagRow[], people: Map<number, PersonRow>, now = Date.now()) {
+export function staffSummaryView(
+  ticket: TicketSummaryRow,
+  tags: TagRow[],
+  people: Map<number, PersonRow>,
+  now = Date.now(),
+) {
   const owner = ticket.user_id === null ? undefined : people.get(ticket.user_id);
   return { ...summaryView(ticket, tags, people, now), user: personWithEmail(owner, ticket.email) };
 }
 
 /** The full ticket, as POST /api/tickets returns it. */
-export function fullView(ticket: TicketRow, tags: TagRow[], attachments: AttachmentRow[], people: Map<number, PersonRow>, clock: ClockFacts, now = Date.now()) {
+export function fullView(
+  ticket: TicketRow,
+  tags: TagRow[],
+  attachments: AttachmentRow[],
+  people: Map<number, PersonRow>,
+  clock: ClockFacts,
+  now = Date.now(),
+) {
   return {
     id: ticket.id,
     tracking_code: ticket.tracking_code,

@@ -9,14 +9,40 @@ export interface PriorityKeywords {
 
 export const PRIORITY_KEYWORDS: PriorityKeywords = {
   high: [
-    'urgent', 'urgently', 'critical', 'emergency', 'asap', 'as soon as possible', 'immediately',
-    'outage', 'security breach', 'fraud',
-    'فوری', 'اضطراری', 'حساس', 'بحرانی', 'خیلی مهم', 'سریعا', 'سریعاً', 'کلاهبرداری',
+    'urgent',
+    'urgently',
+    'critical',
+    'emergency',
+    'asap',
+    'as soon as possible',
+    'immediately',
+    'outage',
+    'security breach',
+    'fraud',
+    'فوری',
+    'اضطراری',
+    'حساس',
+    'بحرانی',
+    'خیلی مهم',
+    'سریعا',
+    'سریعاً',
+    'کلاهبرداری',
   ],
   low: [
-    'suggestion', 'suggest', 'no rush', 'not urgent', 'when you have time', 'whenever', 'nice to have',
-    'feature request', 'low priority',
-    'پیشنهاد', 'عجله ای نیست', 'عجله‌ای نیست', 'فوریتی ندارد', 'در فرصت مناسب',
+    'suggestion',
+    'suggest',
+    'no rush',
+    'not urgent',
+    'when you have time',
+    'whenever',
+    'nice to have',
+    'feature request',
+    'low priority',
+    'پیشنهاد',
+    'عجله ای نیست',
+    'عجله‌ای نیست',
+    'فوریتی ندارد',
+    'در فرصت مناسب',
   ],
 };
 
@@ -42,7 +68,11 @@ function containsKeyword(text: string, keyword: string): boolean {
   return text.includes(needle);
 }
 
-export function priorityFor(subject: string, message: string, keywords: PriorityKeywords = PRIORITY_KEYWORDS): TicketPriority {
+export function priorityFor(
+  subject: string,
+  message: string,
+  keywords: PriorityKeywords = PRIORITY_KEYWORDS,
+): TicketPriority {
   const text = normaliseForMatching(`${subject} ${message}`);
   if (keywords.high.some((k) => containsKeyword(text, k))) return 'high';
   if (keywords.low.some((k) => containsKeyword(text, k))) return 'low';

@@ -8,13 +8,37 @@ import { ATTACHMENT_COLUMNS, COMMENT_COLUMNS } from './detail-query.js';
 import type { TicketActivitiesTable, TicketAttachmentsTable, TicketsTable } from './tables.js';
 
 export { childrenOf, type TicketChildren } from './detail-query.js';
-export { countTickets, likeContains, listTickets, SUMMARY_COLUMNS, type SlaFilter, type TicketFilters, type TicketPage, type TicketSummaryRow } from './list-query.js';
+export {
+  countTickets,
+  likeContains,
+  listTickets,
+  SUMMARY_COLUMNS,
+  type SlaFilter,
+  type TicketFilters,
+  type TicketPage,
+  type TicketSummaryRow,
+} from './list-query.js';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
 export const TICKET_COLUMNS = [
-  'id', 'tracking_code', 'user_id', 'email', 'subject', 'message', 'status', 'priority', 'category', 'source',
-  'assignee_id', 'sla_deadline', 'first_response_due_at', 'first_response_at', 'resolved_at', 'created_at', 'updated_at',
+  'id',
+  'tracking_code',
+  'user_id',
+  'email',
+  'subject',
+  'message',
+  'status',
+  'priority',
+  'category',
+  'source',
+  'assignee_id',
+  'sla_deadline',
+  'first_response_due_at',
+  'first_response_at',
+  'resolved_at',
+  'created_at',
+  'updated_at',
 ] as const;
 
 /** A ticket as read from the database. */
@@ -38,7 +62,9 @@ export async function insertTicketIfCodeFree(db: Db, values: NewTicketRow): Prom
 
 // The queries of the detail view (one ticket, its tags, attachments, comments and activities) and
 // of the stats run on every such request; they are compiled once (db/compiled.ts).
-const ticketById = compiledQuery('tickets.byId', (db, id: number) => db.selectFrom('tickets').select(TICKET_COLUMNS).where('id', '=', id));
+const ticketById = compiledQuery('tickets.byId', (db, id: number) =>
+  db.selectFrom('tickets').select(TICKET_COLUMNS).where('id', '=', id),
+);
 const ownedTicketById = compiledQuery('tickets.ownedById', (db, id: number, ownerId: number, ownerEmail: string) =>
   db.selectFrom('tickets').select(TICKET_COLUMNS).where('id', '=', id).where(ownedBy(ownerId, ownerEmail)),
 );
@@ -55,7 +81,12 @@ export async function updateTicket(db: Db, id: number, values: Partial<Omit<Tick
 
 /** Updates the ticket only while it is not closed (a close racing the change wins); false when it was closed. */
 export async function updateOpenTicket(db: Db, id: number, values: Partial<Omit<TicketRow, 'id'>>): Promise<boolean> {
-  const result = await db.updateTable('tickets').set(values).where('id', '=', id).where('status', '!=', 'closed').executeTakeFirst();
+  const result = await db
+    .updateTable('tickets')
+    .set(values)
+    .where('id', '=', id)
+    .where('status', '!=', 'closed')
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -88,11 +119,19 @@ export async function findTagsByIds(db: Db, ids: number[]): Promise<TagRow[]> {
 export async function attachTags(db: Db, ticketId: number, tagIds: number[]): Promise<void> {
   const unique = [...new Set(tagIds)];
   if (unique.length === 0) return;
-  await db.insertInto('ticket_tag').values(unique.map((tag_id) => ({ ticket_id: ticketId, tag_id }))).execute();
+  await db
+    .insertInto('ticket_tag')
+    .values(unique.map((tag_id) => ({ ticket_id: ticketId, tag_id })))
+    .execute();
 }
 
 const tagsOfTicket = compiledQuery('tickets.tagsOf', (db, ticketId: number) =>
-  db.selectFrom('ticket_tag').innerJoin('tags', 'tags.id', 'ticket_tag.tag_id').select(['tags.id', 'tags.name']).where('ticket_tag.ticket_id', '=', ticketId).orderBy('tags.id'),
+  db
+    .selectFrom('ticket_tag')
+    .innerJoin('tags', 'tags.id', 'ticket_tag.tag_id')
+    .select(['tags.id', 'tags.name'])
+    .where('ticket_tag.ticket_id', '=', ticketId)
+    .orderBy('tags.id'),
 );
 
 /** The ticket's tags by id (list pages get theirs inside the page statement). */
@@ -122,7 +161,14 @@ export async function insertActivities(db: Db, activities: ActivityValues[]): Pr
   if (activities.length === 0) return;
   await db
     .insertInto('ticket_activities')
-    .values(activities.map((a) => ({ ...a, field: a.field ?? null, old_value: a.old_value ?? null, new_value: a.new_value ?? null })))
+    .values(
+      activities.map((a) => ({
+        ...a,
+        field: a.field ?? null,
+        old_value: a.old_value ?? null,
+        new_value: a.new_value ?? null,
+      })),
+    )
     .execute();
 }
 
@@ -148,10 +194,22 @@ export async function insertAttachments(db: Db, rows: Array<Omit<AttachmentRow, 
   if (rows.length === 0) return [];
   const inserted: AttachmentRow[] = [];
   // One by one keeps the ids in the client's order on both dialects.
-  for (const row of rows) inserted.push(await db.insertInto('ticket_attachments').values(row).returning(ATTACHMENT_COLUMNS).executeTakeFirstOrThrow());
+  for (const row of rows)
+    inserted.push(
+      await db.insertInto('ticket_attachments').values(row).returning(ATTACHMENT_COLUMNS).executeTakeFirstOrThrow(),
+    );
   return inserted;
 }
 
-export async function findAttachment(db: Db, ticketId: number, attachmentId: number): Promise<AttachmentRow | undefined> {
-  return db.selectFrom('ticket_attachments').select(ATTACHMENT_COLUMNS).where('id', '=', attachmentId).where('ticket_id', '=', ticketId).executeTakeFirst();
+export async function findAttachment(
+  db: Db,
+  ticketId: number,
+  attachmentId: number,
+): Promise<AttachmentRow | undefined> {
+  return db
+    .selectFrom('ticket_attachments')
+    .select(ATTACHMENT_COLUMNS)
+    .where('id', '=', attachmentId)
+    .where('ticket_id', '=', ticketId)
+    .executeTakeFirst();
 }

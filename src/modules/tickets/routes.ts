@@ -27,37 +27,103 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
 
   // The list and stats answers, reused per caller (and query) until their tickets change (http/answer-reuse.ts).
   const answers = new AnswerReuse(deps.db, 'tickets', deps.config.TICKETS_CACHE_MB * 1_048_576);
-  app.get('/tickets', { schema: { summary: "The caller's tickets", tags: ['tickets'], querystring: schemas.ListQuery, response: schemas.Responses.list }, config: { ...USER, ...answers.routeConfig } }, async (req, reply) => {
-    const { page = 1, per_page: perPage = 15, ...filters } = req.query;
-    const caller = currentUser(req);
-    return answers.send(reply, { kind: 'list', userId: caller.id, values: { filters, page, perPage } }, (now) => tickets.callerList(deps, caller, filters, page, perPage, now));
-  });
+  app.get(
+    '/tickets',
+    {
+      schema: {
+        summary: "The caller's tickets",
+        tags: ['tickets'],
+        querystring: schemas.ListQuery,
+        response: schemas.Responses.list,
+      },
+      config: { ...USER, ...answers.routeConfig },
+    },
+    async (req, reply) => {
+      const { page = 1, per_page: perPage = 15, ...filters } = req.query;
+      const caller = currentUser(req);
+      return answers.send(reply, { kind: 'list', userId: caller.id, values: { filters, page, perPage } }, (now) =>
+        tickets.callerList(deps, caller, filters, page, perPage, now),
+      );
+    },
+  );
 
-  app.get('/tickets/stats', { schema: { summary: "Counts of the caller's tickets by status", tags: ['tickets'], response: schemas.Responses.stats }, config: { ...USER, ...answers.routeConfig } }, async (req, reply) => {
-    const caller = currentUser(req);
-    return answers.send(reply, { kind: 'stats', userId: caller.id, values: {} }, async () => ({ payload: { success: true, data: await tickets.ticketStats(deps, caller) } }));
-  });
+  app.get(
+    '/tickets/stats',
+    {
+      schema: {
+        summary: "Counts of the caller's tickets by status",
+        tags: ['tickets'],
+        response: schemas.Responses.stats,
+      },
+      config: { ...USER, ...answers.routeConfig },
+    },
+    async (req, reply) => {
+      const caller = currentUser(req);
+      return answers.send(reply, { kind: 'stats', userId: caller.id, values: {} }, async () => ({
+        payload: { success: true, data: await tickets.ticketStats(deps, caller) },
+      }));
+    },
+  );
 
   app.post(
     '/tickets',
-    { schema: { summary: 'Open a ticket', tags: ['tickets'], consumes: schemas.UPLOAD_TYPES, body: schemas.CreateBody, response: schemas.Responses.create }, config: USER, attachValidation: true, ...withUploads },
+    {
+      schema: {
+        summary: 'Open a ticket',
+        tags: ['tickets'],
+        consumes: schemas.UPLOAD_TYPES,
+        body: schemas.CreateBody,
+        response: schemas.Responses.create,
+      },
+      config: USER,
+      attachValidation: true,
+      ...withUploads,
+    },
     async (req, reply) => {
       throwIfInvalid(req, uploadErrors(req));
       const user = currentUser(req);
-      const ticket = await tickets.createFullTicket(deps, { owner: user, ...req.body, attachments: uploadsOf(req), locale: requestLocale(req) });
+      const ticket = await tickets.createFullTicket(deps, {
+        owner: user,
+        ...req.body,
+        attachments: uploadsOf(req),
+        locale: requestLocale(req),
+      });
       commitUploads(req);
       return reply.code(201).send({ success: true, message: t(req, 'tickets.created'), data: ticket });
     },
   );
 
-  app.get('/tickets/:id', { schema: { summary: 'One ticket with comments and activities', tags: ['tickets'], params: schemas.TicketIdParams, response: schemas.Responses.detail }, config: USER }, async (req) => {
-    const ticket = await tickets.ticketOf(deps, currentUser(req), ticketIdFrom(req.params.id));
-    return { success: true, data: await tickets.ticketDetail(deps, ticket) };
-  });
+  app.get(
+    '/tickets/:id',
+    {
+      schema: {
+        summary: 'One ticket with comments and activities',
+        tags: ['tickets'],
+        params: schemas.TicketIdParams,
+        response: schemas.Responses.detail,
+      },
+      config: USER,
+    },
+    async (req) => {
+      const ticket = await tickets.ticketOf(deps, currentUser(req), ticketIdFrom(req.params.id));
+      return { success: true, data: await tickets.ticketDetail(deps, ticket) };
+    },
+  );
 
   app.put(
     '/tickets/:id',
-    { schema: { summary: 'Change priority and/or category of an open ticket', tags: ['tickets'], params: schemas.TicketIdParams, body: schemas.UpdateBody, response: schemas.Responses.update }, config: USER, attachValidation: true, preValidation: bodyAsObject },
+    {
+      schema: {
+        summary: 'Change priority and/or category of an open ticket',
+        tags: ['tickets'],
+        params: schemas.TicketIdParams,
+        body: schemas.UpdateBody,
+        response: schemas.Responses.update,
+      },
+      config: USER,
+      attachValidation: true,
+      preValidation: bodyAsObject,
+    },
     async (req) => {
       const user = currentUser(req);
       const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));
@@ -67,16 +133,40 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     },
   );
 
-  app.put('/tickets/:id/close', { schema: { summary: 'Close a ticket', tags: ['tickets'], params: schemas.TicketIdParams, response: schemas.Responses.close }, config: USER }, async (req) => {
-    const user = currentUser(req);
-    const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));
-    const data = await tickets.closeTicket(deps, user, ticket, requestLocale(req));
-    return { success: true, message: t(req, 'tickets.closed'), data };
-  });
+  app.put(
+    '/tickets/:id/close',
+    {
+      schema: {
+        summary: 'Close a ticket',
+        tags: ['tickets'],
+        params: schemas.TicketIdParams,
+        response: schemas.Responses.close,
+      },
+      config: USER,
+    },
+    async (req) => {
+      const user = currentUser(req);
+      const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));
+      const data = await tickets.closeTicket(deps, user, ticket, requestLocale(req));
+      return { success: true, message: t(req, 'tickets.closed'), data };
+    },
+  );
 
   app.post(
     '/tickets/:id/comments',
-    { schema: { summary: 'Comment (reopens a closed ticket)', tags: ['tickets'], consumes: schemas.UPLOAD_TYPES, params: schemas.TicketIdParams, body: schemas.CommentBody, response: schemas.Responses.comment }, config: USER, attachValidation: true, ...withUploads },
+    {
+      schema: {
+        summary: 'Comment (reopens a closed ticket)',
+        tags: ['tickets'],
+        consumes: schemas.UPLOAD_TYPES,
+        params: schemas.TicketIdParams,
+        body: schemas.CommentBody,
+        response: schemas.Responses.comment,
+      },
+      config: USER,
+      attachValidation: true,
+      ...withUploads,
+    },
     async (req, reply) => {
       const user = currentUser(req);
       const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));
@@ -89,11 +179,28 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
 
   app.get(
     '/tickets/:id/attachments/:attachment_id/download',
-    { schema: { summary: 'Download an attachment (raw bytes)', tags: ['tickets'], params: schemas.AttachmentParams, produces: ['application/octet-stream'], response: schemas.Responses.download }, config: USER },
+    {
+      schema: {
+        summary: 'Download an attachment (raw bytes)',
+        tags: ['tickets'],
+        params: schemas.AttachmentParams,
+        produces: ['application/octet-stream'],
+        response: schemas.Responses.download,
+      },
+      config: USER,
+    },
     async (req, reply) => {
       const ticket = await tickets.ticketOf(deps, currentUser(req), ticketIdFrom(req.params.id));
-      const file = await tickets.attachmentFile(deps, storage, ticket, attachmentIdFrom(req, req.params.attachment_id), requestLocale(req));
-      const type = file.attachment.file_type.startsWith('text/') ? `${file.attachment.file_type}; charset=utf-8` : file.attachment.file_type;
+      const file = await tickets.attachmentFile(
+        deps,
+        storage,
+        ticket,
+        attachmentIdFrom(req, req.params.attachment_id),
+        requestLocale(req),
+      );
+      const type = file.attachment.file_type.startsWith('text/')
+        ? `${file.attachment.file_type}; charset=utf-8`
+        : file.attachment.file_type;
       return reply
         .header('content-type', type)
         .header('content-length', String(file.size))

@@ -6,7 +6,8 @@ import { NO_NUL, Timestamp, errorResponses } from '../../http/schemas.js';
 
 /** Ids are 32-bit integer columns: a larger number would fail the query on PostgreSQL. */
 const MAX_ID = 2_147_483_647;
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+const Nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
 
 export const StatusEnum = Type.Enum(['open', 'in-progress', 'closed'], { description: 'open, in-progress or closed.' });
 export const PriorityEnum = Type.Enum(['low', 'normal', 'high'], { description: 'low, normal or high.' });
@@ -26,57 +27,96 @@ export const ListQuery = Type.Object({
   status: Type.Optional(StatusEnum),
   priority: Type.Optional(PriorityEnum),
   category: Type.Optional(Type.String({ maxLength: 255, pattern: NO_NUL, description: 'Exact match.' })),
-  q: Type.Optional(Type.String({ maxLength: 200, pattern: NO_NUL, description: 'Case-insensitive substring of tracking code, subject or message.' })),
+  q: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      pattern: NO_NUL,
+      description: 'Case-insensitive substring of tracking code, subject or message.',
+    }),
+  ),
   ...paginationQuery(15, 100),
 });
 
 export const StaffListQuery = Type.Object({
   ...ListQuery.properties,
-  assignee_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Only tickets assigned to this admin.' })),
-  sla_status: Type.Optional(Type.Enum(['on_track', 'at_risk', 'breached', 'met'], { description: 'Extension: only tickets whose sla.status is this now.' })),
-  sort: Type.Optional(Type.Enum(['created_at', 'sla_deadline'], { description: 'Extension: created_at (newest first, the default) or sla_deadline (soonest resolution deadline first).' })),
+  assignee_id: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Only tickets assigned to this admin.' }),
+  ),
+  sla_status: Type.Optional(
+    Type.Enum(['on_track', 'at_risk', 'breached', 'met'], {
+      description: 'Extension: only tickets whose sla.status is this now.',
+    }),
+  ),
+  sort: Type.Optional(
+    Type.Enum(['created_at', 'sla_deadline'], {
+      description:
+        'Extension: created_at (newest first, the default) or sla_deadline (soonest resolution deadline first).',
+    }),
+  ),
 });
 
 /** The upload routes take JSON or a multipart form (documented with attachments[] as files). */
 export const UPLOAD_TYPES = ['application/json', 'multipart/form-data'];
 
-export const CreateBody = Type.Object({
-  subject: Type.String({ minLength: 1, maxLength: 255, pattern: NO_NUL, description: 'At most 255 characters.' }),
-  message: Type.String({ minLength: 10, pattern: NO_NUL, description: 'At least 10 characters.' }),
-  priority: Type.Optional(PriorityEnum),
-  category: Type.Optional(Nullable(Type.String({ maxLength: 255, pattern: NO_NUL }), 'Free text, at most 255 characters.')),
-  tags: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), { maxItems: 20, description: 'Ids of existing tags.' })),
-}, { description: 'JSON, or multipart/form-data with the files under attachments[] (jpg, jpeg, png, gif, pdf, doc, docx, txt, zip, rar; each under 10 MB; at most 10).' });
+export const CreateBody = Type.Object(
+  {
+    subject: Type.String({ minLength: 1, maxLength: 255, pattern: NO_NUL, description: 'At most 255 characters.' }),
+    message: Type.String({ minLength: 10, pattern: NO_NUL, description: 'At least 10 characters.' }),
+    priority: Type.Optional(PriorityEnum),
+    category: Type.Optional(
+      Nullable(Type.String({ maxLength: 255, pattern: NO_NUL }), 'Free text, at most 255 characters.'),
+    ),
+    tags: Type.Optional(
+      Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), { maxItems: 20, description: 'Ids of existing tags.' }),
+    ),
+  },
+  {
+    description:
+      'JSON, or multipart/form-data with the files under attachments[] (jpg, jpeg, png, gif, pdf, doc, docx, txt, zip, rar; each under 10 MB; at most 10).',
+  },
+);
 
 export const UpdateBody = Type.Object({
   priority: Type.Optional(PriorityEnum),
   category: Type.Optional(Nullable(Type.String({ maxLength: 255, pattern: NO_NUL }), 'null clears it.')),
 });
 
-export const CommentBody = Type.Object({
-  message: Type.String({ minLength: 5, maxLength: 10_000, pattern: NO_NUL, description: 'At least 5 characters.' }),
-}, { description: 'JSON, or multipart/form-data with files under attachments[] (same limits as tickets).' });
+export const CommentBody = Type.Object(
+  {
+    message: Type.String({ minLength: 5, maxLength: 10_000, pattern: NO_NUL, description: 'At least 5 characters.' }),
+  },
+  { description: 'JSON, or multipart/form-data with files under attachments[] (same limits as tickets).' },
+);
 
 export const StaffUpdateBody = Type.Object({
   status: Type.Optional(StatusEnum),
   assignee_id: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_ID }), 'An admin user; null unassigns.')),
 });
 
-const PersonSchema = Type.Object({ id: Type.Integer(), first_name: Type.String(), last_name: Type.String() }, { title: 'Person' });
-const PersonWithEmail = Type.Object({
-  id: Nullable(Type.Integer()),
-  first_name: Nullable(Type.String()),
-  last_name: Nullable(Type.String()),
-  email: Type.String(),
-}, { title: 'PersonWithEmail', description: 'id and names are null for an address without an account.' });
+const PersonSchema = Type.Object(
+  { id: Type.Integer(), first_name: Type.String(), last_name: Type.String() },
+  { title: 'Person' },
+);
+const PersonWithEmail = Type.Object(
+  {
+    id: Nullable(Type.Integer()),
+    first_name: Nullable(Type.String()),
+    last_name: Nullable(Type.String()),
+    email: Type.String(),
+  },
+  { title: 'PersonWithEmail', description: 'id and names are null for an address without an account.' },
+);
 const TagSchema = Type.Object({ id: Type.Integer(), name: Type.String() }, { title: 'Tag' });
-export const AttachmentSchema = Type.Object({
-  id: Type.Integer(),
-  file_name: Type.String({ description: 'The original name, without any path.' }),
-  file_type: Type.String({ description: 'MIME type.' }),
-  file_size: Type.Integer({ description: 'Bytes.' }),
-  created_at: Timestamp,
-}, { title: 'Attachment' });
+export const AttachmentSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    file_name: Type.String({ description: 'The original name, without any path.' }),
+    file_type: Type.String({ description: 'MIME type.' }),
+    file_size: Type.Integer({ description: 'Bytes.' }),
+    created_at: Timestamp,
+  },
+  { title: 'Attachment' },
+);
 
 const SummaryProperties = {
   id: Type.Integer(),
@@ -91,7 +131,10 @@ const SummaryProperties = {
   sla_status: SlaStatus,
 };
 const Summary = Type.Object(SummaryProperties, { title: 'TicketSummary' });
-const StaffSummary = Type.Object({ ...SummaryProperties, user: Nullable(PersonWithEmail) }, { title: 'StaffTicketSummary' });
+const StaffSummary = Type.Object(
+  { ...SummaryProperties, user: Nullable(PersonWithEmail) },
+  { title: 'StaffTicketSummary' },
+);
 
 const FullProperties = {
   ...SummaryProperties,
@@ -102,61 +145,98 @@ const FullProperties = {
   resolved_at: Nullable(Type.String(), 'Set when closed; null while open.'),
   attachments: Type.Array(AttachmentSchema, { description: 'Files sent with the ticket itself.' }),
   updated_at: Timestamp,
-  sla: Type.Object({
-    clock: Type.Enum(['calendar', 'business'], { description: 'calendar: wall-clock hours; business: working hours of SLA_BUSINESS_HOURS in SLA_TIMEZONE, holidays excluded.' }),
-    time_zone: Type.String({ description: 'The IANA zone working hours are kept in (SLA_TIMEZONE).' }),
-    status: Type.Enum(['on_track', 'at_risk', 'breached', 'met'], { description: 'The resolution target: on_track, at_risk (under 25% of the window left), breached (past it, or closed after it), met (closed by it).' }),
-    first_response_due_at: Timestamp,
-    first_response_at: Nullable(Timestamp),
-    resolution_due_at: Timestamp,
-    resolved_at: Nullable(Timestamp),
-  }, { description: 'Extension: the service-level targets and the clock they were counted with.' }),
+  sla: Type.Object(
+    {
+      clock: Type.Enum(['calendar', 'business'], {
+        description:
+          'calendar: wall-clock hours; business: working hours of SLA_BUSINESS_HOURS in SLA_TIMEZONE, holidays excluded.',
+      }),
+      time_zone: Type.String({ description: 'The IANA zone working hours are kept in (SLA_TIMEZONE).' }),
+      status: Type.Enum(['on_track', 'at_risk', 'breached', 'met'], {
+        description:
+          'The resolution target: on_track, at_risk (under 25% of the window left), breached (past it, or closed after it), met (closed by it).',
+      }),
+      first_response_due_at: Timestamp,
+      first_response_at: Nullable(Timestamp),
+      resolution_due_at: Timestamp,
+      resolved_at: Nullable(Timestamp),
+    },
+    { description: 'Extension: the service-level targets and the clock they were counted with.' },
+  ),
 };
 const FullTicket = Type.Object(FullProperties, { title: 'Ticket' });
 
-export const CommentSchema = Type.Object({
-  id: Type.Integer(),
-  ticket_id: Type.Integer(),
-  user: Nullable(PersonSchema),
-  message: Type.String(),
-  is_staff: Type.Boolean({ description: 'Extension: a reply by support staff.' }),
-  attachments: Type.Array(AttachmentSchema),
-  created_at: Timestamp,
-}, { title: 'Comment' });
+export const CommentSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    ticket_id: Type.Integer(),
+    user: Nullable(PersonSchema),
+    message: Type.String(),
+    is_staff: Type.Boolean({ description: 'Extension: a reply by support staff.' }),
+    attachments: Type.Array(AttachmentSchema),
+    created_at: Timestamp,
+  },
+  { title: 'Comment' },
+);
 
-const ActivitySchema = Type.Object({
-  id: Type.Integer(),
-  type: Type.String({ description: 'created, status_changed, field_updated, assigned, comment_added or attachment_added.' }),
-  field: Nullable(Type.String()),
-  old_value: Nullable(Type.String()),
-  new_value: Nullable(Type.String()),
-  user: Nullable(PersonSchema),
-  created_at: Timestamp,
-}, { title: 'Activity' });
+const ActivitySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    type: Type.String({
+      description: 'created, status_changed, field_updated, assigned, comment_added or attachment_added.',
+    }),
+    field: Nullable(Type.String()),
+    old_value: Nullable(Type.String()),
+    new_value: Nullable(Type.String()),
+    user: Nullable(PersonSchema),
+    created_at: Timestamp,
+  },
+  { title: 'Activity' },
+);
 
-const DetailTicket = Type.Object({
-  ...FullProperties,
-  assignee: Nullable(PersonWithEmail),
-  user: Nullable(PersonWithEmail),
-  comments: Type.Array(CommentSchema),
-  activities: Type.Array(ActivitySchema, { description: 'Audit trail, oldest first.' }),
-}, { title: 'TicketDetail' });
+const DetailTicket = Type.Object(
+  {
+    ...FullProperties,
+    assignee: Nullable(PersonWithEmail),
+    user: Nullable(PersonWithEmail),
+    comments: Type.Array(CommentSchema),
+    activities: Type.Array(ActivitySchema, { description: 'Audit trail, oldest first.' }),
+  },
+  { title: 'TicketDetail' },
+);
 
 const ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Boolean(), data });
-const okWithMessage = <T extends TSchema>(data: T) => Type.Object({ success: Type.Boolean(), message: Type.String(), data });
+const okWithMessage = <T extends TSchema>(data: T) =>
+  Type.Object({ success: Type.Boolean(), message: Type.String(), data });
 
 export const Responses = {
-  list: { 200: Type.Object({ success: Type.Boolean(), data: Type.Array(Summary), meta: PageMetaSchema }), ...errorResponses(401, 422) },
-  staffList: { 200: Type.Object({ success: Type.Boolean(), data: Type.Array(StaffSummary), meta: PageMetaSchema }), ...errorResponses(401, 403, 422) },
+  list: {
+    200: Type.Object({ success: Type.Boolean(), data: Type.Array(Summary), meta: PageMetaSchema }),
+    ...errorResponses(401, 422),
+  },
+  staffList: {
+    200: Type.Object({ success: Type.Boolean(), data: Type.Array(StaffSummary), meta: PageMetaSchema }),
+    ...errorResponses(401, 403, 422),
+  },
   stats: {
-    200: ok(Type.Object({ total: Type.Integer(), open: Type.Integer(), in_progress: Type.Integer(), closed: Type.Integer() })),
+    200: ok(
+      Type.Object({ total: Type.Integer(), open: Type.Integer(), in_progress: Type.Integer(), closed: Type.Integer() }),
+    ),
     ...errorResponses(401),
   },
   create: { 201: okWithMessage(FullTicket), ...errorResponses(400, 401, 413, 415, 422) },
   detail: { 200: ok(DetailTicket), ...errorResponses(401, 404) },
   staffDetail: { 200: okWithMessage(DetailTicket), ...errorResponses(401, 403, 404, 422) },
   update: {
-    200: okWithMessage(Type.Object({ id: Type.Integer(), tracking_code: Type.String(), priority: Type.String(), sla_deadline: Type.String(), status: Type.String() })),
+    200: okWithMessage(
+      Type.Object({
+        id: Type.Integer(),
+        tracking_code: Type.String(),
+        priority: Type.String(),
+        sla_deadline: Type.String(),
+        status: Type.String(),
+      }),
+    ),
     ...errorResponses(400, 401, 404, 422),
   },
   close: {
@@ -166,7 +246,11 @@ export const Responses = {
   comment: { 201: okWithMessage(CommentSchema), ...errorResponses(400, 401, 404, 413, 415, 422) },
   download: {
     // A stream, not a string: documented as binary, never serialised.
-    200: Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: 'The raw file (binary), with Content-Type, Content-Length and Content-Disposition.' }),
+    200: Type.Unsafe<unknown>({
+      type: 'string',
+      format: 'binary',
+      description: 'The raw file (binary), with Content-Type, Content-Length and Content-Disposition.',
+    }),
     ...errorResponses(401, 404),
   },
 };

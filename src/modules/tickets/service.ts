@@ -86,7 +86,13 @@ export async function createFullTicket(deps: AppDeps, input: FullTicketInput, in
   return deps.db.transaction().execute((trx) => writeFullTicket(deps, trx, input, tagIds, priority));
 }
 
-async function writeFullTicket(deps: AppDeps, trx: repo.Db, input: FullTicketInput, tagIds: number[], priority: TicketPriority) {
+async function writeFullTicket(
+  deps: AppDeps,
+  trx: repo.Db,
+  input: FullTicketInput,
+  tagIds: number[],
+  priority: TicketPriority,
+) {
   const now = nowIso();
   const clock = slaClockOf(deps.config);
   const row: repo.NewTicketRow = {
@@ -118,7 +124,14 @@ async function writeFullTicket(deps: AppDeps, trx: repo.Db, input: FullTicketInp
   const actor = input.owner?.id ?? null;
   await repo.insertActivities(trx, [
     { ticket_id: ticket.id, user_id: actor, type: 'created', new_value: ticket.status, created_at: now },
-    ...attachments.map((a) => ({ ticket_id: ticket.id, user_id: actor, type: 'attachment_added', field: 'attachments', new_value: a.file_name, created_at: now })),
+    ...attachments.map((a) => ({
+      ticket_id: ticket.id,
+      user_id: actor,
+      type: 'attachment_added',
+      field: 'attachments',
+      new_value: a.file_name,
+      created_at: now,
+    })),
   ]);
   // The mail is a row of this transaction: it is sent (later, by the worker) only if the ticket exists.
   if (input.owner) await enqueueMail(trx, confirmationMail(deps.config, { ...ticket, owner: input.owner }));
@@ -127,7 +140,11 @@ async function writeFullTicket(deps: AppDeps, trx: repo.Db, input: FullTicketInp
 }
 
 /** The entry point other modules use (the assistant's escalation), optionally inside their transaction. */
-export async function createTicket(deps: AppDeps, input: NewTicketInput, inTransaction?: repo.Db): Promise<{ id: number; tracking_code: string }> {
+export async function createTicket(
+  deps: AppDeps,
+  input: NewTicketInput,
+  inTransaction?: repo.Db,
+): Promise<{ id: number; tracking_code: string }> {
   const ticket = await createFullTicket(deps, input, inTransaction);
   return { id: ticket.id, tracking_code: ticket.tracking_code };
 }
@@ -139,7 +156,13 @@ export interface Caller {
   is_admin: boolean;
 }
 
-export async function listTickets(deps: AppDeps, caller: TicketScope, filters: repo.TicketFilters, page: number, perPage: number) {
+export async function listTickets(
+  deps: AppDeps,
+  caller: TicketScope,
+  filters: repo.TicketFilters,
+  page: number,
+  perPage: number,
+) {
   const { total, rows, tags } = await repo.listTickets(deps.db, caller, filters, perPage, (page - 1) * perPage);
   const personIds: number[] = [];
   for (const r of rows) {
@@ -151,10 +174,20 @@ export async function listTickets(deps: AppDeps, caller: TicketScope, filters: r
 }
 
 /** GET /api/tickets for a member: the page as the route answers it, and when its SLA statuses next move. */
-export async function callerList(deps: AppDeps, caller: Caller, filters: repo.TicketFilters, page: number, perPage: number, now: number) {
+export async function callerList(
+  deps: AppDeps,
+  caller: Caller,
+  filters: repo.TicketFilters,
+  page: number,
+  perPage: number,
+  now: number,
+) {
   const { total, rows, tags, people } = await listTickets(deps, caller, filters, page, perPage);
   const data = rows.map((r) => summaryView(r, tags.get(r.id) ?? [], people, now));
-  const validUntil = rows.reduce((soonest, r) => Math.min(soonest, slaStatusChangesAt(r, now)), Number.POSITIVE_INFINITY);
+  const validUntil = rows.reduce(
+    (soonest, r) => Math.min(soonest, slaStatusChangesAt(r, now)),
+    Number.POSITIVE_INFINITY,
+  );
   return { payload: { success: true, data, meta: pageMeta(total, page, perPage) }, validUntil };
 }
 
@@ -167,7 +200,12 @@ export async function ticketStats(deps: AppDeps, caller: Caller) {
 }
 
 /** The ticket if the scope holds it (a member's own, any for STAFF), or the spec's 404. */
-export async function ticketOf(deps: AppDeps, caller: TicketScope, id: number, db: repo.Db = deps.db): Promise<repo.TicketRow> {
+export async function ticketOf(
+  deps: AppDeps,
+  caller: TicketScope,
+  id: number,
+  db: repo.Db = deps.db,
+): Promise<repo.TicketRow> {
   const ticket = await repo.findTicket(db, id, caller);
   if (!ticket) throw ticketNotFound(id);
   return ticket;
@@ -176,8 +214,16 @@ export async function ticketOf(deps: AppDeps, caller: TicketScope, id: number, d
 /** The detail view: the full ticket with owner, assignee (with emails), comments and activities. */
 export async function ticketDetail(deps: AppDeps, ticket: repo.TicketRow) {
   const { tags, attachments, comments, activities } = await repo.childrenOf(deps.db, ticket.id);
-  const personIds = [ticket.user_id, ticket.assignee_id, ...comments.map((c) => c.user_id), ...activities.map((a) => a.user_id)];
-  const people = await usersByIds(deps.db, personIds.filter((id): id is number => id !== null));
+  const personIds = [
+    ticket.user_id,
+    ticket.assignee_id,
+    ...comments.map((c) => c.user_id),
+    ...activities.map((a) => a.user_id),
+  ];
+  const people = await usersByIds(
+    deps.db,
+    personIds.filter((id): id is number => id !== null),
+  );
   const owner = ticket.user_id === null ? undefined : people.get(ticket.user_id);
   const assignee = ticket.assignee_id === null ? undefined : people.get(ticket.assignee_id);
   const ticketAttachments = attachments.filter((a) => a.comment_id === null);
@@ -185,7 +231,13 @@ export async function ticketDetail(deps: AppDeps, ticket: repo.TicketRow) {
     ...fullView(ticket, tags, ticketAttachments, people, slaClockOf(deps.config)),
     assignee: personWithEmail(assignee),
     user: personWithEmail(owner, ticket.email),
-    comments: comments.map((c) => commentView(c, attachments.filter((a) => a.comment_id === c.id), people)),
+    comments: comments.map((c) =>
+      commentView(
+        c,
+        attachments.filter((a) => a.comment_id === c.id),
+        people,
+      ),
+    ),
     activities: activities.map((a) => activityView({ ...a, ticket_id: ticket.id }, people)),
   };
 }
@@ -195,7 +247,13 @@ export interface TicketChanges {
   category?: string | null;
 }
 
-export async function updateTicketFields(deps: AppDeps, caller: Caller, ticket: repo.TicketRow, changes: TicketChanges, locale: Locale) {
+export async function updateTicketFields(
+  deps: AppDeps,
+  caller: Caller,
+  ticket: repo.TicketRow,
+  changes: TicketChanges,
+  locale: Locale,
+) {
   if (ticket.status === 'closed') throw businessRule(t(locale, 'tickets.closed_not_editable'));
   const clock = slaClockOf(deps.config);
   await clock.refresh(deps.db);
@@ -204,7 +262,15 @@ export async function updateTicketFields(deps: AppDeps, caller: Caller, ticket: 
     const set: Partial<repo.TicketRow> = {};
     const activities: repo.ActivityValues[] = [];
     const change = (field: 'priority' | 'category', from: string | null, to: string | null) =>
-      activities.push({ ticket_id: ticket.id, user_id: caller.id, type: 'field_updated', field, old_value: from, new_value: to, created_at: now });
+      activities.push({
+        ticket_id: ticket.id,
+        user_id: caller.id,
+        type: 'field_updated',
+        field,
+        old_value: from,
+        new_value: to,
+        created_at: now,
+      });
     if (changes.priority !== undefined && changes.priority !== ticket.priority) {
       set.priority = changes.priority;
       // Deadlines count from creation (in working time with SLA_CLOCK=business), not from the change.
@@ -218,11 +284,18 @@ export async function updateTicketFields(deps: AppDeps, caller: Caller, ticket: 
     }
     if (activities.length) {
       // Guarded by status so a close racing this edit wins cleanly: a closed ticket is never edited.
-      if (!(await repo.updateOpenTicket(trx, ticket.id, { ...set, updated_at: now }))) throw businessRule(t(locale, 'tickets.closed_not_editable'));
+      if (!(await repo.updateOpenTicket(trx, ticket.id, { ...set, updated_at: now })))
+        throw businessRule(t(locale, 'tickets.closed_not_editable'));
       await repo.insertActivities(trx, activities);
     }
     const updated = { ...ticket, ...set };
-    return { id: updated.id, tracking_code: updated.tracking_code, priority: updated.priority, sla_deadline: updated.sla_deadline, status: updated.status };
+    return {
+      id: updated.id,
+      tracking_code: updated.tracking_code,
+      priority: updated.priority,
+      sla_deadline: updated.sla_deadline,
+      status: updated.status,
+    };
   });
 }
 
@@ -230,9 +303,18 @@ export async function closeTicket(deps: AppDeps, caller: Caller, ticket: repo.Ti
   if (ticket.status === 'closed') throw businessRule(t(locale, 'tickets.already_closed'));
   return deps.db.transaction().execute(async (trx) => {
     const now = nowIso();
-    if (!(await repo.updateOpenTicket(trx, ticket.id, { status: 'closed', resolved_at: now, updated_at: now }))) throw businessRule(t(locale, 'tickets.already_closed'));
+    if (!(await repo.updateOpenTicket(trx, ticket.id, { status: 'closed', resolved_at: now, updated_at: now })))
+      throw businessRule(t(locale, 'tickets.already_closed'));
     await repo.insertActivities(trx, [
-      { ticket_id: ticket.id, user_id: caller.id, type: 'status_changed', field: 'status', old_value: ticket.status, new_value: 'closed', created_at: now },
+      {
+        ticket_id: ticket.id,
+        user_id: caller.id,
+        type: 'status_changed',
+        field: 'status',
+        old_value: ticket.status,
+        new_value: 'closed',
+        created_at: now,
+      },
     ]);
     return { id: ticket.id, status: 'closed' as const, resolved_at: now };
   });
@@ -242,11 +324,27 @@ export async function closeTicket(deps: AppDeps, caller: Caller, ticket: repo.Ti
  * A comment. The owner's comment on a closed ticket reopens it (open, resolved_at cleared). A staff
  * reply moves the ticket to in-progress and records the first response time.
  */
-export async function addComment(deps: AppDeps, author: Caller & { first_name: string; last_name: string }, ticket: repo.TicketRow, message: string, uploads: StoredUpload[], staff: boolean) {
+export async function addComment(
+  deps: AppDeps,
+  author: Caller & { first_name: string; last_name: string },
+  ticket: repo.TicketRow,
+  message: string,
+  uploads: StoredUpload[],
+  staff: boolean,
+) {
   return deps.db.transaction().execute(async (trx) => {
     const now = nowIso();
-    const comment = await repo.insertComment(trx, { ticket_id: ticket.id, user_id: author.id, message, is_staff: staff ? 1 : 0, created_at: now });
-    const attachments = await repo.insertAttachments(trx, uploads.map((u) => ({ ...u, ticket_id: ticket.id, comment_id: comment.id, created_at: now })));
+    const comment = await repo.insertComment(trx, {
+      ticket_id: ticket.id,
+      user_id: author.id,
+      message,
+      is_staff: staff ? 1 : 0,
+      created_at: now,
+    });
+    const attachments = await repo.insertAttachments(
+      trx,
+      uploads.map((u) => ({ ...u, ticket_id: ticket.id, comment_id: comment.id, created_at: now })),
+    );
     const set: Partial<repo.TicketRow> = {};
     if (staff) {
       if (ticket.status !== 'in-progress') set.status = 'in-progress';
@@ -258,16 +356,48 @@ export async function addComment(deps: AppDeps, author: Caller & { first_name: s
     }
     await repo.updateTicket(trx, ticket.id, { ...set, updated_at: now });
     await repo.insertActivities(trx, [
-      { ticket_id: ticket.id, user_id: author.id, type: 'comment_added', field: 'comments', new_value: String(comment.id), created_at: now },
-      ...(set.status ? [{ ticket_id: ticket.id, user_id: author.id, type: 'status_changed', field: 'status', old_value: ticket.status, new_value: set.status, created_at: now }] : []),
-      ...attachments.map((a) => ({ ticket_id: ticket.id, user_id: author.id, type: 'attachment_added', field: 'attachments', new_value: a.file_name, created_at: now })),
+      {
+        ticket_id: ticket.id,
+        user_id: author.id,
+        type: 'comment_added',
+        field: 'comments',
+        new_value: String(comment.id),
+        created_at: now,
+      },
+      ...(set.status
+        ? [
+            {
+              ticket_id: ticket.id,
+              user_id: author.id,
+              type: 'status_changed',
+              field: 'status',
+              old_value: ticket.status,
+              new_value: set.status,
+              created_at: now,
+            },
+          ]
+        : []),
+      ...attachments.map((a) => ({
+        ticket_id: ticket.id,
+        user_id: author.id,
+        type: 'attachment_added',
+        field: 'attachments',
+        new_value: a.file_name,
+        created_at: now,
+      })),
     ]);
     const people = new Map([[author.id, author]]);
     return commentView(comment, attachments, people);
   });
 }
 
-export async function attachmentFile(deps: AppDeps, storage: AttachmentStorage, ticket: repo.TicketRow, attachmentId: number, locale: Locale) {
+export async function attachmentFile(
+  deps: AppDeps,
+  storage: AttachmentStorage,
+  ticket: repo.TicketRow,
+  attachmentId: number,
+  locale: Locale,
+) {
   const attachment = await repo.findAttachment(deps.db, ticket.id, attachmentId);
   if (!attachment) throw notFound(t(locale, 'tickets.attachment_not_found'));
   const file = await storage.open(attachment.storage_key);

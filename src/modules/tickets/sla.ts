@@ -22,13 +22,25 @@ export interface DeadlineClock {
   deadline(createdAt: string, hours: number): string;
 }
 
-const WALL_CLOCK: DeadlineClock = { deadline: (createdAt, h) => new Date(Date.parse(createdAt) + h * HOUR_MS).toISOString() };
+const WALL_CLOCK: DeadlineClock = {
+  deadline: (createdAt, h) => new Date(Date.parse(createdAt) + h * HOUR_MS).toISOString(),
+};
 
-export function slaDeadlineFor(priority: TicketPriority, createdAt: string, hours: SlaHours = SLA_HOURS, clock: DeadlineClock = WALL_CLOCK): string {
+export function slaDeadlineFor(
+  priority: TicketPriority,
+  createdAt: string,
+  hours: SlaHours = SLA_HOURS,
+  clock: DeadlineClock = WALL_CLOCK,
+): string {
   return clock.deadline(createdAt, hours.resolution[priority]);
 }
 
-export function firstResponseDeadlineFor(priority: TicketPriority, createdAt: string, hours: SlaHours = SLA_HOURS, clock: DeadlineClock = WALL_CLOCK): string {
+export function firstResponseDeadlineFor(
+  priority: TicketPriority,
+  createdAt: string,
+  hours: SlaHours = SLA_HOURS,
+  clock: DeadlineClock = WALL_CLOCK,
+): string {
   return clock.deadline(createdAt, hours.firstResponse[priority]);
 }
 

@@ -23,22 +23,56 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const deps = app.deps;
 
-  app.get('/admin/tickets', { schema: { summary: 'All tickets (staff)', tags: ['tickets-staff'], querystring: schemas.StaffListQuery, response: schemas.Responses.staffList }, config: ADMIN }, async (req) => {
-    const { page = 1, per_page: perPage = 15, ...filters } = req.query;
-    const now = Date.now();
-    const { total, rows, tags, people } = await tickets.listTickets(deps, null, { ...filters, now }, page, perPage);
-    return { success: true, data: rows.map((r) => staffSummaryView(r, tags.get(r.id) ?? [], people, now)), meta: pageMeta(total, page, perPage) };
-  });
+  app.get(
+    '/admin/tickets',
+    {
+      schema: {
+        summary: 'All tickets (staff)',
+        tags: ['tickets-staff'],
+        querystring: schemas.StaffListQuery,
+        response: schemas.Responses.staffList,
+      },
+      config: ADMIN,
+    },
+    async (req) => {
+      const { page = 1, per_page: perPage = 15, ...filters } = req.query;
+      const now = Date.now();
+      const { total, rows, tags, people } = await tickets.listTickets(deps, null, { ...filters, now }, page, perPage);
+      return {
+        success: true,
+        data: rows.map((r) => staffSummaryView(r, tags.get(r.id) ?? [], people, now)),
+        meta: pageMeta(total, page, perPage),
+      };
+    },
+  );
 
-  app.get('/admin/tickets/:id', { schema: { summary: 'Any ticket in detail (staff)', tags: ['tickets-staff'], params: schemas.TicketIdParams, response: schemas.Responses.detail }, config: ADMIN }, async (req) => {
-    const ticket = await tickets.ticketOf(deps, null, ticketIdFrom(req.params.id));
-    return { success: true, data: await tickets.ticketDetail(deps, ticket) };
-  });
+  app.get(
+    '/admin/tickets/:id',
+    {
+      schema: {
+        summary: 'Any ticket in detail (staff)',
+        tags: ['tickets-staff'],
+        params: schemas.TicketIdParams,
+        response: schemas.Responses.detail,
+      },
+      config: ADMIN,
+    },
+    async (req) => {
+      const ticket = await tickets.ticketOf(deps, null, ticketIdFrom(req.params.id));
+      return { success: true, data: await tickets.ticketDetail(deps, ticket) };
+    },
+  );
 
   app.put(
     '/admin/tickets/:id',
     {
-      schema: { summary: 'Change status and/or assignee (staff)', tags: ['tickets-staff'], params: schemas.TicketIdParams, body: schemas.StaffUpdateBody, response: schemas.Responses.staffDetail },
+      schema: {
+        summary: 'Change status and/or assignee (staff)',
+        tags: ['tickets-staff'],
+        params: schemas.TicketIdParams,
+        body: schemas.StaffUpdateBody,
+        response: schemas.Responses.staffDetail,
+      },
       config: ADMIN,
       attachValidation: true,
       preValidation: bodyAsObject,
@@ -55,7 +89,14 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
   app.post(
     '/admin/tickets/:id/comments',
     {
-      schema: { summary: 'Staff reply (moves the ticket to in-progress)', tags: ['tickets-staff'], consumes: schemas.UPLOAD_TYPES, params: schemas.TicketIdParams, body: schemas.CommentBody, response: schemas.Responses.comment },
+      schema: {
+        summary: 'Staff reply (moves the ticket to in-progress)',
+        tags: ['tickets-staff'],
+        consumes: schemas.UPLOAD_TYPES,
+        params: schemas.TicketIdParams,
+        body: schemas.CommentBody,
+        response: schemas.Responses.comment,
+      },
       config: ADMIN,
       attachValidation: true,
       ...withUploads,

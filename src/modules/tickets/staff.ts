@@ -16,7 +16,13 @@ export interface StaffChanges {
   assignee_id?: number | null;
 }
 
-export async function staffUpdate(deps: AppDeps, actor: Caller, ticket: repo.TicketRow, changes: StaffChanges, locale: Locale): Promise<void> {
+export async function staffUpdate(
+  deps: AppDeps,
+  actor: Caller,
+  ticket: repo.TicketRow,
+  changes: StaffChanges,
+  locale: Locale,
+): Promise<void> {
   if (changes.assignee_id !== undefined && changes.assignee_id !== null) {
     const assignee = (await usersByIds(deps.db, [changes.assignee_id])).get(changes.assignee_id);
     // Only administrators work tickets: anyone else is "invalid", like an id that does not exist.
@@ -33,7 +39,10 @@ export async function staffUpdate(deps: AppDeps, actor: Caller, ticket: repo.Tic
     if (changes.assignee_id !== undefined && changes.assignee_id !== current.assignee_id) {
       set.assignee_id = changes.assignee_id;
       activities.push({
-        ticket_id: current.id, user_id: actor.id, type: 'assigned', field: 'assignee_id',
+        ticket_id: current.id,
+        user_id: actor.id,
+        type: 'assigned',
+        field: 'assignee_id',
         old_value: current.assignee_id === null ? null : String(current.assignee_id),
         new_value: changes.assignee_id === null ? null : String(changes.assignee_id),
         created_at: now,
@@ -44,7 +53,15 @@ export async function staffUpdate(deps: AppDeps, actor: Caller, ticket: repo.Tic
     if (status !== undefined && status !== current.status) {
       set.status = status;
       set.resolved_at = status === 'closed' ? now : null;
-      activities.push({ ticket_id: current.id, user_id: actor.id, type: 'status_changed', field: 'status', old_value: current.status, new_value: status, created_at: now });
+      activities.push({
+        ticket_id: current.id,
+        user_id: actor.id,
+        type: 'status_changed',
+        field: 'status',
+        old_value: current.status,
+        new_value: status,
+        created_at: now,
+      });
     }
     if (activities.length === 0) return;
     await repo.updateTicket(trx, current.id, { ...set, updated_at: now });

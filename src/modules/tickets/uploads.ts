@@ -9,7 +9,15 @@ import type { Readable } from 'node:stream';
 import { HttpError, type FieldErrors } from '../../http/errors.js';
 import { requestLocale, t } from '../../http/i18n.js';
 import { fieldMessage } from '../../http/validation.js';
-import { ALLOWED_EXTENSIONS, ALLOWED_TYPES, MAX_FILE_BYTES, MAX_FILES, cleanFileName, contentMatchesExtension, extensionOf } from './file-check.js';
+import {
+  ALLOWED_EXTENSIONS,
+  ALLOWED_TYPES,
+  MAX_FILE_BYTES,
+  MAX_FILES,
+  cleanFileName,
+  contentMatchesExtension,
+  extensionOf,
+} from './file-check.js';
 import type { StoredUpload } from './service.js';
 import { StorageError, StorageUnavailableError, type AttachmentStorage } from './storage/index.js';
 
@@ -146,7 +154,12 @@ function readMultipart(storage: AttachmentStorage) {
           state.errors[key] = [fieldMessage(locale, 'mimes', key, { values: ALLOWED_EXTENSIONS.join(', ') })];
         } else {
           const storageKey = await storage.keep(temp);
-          state.stored.push({ storage_key: storageKey, file_name: fileName, file_type: ALLOWED_TYPES[extension]!.mime, file_size: temp.size });
+          state.stored.push({
+            storage_key: storageKey,
+            file_name: fileName,
+            file_type: ALLOWED_TYPES[extension]!.mime,
+            file_size: temp.size,
+          });
         }
       }
     } catch (error) {
@@ -159,7 +172,8 @@ function readMultipart(storage: AttachmentStorage) {
       // Parser limits (413), storage and system errors keep their meaning; anything else is a broken body.
       if (error instanceof StorageError) throw error;
       const code = (error as { code?: string }).code;
-      if ((typeof code === 'string' && code.startsWith('FST_')) || (error as NodeJS.ErrnoException).errno !== undefined) throw error;
+      if ((typeof code === 'string' && code.startsWith('FST_')) || (error as NodeJS.ErrnoException).errno !== undefined)
+        throw error;
       throw malformed(req);
     }
     // Form fields are text: digit strings are the integers a JSON client would send.

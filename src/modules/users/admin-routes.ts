@@ -5,7 +5,16 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { registerMessages, requestLocale, t } from '../../http/i18n.js';
 import { errorResponses } from '../../http/schemas.js';
-import { CreatedTokenResult, RevokedResult, TokenBody, TokenList, UserBody, UserIdParams, UserResult, UserTokenParams } from './admin-schemas.js';
+import {
+  CreatedTokenResult,
+  RevokedResult,
+  TokenBody,
+  TokenList,
+  UserBody,
+  UserIdParams,
+  UserResult,
+  UserTokenParams,
+} from './admin-schemas.js';
 import { UserDirectory } from './directory.js';
 
 registerMessages({
@@ -29,8 +38,8 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
         operationId: 'putAdminUser',
         summary: 'Create or update a user mirrored from the platform (201 created, 200 updated)',
         description:
-          'The id is the platform\'s. Fields left out keep their value (new user: is_admin false, locale en, active true). The same body again changes nothing. ' +
-          'A new email changes which tickets are the user\'s by the ownership rule (user id or email matches): tickets with the user\'s id stay, tickets matched only by the old address no longer show, tickets with the new address do. ' +
+          "The id is the platform's. Fields left out keep their value (new user: is_admin false, locale en, active true). The same body again changes nothing. " +
+          "A new email changes which tickets are the user's by the ownership rule (user id or email matches): tickets with the user's id stay, tickets matched only by the old address no longer show, tickets with the new address do. " +
           'active false revokes every token of the user at once.',
         tags,
         params: UserIdParams,
@@ -42,7 +51,12 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
     async (req, reply) => {
       const saved = await directory.save(req.params.id, req.body, requestLocale(req));
       reply.code(saved.created ? 201 : 200);
-      return { success: true, message: t(req, saved.created ? 'users.created' : 'users.updated'), data: saved.user, tokens_revoked: saved.tokens_revoked };
+      return {
+        success: true,
+        message: t(req, saved.created ? 'users.created' : 'users.updated'),
+        data: saved.user,
+        tokens_revoked: saved.tokens_revoked,
+      };
     },
   );
 
@@ -65,7 +79,11 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
       },
     },
     async (req, reply) => {
-      const token = await directory.mintToken(req.params.id, { name: req.body.name, expiresInDays: req.body.expires_in_days }, requestLocale(req));
+      const token = await directory.mintToken(
+        req.params.id,
+        { name: req.body.name, expiresInDays: req.body.expires_in_days },
+        requestLocale(req),
+      );
       reply.code(201);
       return { success: true, id: token.id, name: token.name, token: token.plaintext, expires_at: token.expires_at };
     },

@@ -18,15 +18,25 @@ export const UserBody = Type.Object({
     minLength: 1,
     maxLength: 255,
     format: 'email',
-    description: 'Unique among users, compared case-insensitively and stored lower-cased. Tickets carrying this address belong to the user.',
+    description:
+      'Unique among users, compared case-insensitively and stored lower-cased. Tickets carrying this address belong to the user.',
   }),
   first_name: Name('1 to 100 characters.'),
   last_name: Name('1 to 100 characters.'),
-  is_admin: Type.Optional(Type.Boolean({ description: 'Administrator rights. Omitted: false for a new user, unchanged for an existing one.' })),
-  locale: Type.Optional(Type.Enum(['en', 'fa'], { description: 'Language of notifications and mail. Omitted: en for a new user, unchanged for an existing one.' })),
+  is_admin: Type.Optional(
+    Type.Boolean({
+      description: 'Administrator rights. Omitted: false for a new user, unchanged for an existing one.',
+    }),
+  ),
+  locale: Type.Optional(
+    Type.Enum(['en', 'fa'], {
+      description: 'Language of notifications and mail. Omitted: en for a new user, unchanged for an existing one.',
+    }),
+  ),
   active: Type.Optional(
     Type.Boolean({
-      description: 'false: every token of the user is revoked and none signs in again until a new one is made after active is true. Omitted: true for a new user, unchanged for an existing one.',
+      description:
+        'false: every token of the user is revoked and none signs in again until a new one is made after active is true. Omitted: true for a new user, unchanged for an existing one.',
     }),
   ),
 });
@@ -54,7 +64,9 @@ export const UserResult = Type.Object({
 export const TokenBody = Type.Object({
   name: Type.Optional(Name('A label for the token, such as the browser or device; default "default".')),
   expires_in_days: Type.Optional(
-    Type.Union([Type.Integer({ minimum: 1, maximum: TOKEN_MAX_DAYS }), Type.Null()], { description: `Lifetime in days, 1 to ${TOKEN_MAX_DAYS}; omitted or null: no expiry.` }),
+    Type.Union([Type.Integer({ minimum: 1, maximum: TOKEN_MAX_DAYS }), Type.Null()], {
+      description: `Lifetime in days, 1 to ${TOKEN_MAX_DAYS}; omitted or null: no expiry.`,
+    }),
   ),
 });
 export type TokenBody = Static<typeof TokenBody>;
@@ -63,7 +75,10 @@ export const CreatedTokenResult = Type.Object({
   success: Type.Boolean(),
   id: Type.Integer({ description: 'Id of the token, for revoking it.' }),
   name: Type.String(),
-  token: Type.String({ description: 'The token, <id>|<40 characters>, for Authorization: Bearer. Shown only in this answer; only its hash is stored.' }),
+  token: Type.String({
+    description:
+      'The token, <id>|<40 characters>, for Authorization: Bearer. Shown only in this answer; only its hash is stored.',
+  }),
   expires_at: Type.Union([Timestamp, Type.Null()], { description: 'When it stops working; null: never.' }),
 });
 
@@ -73,11 +88,16 @@ export const TokenList = Type.Object({
     Type.Object({
       id: Type.Integer(),
       name: Type.String(),
-      last_used_at: Type.Union([Timestamp, Type.Null()], { description: 'Last request signed in with it (written at most once a minute).' }),
+      last_used_at: Type.Union([Timestamp, Type.Null()], {
+        description: 'Last request signed in with it (written at most once a minute).',
+      }),
       expires_at: Type.Union([Timestamp, Type.Null()]),
       created_at: Timestamp,
     }),
-    { description: 'The tokens that still sign in (neither revoked nor expired), newest first. The secret is never shown again.' },
+    {
+      description:
+        'The tokens that still sign in (neither revoked nor expired), newest first. The secret is never shown again.',
+    },
   ),
 });
 

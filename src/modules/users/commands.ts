@@ -1,8 +1,21 @@
 import type { Kysely } from 'kysely';
-import { CommandFailed, UsageError, optionalPositiveInteger, requireString, type CliCommand } from '../../cli/command.js';
+import {
+  CommandFailed,
+  UsageError,
+  optionalPositiveInteger,
+  requireString,
+  type CliCommand,
+} from '../../cli/command.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import type { Database } from '../../db/schema.js';
-import { advanceUserIdSequence, findMirroredUser, findUserByEmail, insertUser, setAdmin, type UserRecord } from './repository.js';
+import {
+  advanceUserIdSequence,
+  findMirroredUser,
+  findUserByEmail,
+  insertUser,
+  setAdmin,
+  type UserRecord,
+} from './repository.js';
 import { listCommands } from './list-commands.js';
 import { createToken, revokeAllTokens, revokeToken } from './tokens.js';
 
@@ -21,7 +34,10 @@ export const commands: CliCommand[] = [
     summary: 'Create a user and print it as JSON.',
     usage: '--email E --first-name F --last-name L [--admin] [--locale en|fa] [--id N]',
     options: {
-      id: { type: 'string', description: "the platform's id for the user (default: the next free id); see PUT /api/admin/users/{id}" },
+      id: {
+        type: 'string',
+        description: "the platform's id for the user (default: the next free id); see PUT /api/admin/users/{id}",
+      },
       email: { type: 'string', description: 'email address (unique, case-insensitive)' },
       'first-name': { type: 'string', description: 'first name' },
       'last-name': { type: 'string', description: 'last name' },
@@ -30,7 +46,8 @@ export const commands: CliCommand[] = [
     },
     async run(values, { db, dialect, out }) {
       const email = requireString(values, 'email');
-      if (!EMAIL.test(email) || email.length > 255) throw new UsageError(`--email must be an email address such as ada@example.com`);
+      if (!EMAIL.test(email) || email.length > 255)
+        throw new UsageError(`--email must be an email address such as ada@example.com`);
       const firstName = requireString(values, 'first-name');
       const lastName = requireString(values, 'last-name');
       const locale = values.locale ?? 'en';
@@ -38,11 +55,28 @@ export const commands: CliCommand[] = [
       if (firstName.length > 100 || lastName.length > 100) throw new UsageError('names must be at most 100 characters');
       const id = optionalPositiveInteger(values, 'id');
       if (id !== undefined && id > 2_147_483_647) throw new UsageError('--id must be at most 2147483647');
-      if (await findUserByEmail(db, email)) throw new CommandFailed(`a user with email ${email.toLowerCase()} already exists`);
-      if (id !== undefined && (await findMirroredUser(db, id, dialect))) throw new CommandFailed(`a user with id ${id} already exists`);
-      const user = await insertUser(db, { id, email, first_name: firstName, last_name: lastName, is_admin: values.admin === true, locale });
+      if (await findUserByEmail(db, email))
+        throw new CommandFailed(`a user with email ${email.toLowerCase()} already exists`);
+      if (id !== undefined && (await findMirroredUser(db, id, dialect)))
+        throw new CommandFailed(`a user with id ${id} already exists`);
+      const user = await insertUser(db, {
+        id,
+        email,
+        first_name: firstName,
+        last_name: lastName,
+        is_admin: values.admin === true,
+        locale,
+      });
       if (id !== undefined) await advanceUserIdSequence(db, dialect);
-      out(JSON.stringify({ id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name, is_admin: user.is_admin }));
+      out(
+        JSON.stringify({
+          id: user.id,
+          email: user.email,
+          first_name: user.first_name,
+          last_name: user.last_name,
+          is_admin: user.is_admin,
+        }),
+      );
     },
   },
   {
@@ -59,9 +93,12 @@ export const commands: CliCommand[] = [
       const name = typeof values.name === 'string' ? values.name.trim().slice(0, 100) || 'default' : 'default';
       const days = optionalPositiveInteger(values, 'expires-in-days');
       const user = await userWithEmail(db, email);
-      if (!(await findMirroredUser(db, user.id, dialect))?.active) throw new CommandFailed(`${user.email} is inactive: its tokens would not sign in`);
+      if (!(await findMirroredUser(db, user.id, dialect))?.active)
+        throw new CommandFailed(`${user.email} is inactive: its tokens would not sign in`);
       const token = await createToken(db, user.id, { name, expiresInDays: days });
-      progress(`token ${token.id} for ${user.email}${token.expires_at ? `, expires ${token.expires_at}` : ', no expiry'}; it is shown only now:`);
+      progress(
+        `token ${token.id} for ${user.email}${token.expires_at ? `, expires ${token.expires_at}` : ', no expiry'}; it is shown only now:`,
+      );
       out(token.plaintext);
     },
   },

@@ -20,11 +20,21 @@ import {
   type MirroredFields,
   type MirroredUser,
 } from './repository.js';
-import { createToken, liveTokens, revokeAllTokens, revokeTokenOfUser, type CreatedToken, type TokenSummary } from './tokens.js';
+import {
+  createToken,
+  liveTokens,
+  revokeAllTokens,
+  revokeTokenOfUser,
+  type CreatedToken,
+  type TokenSummary,
+} from './tokens.js';
 
 registerMessages({
   'users.email_taken': { en: 'The email has already been taken.', fa: 'این email پیش‌تر ثبت شده است.' },
-  'users.inactive': { en: 'The user is inactive: set active to true first.', fa: 'این کاربر غیرفعال است: نخست active را true کنید.' },
+  'users.inactive': {
+    en: 'The user is inactive: set active to true first.',
+    fa: 'این کاربر غیرفعال است: نخست active را true کنید.',
+  },
 });
 
 export interface UserReport {
@@ -47,7 +57,9 @@ const tokenNotFound = (id: number) => notFoundMessageOnly(`No query results for 
 
 /** The fields whose value differs from the stored user's. */
 function changedFields(existing: MirroredUser, wanted: MirroredFields): Partial<MirroredFields> {
-  return Object.fromEntries(Object.entries(wanted).filter(([key, value]) => existing[key as keyof MirroredFields] !== value)) as Partial<MirroredFields>;
+  return Object.fromEntries(
+    Object.entries(wanted).filter(([key, value]) => existing[key as keyof MirroredFields] !== value),
+  ) as Partial<MirroredFields>;
 }
 
 export class UserDirectory {
@@ -83,7 +95,8 @@ export class UserDirectory {
     const { db, dialect } = this.deps;
     return db.transaction().execute(async (trx) => {
       const email = normaliseEmail(report.email);
-      if (await emailTakenByOther(trx, email, id)) throw new ValidationError({ email: [t(locale, 'users.email_taken')] });
+      if (await emailTakenByOther(trx, email, id))
+        throw new ValidationError({ email: [t(locale, 'users.email_taken')] });
       const now = nowIso();
       const fresh: MirroredFields = {
         email,
@@ -115,7 +128,11 @@ export class UserDirectory {
   }
 
   /** A new token for the user; the plaintext is in the answer only. */
-  async mintToken(userId: number, options: { name?: string; expiresInDays?: number | null }, locale: Locale): Promise<CreatedToken & { name: string }> {
+  async mintToken(
+    userId: number,
+    options: { name?: string; expiresInDays?: number | null },
+    locale: Locale,
+  ): Promise<CreatedToken & { name: string }> {
     const { db, dialect } = this.deps;
     const name = options.name?.trim() || 'default';
     return db.transaction().execute(async (trx) => {

@@ -23,7 +23,8 @@ export const listCommands: CliCommand[] = [
   },
   {
     name: 'token:list',
-    summary: "List a user's tokens, one JSON object per line (id, name, created, last used, expires, revoked); never the token.",
+    summary:
+      "List a user's tokens, one JSON object per line (id, name, created, last used, expires, revoked); never the token.",
     usage: '--email E',
     options: { email: { type: 'string', description: 'the user whose tokens to list' } },
     async run(values, { db, out, progress }) {
@@ -32,7 +33,9 @@ export const listCommands: CliCommand[] = [
       if (!user) throw new CommandFailed(`no user with email ${email.toLowerCase()}`);
       const tokens = await tokensOf(db, user.id);
       for (const token of tokens) out(JSON.stringify(token));
-      progress(`${tokens.length} token${tokens.length === 1 ? '' : 's'} of ${user.email}; revoke one with token:revoke --id N`);
+      progress(
+        `${tokens.length} token${tokens.length === 1 ? '' : 's'} of ${user.email}; revoke one with token:revoke --id N`,
+      );
     },
   },
 ];

@@ -15,7 +15,15 @@ export interface UserRecord {
 
 export const USER_COLUMNS = ['id', 'first_name', 'last_name', 'email', 'is_admin', 'locale', 'created_at'] as const;
 
-export type UserRow = { id: number; first_name: string; last_name: string; email: string; is_admin: number; locale: string; created_at: string };
+export type UserRow = {
+  id: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  is_admin: number;
+  locale: string;
+  created_at: string;
+};
 
 export function toUser(row: UserRow): UserRecord {
   return { ...row, is_admin: row.is_admin === 1, locale: row.locale === 'fa' ? 'fa' : 'en' };
@@ -32,7 +40,12 @@ export async function findUserById(db: Kysely<Database>, id: number): Promise<Us
 
 /** The user with this id when their account is active (what a token of theirs needs to be accepted). */
 export async function findActiveUserById(db: Kysely<Database>, id: number): Promise<UserRecord | undefined> {
-  const row = await db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).where('active', '=', 1).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select(USER_COLUMNS)
+    .where('id', '=', id)
+    .where('active', '=', 1)
+    .executeTakeFirst();
   return row && toUser(row);
 }
 
@@ -43,7 +56,10 @@ export async function findUsersByIds(db: Kysely<Database>, ids: readonly number[
 
 /** Users by id, for user:list: only admins, and only addresses containing a text (case-insensitive), when asked. */
 export async function listUsers(db: Kysely<Database>, filter: { admin: boolean; emailLike?: string }) {
-  let query = db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name', 'is_admin', 'active', 'created_at']).orderBy('id');
+  let query = db
+    .selectFrom('users')
+    .select(['id', 'email', 'first_name', 'last_name', 'is_admin', 'active', 'created_at'])
+    .orderBy('id');
   if (filter.admin) query = query.where('is_admin', '=', 1);
   if (filter.emailLike) {
     const pattern = `%${filter.emailLike.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -53,7 +69,11 @@ export async function listUsers(db: Kysely<Database>, filter: { admin: boolean; 
 }
 
 export async function findUserByEmail(db: Kysely<Database>, email: string): Promise<UserRecord | undefined> {
-  const row = await db.selectFrom('users').select(USER_COLUMNS).where('email', '=', normaliseEmail(email)).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select(USER_COLUMNS)
+    .where('email', '=', normaliseEmail(email))
+    .executeTakeFirst();
   return row && toUser(row);
 }
 
@@ -87,7 +107,11 @@ export async function insertUser(db: Kysely<Database>, user: NewUser): Promise<U
 }
 
 export async function setAdmin(db: Kysely<Database>, userId: number, isAdmin: boolean): Promise<void> {
-  await db.updateTable('users').set({ is_admin: isAdmin ? 1 : 0, updated_at: nowIso() }).where('id', '=', userId).execute();
+  await db
+    .updateTable('users')
+    .set({ is_admin: isAdmin ? 1 : 0, updated_at: nowIso() })
+    .where('id', '=', userId)
+    .execute();
 }
 
 /** A user as the admin integration API shows it: with the active flag and the last change. */
@@ -103,7 +127,12 @@ function toMirroredUser(row: UserRow & { active: number; updated_at: string }): 
 }
 
 /** The user, locked until the transaction ends on PostgreSQL when `lock` (SQLite has one writer at a time). */
-export async function findMirroredUser(db: Kysely<Database>, id: number, dialect: Dialect, lock = false): Promise<MirroredUser | undefined> {
+export async function findMirroredUser(
+  db: Kysely<Database>,
+  id: number,
+  dialect: Dialect,
+  lock = false,
+): Promise<MirroredUser | undefined> {
   const row = await db
     .selectFrom('users')
     .select(MIRRORED_COLUMNS)
@@ -123,11 +152,23 @@ export interface MirroredFields {
 }
 
 /** Inserts the user under the given id unless that id is taken; true when inserted. */
-export async function insertMirroredUserIfAbsent(db: Kysely<Database>, id: number, fields: MirroredFields, now: string): Promise<boolean> {
+export async function insertMirroredUserIfAbsent(
+  db: Kysely<Database>,
+  id: number,
+  fields: MirroredFields,
+  now: string,
+): Promise<boolean> {
   return wasInserted(
     db
       .insertInto('users')
-      .values({ id, ...fields, is_admin: fields.is_admin ? 1 : 0, active: fields.active ? 1 : 0, created_at: now, updated_at: now })
+      .values({
+        id,
+        ...fields,
+        is_admin: fields.is_admin ? 1 : 0,
+        active: fields.active ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+      })
       .onConflict((oc) => oc.column('id').doNothing())
       .returning('id'),
   );
@@ -137,7 +178,12 @@ export async function insertMirroredUserIfAbsent(db: Kysely<Database>, id: numbe
  * Sets only the columns given: the triggers of migration 202611211300 fire on a column named in
  * the SET list even when its value stays the same.
  */
-export async function updateMirroredUser(db: Kysely<Database>, id: number, changes: Partial<MirroredFields>, now: string): Promise<MirroredUser> {
+export async function updateMirroredUser(
+  db: Kysely<Database>,
+  id: number,
+  changes: Partial<MirroredFields>,
+  now: string,
+): Promise<MirroredUser> {
   const { is_admin, active, ...text } = changes;
   const row = await db
     .updateTable('users')
@@ -155,7 +201,12 @@ export async function updateMirroredUser(db: Kysely<Database>, id: number, chang
 
 /** Whether another user (not `exceptId`) has this address. */
 export async function emailTakenByOther(db: Kysely<Database>, email: string, exceptId: number): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').where('email', '=', normaliseEmail(email)).where('id', '!=', exceptId).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', normaliseEmail(email))
+    .where('id', '!=', exceptId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -166,7 +217,9 @@ export async function emailTakenByOther(db: Kysely<Database>, email: string, exc
  */
 export async function advanceUserIdSequence(db: Kysely<Database>, dialect: Dialect): Promise<void> {
   if (dialect !== 'postgres') return;
-  await sql`select setval(pg_get_serial_sequence('users', 'id'), greatest((select max(id) from users), coalesce(pg_sequence_last_value(pg_get_serial_sequence('users', 'id')::regclass), 1)))`.execute(db);
+  await sql`select setval(pg_get_serial_sequence('users', 'id'), greatest((select max(id) from users), coalesce(pg_sequence_last_value(pg_get_serial_sequence('users', 'id')::regclass), 1)))`.execute(
+    db,
+  );
 }
 
 /** A unique-constraint violation on either dialect (here: the email of another user). */

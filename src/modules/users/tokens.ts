@@ -36,7 +36,10 @@ export async function createToken(
   options: { name?: string; expiresInDays?: number } = {},
 ): Promise<CreatedToken> {
   const secret = randomSecret();
-  const expiresAt = options.expiresInDays === undefined ? null : new Date(Date.now() + options.expiresInDays * 86_400_000).toISOString();
+  const expiresAt =
+    options.expiresInDays === undefined
+      ? null
+      : new Date(Date.now() + options.expiresInDays * 86_400_000).toISOString();
   const row = await db
     .insertInto('personal_access_tokens')
     .values({
@@ -73,7 +76,12 @@ const tokenWithUser = compiledQuery('users.tokenWithUser', tokenAndUser);
  */
 const tokenWithUserAndVersion = compiledQuery('users.tokenWithUserAndVersion', (db, id: number, scope: AnswerScope) =>
   tokenAndUser(db, id).select((eb) =>
-    eb.selectFrom('answer_versions as v').select('v.version').whereRef('v.user_id', '=', 'u.id').where('v.scope', '=', scope).as('answer_version'),
+    eb
+      .selectFrom('answer_versions as v')
+      .select('v.version')
+      .whereRef('v.user_id', '=', 'u.id')
+      .where('v.scope', '=', scope)
+      .as('answer_version'),
   ),
 );
 
@@ -144,7 +152,12 @@ export class TokenVerifier {
 
 /** Revokes the unrevoked tokens whose column has the value; returns how many. */
 async function revokeWhere(db: Kysely<Database>, column: 'id' | 'user_id', value: number): Promise<number> {
-  const result = await db.updateTable('personal_access_tokens').set({ revoked_at: nowIso() }).where(column, '=', value).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('personal_access_tokens')
+    .set({ revoked_at: nowIso() })
+    .where(column, '=', value)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
@@ -166,7 +179,12 @@ export interface TokenSummary {
 
 /** Every token of the user, live or not, oldest first (token:list); never the hash. */
 export function tokensOf(db: Kysely<Database>, userId: number) {
-  return db.selectFrom('personal_access_tokens').select(['id', 'name', 'created_at', 'last_used_at', 'expires_at', 'revoked_at']).where('user_id', '=', userId).orderBy('id').execute();
+  return db
+    .selectFrom('personal_access_tokens')
+    .select(['id', 'name', 'created_at', 'last_used_at', 'expires_at', 'revoked_at'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
 }
 
 /** The user's tokens that still sign in (neither revoked nor expired), newest first; never the hash. */
@@ -182,8 +200,17 @@ export async function liveTokens(db: Kysely<Database>, userId: number, now = now
 }
 
 /** Revokes the token when it belongs to the user: undefined when it does not (or does not exist), else whether it was still unrevoked. */
-export async function revokeTokenOfUser(db: Kysely<Database>, userId: number, tokenId: number): Promise<{ revoked: boolean } | undefined> {
-  const token = await db.selectFrom('personal_access_tokens').select(['id']).where('id', '=', tokenId).where('user_id', '=', userId).executeTakeFirst();
+export async function revokeTokenOfUser(
+  db: Kysely<Database>,
+  userId: number,
+  tokenId: number,
+): Promise<{ revoked: boolean } | undefined> {
+  const token = await db
+    .selectFrom('personal_access_tokens')
+    .select(['id'])
+    .where('id', '=', tokenId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   if (!token) return undefined;
   const count = await revokeToken(db, tokenId);
   return { revoked: count > 0 };

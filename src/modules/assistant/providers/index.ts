@@ -11,7 +11,9 @@ export class ProviderConfigError extends Error {
 export function providerFromConfig(config: Config): AnswerProvider {
   if (!config.LLM_BASE_URL) return new OfflineProvider();
   if (!config.LLM_MODEL) {
-    throw new ProviderConfigError('LLM_MODEL must be set when LLM_BASE_URL is set (for example LLM_MODEL=llama3.2 for Ollama)');
+    throw new ProviderConfigError(
+      'LLM_MODEL must be set when LLM_BASE_URL is set (for example LLM_MODEL=llama3.2 for Ollama)',
+    );
   }
   return new OpenAiProvider({
     baseURL: config.LLM_BASE_URL,

@@ -32,11 +32,15 @@ export class OfflineProvider implements AnswerProvider {
     const voice = agent.voice[language];
     const sources = answerPassages(request);
     if (sources.length === 0) {
-      return { content: `${t(language, 'assistant.offline.no_match')} ${t(language, 'assistant.offline.offer_escalation')}`, sources };
+      return {
+        content: `${t(language, 'assistant.offline.no_match')} ${t(language, 'assistant.offline.offer_escalation')}`,
+        sources,
+      };
     }
     const [best, ...others] = sources;
     const parts = [voice.opening, best!.answer];
-    for (const other of others) parts.push(`${t(language, 'assistant.offline.see_also')} ${other.question}\n${other.answer}`);
+    for (const other of others)
+      parts.push(`${t(language, 'assistant.offline.see_also')} ${other.question}\n${other.answer}`);
     parts.push(voice.closing);
     return { content: parts.join('\n\n'), sources };
   }

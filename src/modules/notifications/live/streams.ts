@@ -108,7 +108,12 @@ export class NotificationStreams {
    * Registers a stream and starts it (unread count, then what a reconnect missed); undefined when
    * the user already holds the most streams allowed, or the instance is shutting down.
    */
-  add(userId: number, sink: StreamSink, serialize: (n: NotificationRecord) => string, resumeFrom?: number): NotificationStream | undefined {
+  add(
+    userId: number,
+    sink: StreamSink,
+    serialize: (n: NotificationRecord) => string,
+    resumeFrom?: number,
+  ): NotificationStream | undefined {
     if (this.closing || !this.accepts(userId)) return undefined;
     let streams = this.byUser.get(userId);
     if (!streams) this.byUser.set(userId, (streams = new Set()));
@@ -191,7 +196,8 @@ export class NotificationStreams {
       for (const stream of starting) {
         const resume = stream.resumeFrom;
         // An unknown or foreign cursor is ignored: the stream starts from now.
-        stream.cursor = resume !== undefined && resume < latest && (await ownsCursor(this.db, userId, resume)) ? resume : latest;
+        stream.cursor =
+          resume !== undefined && resume < latest && (await ownsCursor(this.db, userId, resume)) ? resume : latest;
       }
     }
     // A change committed while this runs raises another signal, which makes one more run.

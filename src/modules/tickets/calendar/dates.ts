@@ -11,7 +11,12 @@ export interface CivilDate {
 const DAY_MS = 86_400_000;
 
 function partsFormatter(calendar: string): Intl.DateTimeFormat {
-  return new Intl.DateTimeFormat(`en-u-ca-${calendar}-nu-latn`, { timeZone: 'UTC', year: 'numeric', month: 'numeric', day: 'numeric' });
+  return new Intl.DateTimeFormat(`en-u-ca-${calendar}-nu-latn`, {
+    timeZone: 'UTC',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+  });
 }
 
 const PERSIAN = partsFormatter('persian');

@@ -47,14 +47,19 @@ export const LUNAR_HOLIDAYS: DatedHoliday[] = [
 /** The last day of Safar (29 or 30): martyrdom of Imam Reza. */
 const END_OF_SAFAR = 'Martyrdom of Imam Reza (end of Safar)';
 
-const LUNAR_NAMES = new Map<string, string>([...LUNAR_HOLIDAYS.map((h) => [`${h.month}-${h.day}`, h.name] as [string, string]), ['2-end', END_OF_SAFAR]]);
+const LUNAR_NAMES = new Map<string, string>([
+  ...LUNAR_HOLIDAYS.map((h) => [`${h.month}-${h.day}`, h.name] as [string, string]),
+  ['2-end', END_OF_SAFAR],
+]);
 
 /** The lunar holidays (keys such as "1-10", "2-end") the computed calendar puts on a day. */
 function computedLunar(day: number): Array<{ year: number; key: string }> {
   const lunar = lunarOf(day);
   const keys: Array<{ year: number; key: string }> = [];
-  if (LUNAR_NAMES.has(`${lunar.month}-${lunar.day}`)) keys.push({ year: lunar.year, key: `${lunar.month}-${lunar.day}` });
-  if (lunar.month === 2 && lunar.day >= 29 && lunarOf(day + 1).month === 3) keys.push({ year: lunar.year, key: '2-end' });
+  if (LUNAR_NAMES.has(`${lunar.month}-${lunar.day}`))
+    keys.push({ year: lunar.year, key: `${lunar.month}-${lunar.day}` });
+  if (lunar.month === 2 && lunar.day >= 29 && lunarOf(day + 1).month === 3)
+    keys.push({ year: lunar.year, key: '2-end' });
   return keys;
 }
 

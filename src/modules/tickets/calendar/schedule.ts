@@ -58,13 +58,15 @@ function minutesOf(clock: string): number {
   const match = /^(\d{2}):(\d{2})$/.exec(clock.trim());
   if (!match) throw new ScheduleError(`bad time "${clock.trim()}"`);
   const [hours, minutes] = [Number(match[1]), Number(match[2])];
-  if (minutes > 59 || hours > 24 || (hours === 24 && minutes > 0)) throw new ScheduleError(`bad time "${clock.trim()}"`);
+  if (minutes > 59 || hours > 24 || (hours === 24 && minutes > 0))
+    throw new ScheduleError(`bad time "${clock.trim()}"`);
   return hours * 60 + minutes;
 }
 
 function periodOf(text: string): Period {
   const [from, to, extra] = text.split('-');
-  if (extra !== undefined || from === undefined || to === undefined) throw new ScheduleError(`bad period "${text.trim()}"`);
+  if (extra !== undefined || from === undefined || to === undefined)
+    throw new ScheduleError(`bad period "${text.trim()}"`);
   const start = minutesOf(from);
   let end = minutesOf(to);
   if (start === 1440) throw new ScheduleError(`bad period "${text.trim()}"`);
@@ -75,11 +77,18 @@ function periodOf(text: string): Period {
 export function parseSchedule(text: string): WeekSchedule {
   const week: WeekSchedule = [[], [], [], [], [], [], []];
   const named = new Set<number>();
-  for (const rule of text.split(';').map((r) => r.trim()).filter(Boolean)) {
+  for (const rule of text
+    .split(';')
+    .map((r) => r.trim())
+    .filter(Boolean)) {
     const space = rule.search(/\s/);
     if (space < 0) throw new ScheduleError(`"${rule}" has no periods`);
     const days = daysOf(rule.slice(0, space));
-    const periods = rule.slice(space).split(',').map(periodOf).sort((a, b) => a.start - b.start);
+    const periods = rule
+      .slice(space)
+      .split(',')
+      .map(periodOf)
+      .sort((a, b) => a.start - b.start);
     for (let i = 1; i < periods.length; i++) {
       if (periods[i]!.start < periods[i - 1]!.end) throw new ScheduleError(`periods overlap in "${rule}"`);
     }
@@ -92,7 +101,8 @@ export function parseSchedule(text: string): WeekSchedule {
   for (let day = 0; day < 7; day++) {
     const last = week[day]!.at(-1);
     const next = week[(day + 1) % 7]![0];
-    if (last && next && last.end - 1440 > next.start) throw new ScheduleError(`${DAY_NAMES[day]}'s last period runs into ${DAY_NAMES[(day + 1) % 7]}'s first`);
+    if (last && next && last.end - 1440 > next.start)
+      throw new ScheduleError(`${DAY_NAMES[day]}'s last period runs into ${DAY_NAMES[(day + 1) % 7]}'s first`);
   }
   if (week.every((periods) => periods.length === 0)) throw new ScheduleError('no working time in the week');
   return week;

@@ -23,7 +23,14 @@ export function zoneOffset(timeZone: string, at: number): number {
   let formatter = offsetFormatters.get(timeZone);
   if (!formatter) {
     formatter = new Intl.DateTimeFormat('en-US-u-ca-gregory-nu-latn', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
     });
     offsetFormatters.set(timeZone, formatter);
   }
@@ -49,7 +56,10 @@ export function localDayOf(timeZone: string, at: number): number {
 /** The working intervals [start, end) in UTC ms that begin on a local day. */
 export function intervalsOn(calendar: WorkCalendar, day: number): Array<[number, number]> {
   if (calendar.isHoliday(day)) return [];
-  return calendar.week[weekdayOf(day)]!.map((p) => [localToUtc(calendar.timeZone, day, p.start), localToUtc(calendar.timeZone, day, p.end)]);
+  return calendar.week[weekdayOf(day)]!.map((p) => [
+    localToUtc(calendar.timeZone, day, p.start),
+    localToUtc(calendar.timeZone, day, p.end),
+  ]);
 }
 
 /**
@@ -77,8 +87,8 @@ export function addWorkingTime(calendar: WorkCalendar, from: number, amount: num
 export function workingTimeBetween(calendar: WorkCalendar, from: number, to: number): number {
   let total = 0;
   for (let day = localDayOf(calendar.timeZone, from) - 1; day <= localDayOf(calendar.timeZone, to); day++) {
-    for (const [start, end] of intervalsOn(calendar, day)) total += Math.max(0, Math.min(end, to) - Math.max(start, from));
+    for (const [start, end] of intervalsOn(calendar, day))
+      total += Math.max(0, Math.min(end, to) - Math.max(start, from));
   }
   return total;
 }
-

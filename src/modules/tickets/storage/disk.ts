@@ -60,7 +60,9 @@ export class DiskStorage implements AttachmentStorage {
     yield await this.temps.list();
     let shards: string[] = [];
     try {
-      shards = (await fsp.readdir(this.root, { withFileTypes: true })).filter((e) => e.isDirectory() && SHARD.test(e.name)).map((e) => e.name);
+      shards = (await fsp.readdir(this.root, { withFileTypes: true }))
+        .filter((e) => e.isDirectory() && SHARD.test(e.name))
+        .map((e) => e.name);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }

@@ -9,15 +9,41 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { s3Location, type Config } from '../../../config.js';
-import { StorageError, StorageUnavailableError, attachmentsDir, type AttachmentStorage, type ListedFile, type StorageLog, type TempFile } from './index.js';
+import {
+  StorageError,
+  StorageUnavailableError,
+  attachmentsDir,
+  type AttachmentStorage,
+  type ListedFile,
+  type StorageLog,
+  type TempFile,
+} from './index.js';
 import { TempFiles } from './temp-files.js';
 
 const KEY = /^[a-f0-9]{32}$/;
 const STORED = /^([a-f0-9]{2})\/([a-f0-9]{32})$/;
 /** Failures without an HTTP answer that mean the server is down or unreachable. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
 /** The SDK never retries a request whose body is a stream; keep() does, reopening the file. */
 const PUT_ATTEMPTS = 3;
 // Connect within 5 s, answer (headers) within 60 s: a 10 MB PutObject takes far less on any link a
@@ -37,8 +63,12 @@ function isOutage(error: unknown): boolean {
 
 /** Errors of the S3 exchange as the storage's own; others (reading the local file) stay as they are. */
 function translated(error: unknown): unknown {
-  if (isOutage(error)) return new StorageUnavailableError(`attachment storage unavailable: ${(error as Error).message}`, { cause: error });
-  if (error instanceof S3ServiceException) return new StorageError(`attachment storage refused the request: ${error.name}: ${error.message}`, { cause: error });
+  if (isOutage(error))
+    return new StorageUnavailableError(`attachment storage unavailable: ${(error as Error).message}`, { cause: error });
+  if (error instanceof S3ServiceException)
+    return new StorageError(`attachment storage refused the request: ${error.name}: ${error.message}`, {
+      cause: error,
+    });
   return error;
 }
 
@@ -70,7 +100,13 @@ export class S3Storage implements AttachmentStorage {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       requestHandler: { ...HANDLER, httpAgent: AGENT, httpsAgent: AGENT },
       // Only the SDK's warnings; its per-request info and error lines would repeat what the error handler logs.
-      logger: { trace: ignore, debug: ignore, info: ignore, error: ignore, warn: (...args: unknown[]) => log?.warn({ s3: args }, 'S3 client warning') },
+      logger: {
+        trace: ignore,
+        debug: ignore,
+        info: ignore,
+        error: ignore,
+        warn: (...args: unknown[]) => log?.warn({ s3: args }, 'S3 client warning'),
+      },
     });
   }
 
@@ -96,7 +132,15 @@ export class S3Storage implements AttachmentStorage {
       for (let attempt = 1; ; attempt++) {
         const body = fs.createReadStream(temp.path);
         try {
-          await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), Body: body, ContentLength: temp.size, ContentType: 'application/octet-stream' }));
+          await this.client.send(
+            new PutObjectCommand({
+              Bucket: this.bucket,
+              Key: this.objectKey(key),
+              Body: body,
+              ContentLength: temp.size,
+              ContentType: 'application/octet-stream',
+            }),
+          );
           return key;
         } catch (error) {
           if (attempt >= PUT_ATTEMPTS || !isOutage(error)) throw translated(error);
@@ -116,9 +160,11 @@ export class S3Storage implements AttachmentStorage {
   }
 
   async remove(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) })).catch((error: unknown) => {
-      throw translated(error);
-    });
+    await this.client
+      .send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }))
+      .catch((error: unknown) => {
+        throw translated(error);
+      });
   }
 
   async open(key: string): Promise<{ stream: Readable; size: number } | undefined> {
@@ -142,14 +188,22 @@ export class S3Storage implements AttachmentStorage {
     yield await this.temps.list();
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token })).catch((error: unknown) => {
-        throw translated(error);
-      });
+      const page = await this.client
+        .send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token }))
+        .catch((error: unknown) => {
+          throw translated(error);
+        });
       const batch: ListedFile[] = [];
       for (const object of page.Contents ?? []) {
         const key = object.Key === undefined ? undefined : this.keyOf(object.Key);
         // An object without a date counts as just written, so it is never removed on a guess.
-        if (key) batch.push({ file: object.Key!, key, size: object.Size ?? 0, modifiedMs: object.LastModified?.getTime() ?? Date.now() });
+        if (key)
+          batch.push({
+            file: object.Key!,
+            key,
+            size: object.Size ?? 0,
+            modifiedMs: object.LastModified?.getTime() ?? Date.now(),
+          });
       }
       yield batch;
       token = page.IsTruncated ? page.NextContinuationToken : undefined;

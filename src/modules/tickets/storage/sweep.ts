@@ -43,23 +43,42 @@ export interface SweepOptions {
 async function referencedKeys(db: Kysely<Database>, keys: string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < keys.length; i += LOOKUP_CHUNK) {
-    const rows = await db.selectFrom('ticket_attachments').select('storage_key').where('storage_key', 'in', keys.slice(i, i + LOOKUP_CHUNK)).execute();
+    const rows = await db
+      .selectFrom('ticket_attachments')
+      .select('storage_key')
+      .where('storage_key', 'in', keys.slice(i, i + LOOKUP_CHUNK))
+      .execute();
     for (const row of rows) found.add(row.storage_key);
   }
   return found;
 }
 
-async function removeFile(storage: AttachmentStorage, listed: ListedFile, kind: SweptFile['kind'], result: SweepResult, dryRun: boolean) {
+async function removeFile(
+  storage: AttachmentStorage,
+  listed: ListedFile,
+  kind: SweptFile['kind'],
+  result: SweepResult,
+  dryRun: boolean,
+) {
   // Gone meanwhile (another sweep, the request's own clean-up): nothing left to report.
   if (!dryRun && !(await storage.removeListed(listed))) return;
-  result.removed.push({ file: listed.file, kind, size: listed.size, modifiedAt: new Date(listed.modifiedMs).toISOString() });
+  result.removed.push({
+    file: listed.file,
+    kind,
+    size: listed.size,
+    modifiedAt: new Date(listed.modifiedMs).toISOString(),
+  });
 }
 
 /**
  * Sweeps a storage: the disk under a DATA_DIR (given as a path, as the disk-only sweep was) or
  * any AttachmentStorage, such as an S3 bucket.
  */
-export async function sweepStorage(db: Kysely<Database>, where: AttachmentStorage | string, options: SweepOptions = {}): Promise<SweepResult> {
+export async function sweepStorage(
+  db: Kysely<Database>,
+  where: AttachmentStorage | string,
+  options: SweepOptions = {},
+): Promise<SweepResult> {
   const storage = typeof where === 'string' ? new DiskStorage(attachmentsDir(where)) : where;
   const cutoff = (options.now ?? new Date()).getTime() - (options.graceMs ?? SWEEP_GRACE_MS);
   const dryRun = options.dryRun ?? false;
@@ -76,7 +95,10 @@ export async function sweepStorage(db: Kysely<Database>, where: AttachmentStorag
       else old.push(listed);
     }
     if (old.length === 0) continue;
-    const referenced = await referencedKeys(db, old.map((c) => c.key!));
+    const referenced = await referencedKeys(
+      db,
+      old.map((c) => c.key!),
+    );
     for (const listed of old) {
       if (!referenced.has(listed.key!)) await removeFile(storage, listed, 'unreferenced', result, dryRun);
     }
@@ -100,11 +122,18 @@ export interface StartupSweepLog {
  * behind are removed by the first start after they have aged past it (or by storage:sweep).
  * Returns a promise that never rejects, for the app to await before closing the database.
  */
-export function startupSweep(db: Kysely<Database>, storage: AttachmentStorage, log: StartupSweepLog, graceMs = SWEEP_GRACE_MS): Promise<void> {
+export function startupSweep(
+  db: Kysely<Database>,
+  storage: AttachmentStorage,
+  log: StartupSweepLog,
+  graceMs = SWEEP_GRACE_MS,
+): Promise<void> {
   return sweepStorage(db, storage, { graceMs }).then(
     (result) => {
-      for (const file of result.removed) log.info({ file: file.file, kind: file.kind, size: file.size }, `storage sweep removed ${describeSwept(file)}`);
-      if (result.removed.length) log.warn({ removed: result.removed.length }, 'storage sweep removed files no attachment row recorded');
+      for (const file of result.removed)
+        log.info({ file: file.file, kind: file.kind, size: file.size }, `storage sweep removed ${describeSwept(file)}`);
+      if (result.removed.length)
+        log.warn({ removed: result.removed.length }, 'storage sweep removed files no attachment row recorded');
     },
     (err: unknown) => log.warn({ err }, 'storage sweep failed; run storage:sweep'),
   );
