@@ -226,7 +226,7 @@ export async function measureCase(
     body: request.body,
   });
   const headers: Record<string, string> = {};
-  sample.headers.forEach((value, key) => (headers[key] = value));
+  for (const [key, value] of sample.headers) headers[key] = value;
   await ceiling.record(request.path, sample.status, headers, Buffer.from(await sample.arrayBuffer()));
   if (options.warmup > 0) {
     await wrk(service.url, request, options.connections, options.warmup);

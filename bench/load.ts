@@ -259,7 +259,8 @@ const TOTAL_SHARE = MIX.reduce((s, m) => s + m[1], 0);
 function chooseOp(): [string, Op] {
   let r = Math.random() * TOTAL_SHARE;
   for (const [name, share, op] of MIX) {
-    if ((r -= share) < 0) return [name, op];
+    r -= share;
+    if (r < 0) return [name, op];
   }
   return [MIX[0]![0], MIX[0]![2]];
 }
@@ -394,7 +395,10 @@ async function runMix(
         if (stats.firstErrors.length < 5) stats.firstErrors.push(failure);
       } else {
         let list = stats.latencies.get(name);
-        if (!list) stats.latencies.set(name, (list = []));
+        if (!list) {
+          list = [];
+          stats.latencies.set(name, list);
+        }
         list.push(ms);
       }
     }

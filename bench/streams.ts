@@ -53,8 +53,7 @@ function openStream(url: string, headers: Record<string, string>): Promise<OpenS
           started = true;
           resolve(stream);
         }
-        let index: number;
-        while ((index = text.indexOf('event: notification')) >= 0) {
+        for (let index = text.indexOf('event: notification'); index >= 0; index = text.indexOf('event: notification')) {
           text = text.slice(index + 19);
           if (waiting) {
             const wake = waiting;

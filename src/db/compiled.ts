@@ -131,7 +131,10 @@ export function compiledQueryByShape<V extends object, S extends { key: string }
   return async (db, values) => {
     const shape = shapeOf(values);
     let shapes = byDb.get(db);
-    if (!shapes) byDb.set(db, (shapes = new Map()));
+    if (!shapes) {
+      shapes = new Map();
+      byDb.set(db, shapes);
+    }
     let entry = shapes.get(shape.key);
     if (!entry) {
       entry = prepared(build(db, shape, standIns()).compile());

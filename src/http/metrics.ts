@@ -143,7 +143,7 @@ export function registerMetrics(app: FastifyInstance, pool?: pg.Pool): void {
     // A wrong or missing token gets the same 404, so the endpoint's existence is not revealed.
     if (!bearerMatches(req.headers.authorization, token)) return reply.callNotFound();
     await collectOutbox().catch((err: unknown) => req.log.warn({ err }, 'metrics: cannot read the mail outbox'));
-    const text = (await processRegistry.metrics()) + '\n' + (await registry.metrics());
+    const text = `${await processRegistry.metrics()}\n${await registry.metrics()}`;
     return reply.type(registry.contentType).send(text);
   });
 }

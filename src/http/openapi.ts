@@ -94,7 +94,9 @@ function completeResponses(route: RouteOptions): Responses {
     rateLimit?: unknown;
   };
   const response: Responses = { ...schema.response };
-  const add = (status: number, body: TSchema) => void (response[status] ??= body);
+  const add = (status: number, body: TSchema) => {
+    response[status] ??= body;
+  };
   const method = [route.method].flat()[0];
   // 400: a path with a broken %-escape, or an unreadable body.
   add(400, ErrorSchemas.failure);

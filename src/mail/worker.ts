@@ -50,7 +50,7 @@ export class MailWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    if (this.running) {
+    if (this.running !== undefined) {
       let timer: NodeJS.Timeout | undefined;
       const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.stopWaitMs)));
       await Promise.race([this.running, gaveUp]);

@@ -2,7 +2,8 @@
 // STORAGE_URL names), built once per app and shared by the ticket routes and the storage sweep;
 // its connections are released when the app closes, after the sweep that uses it has stopped.
 import fp from 'fastify-plugin';
-import { createStorage, type AttachmentStorage } from '../modules/tickets/storage/index.js';
+import { createStorage } from '../modules/tickets/storage/create.js';
+import type { AttachmentStorage } from '../modules/tickets/storage/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -9,7 +9,9 @@ export default fp(
     const { deps } = app;
     if (!deps.startWorkers) return;
     let sweeping: Promise<void> | undefined;
-    app.addHook('onReady', async () => void (sweeping = startupSweep(deps.db, app.attachmentStorage, app.log)));
+    app.addHook('onReady', async () => {
+      sweeping = startupSweep(deps.db, app.attachmentStorage, app.log);
+    });
     app.addHook('onClose', async () => sweeping);
   },
   { name: 'storage-sweep', dependencies: ['deps', 'attachment-storage'] },

@@ -2,7 +2,7 @@
 // as a child process (offline provider, and a second one pointed at a model server on loopback
 // that speaks the streaming chat-completions protocol), a real SSE client, on the database under
 // test. Every stream is checked against the OpenAPI document.
-import http from 'node:http';
+import type http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Contract } from '../helpers/contract.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
@@ -39,17 +39,15 @@ class StreamingModelServer extends LoopbackModelServer {
       }
       if (!body.stream) {
         const message = { role: 'assistant', content: PIECES.join('') };
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              id: 'c1',
-              object: 'chat.completion',
-              created: 1,
-              model: 'm',
-              choices: [{ index: 0, finish_reason: 'stop', message }],
-            }),
-          );
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            id: 'c1',
+            object: 'chat.completion',
+            created: 1,
+            model: 'm',
+            choices: [{ index: 0, finish_reason: 'stop', message }],
+          }),
+        );
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -347,7 +347,7 @@ describe('POST /api/assistant/chat', () => {
     });
 
     it('accepts a message of exactly 2000 characters', async () => {
-      const res = await chat(user, { message: 'refund '.repeat(285) + 'abcde' });
+      const res = await chat(user, { message: `${'refund '.repeat(285)}abcde` });
       expect(res.statusCode).toBe(200);
     });
 

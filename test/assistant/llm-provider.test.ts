@@ -1,6 +1,6 @@
 // The OpenAI-compatible provider against a real HTTP server on loopback that speaks
 // /v1/chat/completions.
-import http from 'node:http';
+import type http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LoopbackModelServer } from '../helpers/model-server.js';
 import { buildApp } from '../../src/app.js';

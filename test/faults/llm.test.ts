@@ -2,7 +2,7 @@
 // that sends its headers and then stalls mid-body, one that is down. The chat answers 500 in the
 // spec's body within LLM_TIMEOUT_MS (plus scheduling slack), and other endpoints keep answering
 // while chats wait. (Error answers and plain slowness are covered in test/assistant/llm-provider.)
-import http from 'node:http';
+import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoopbackModelServer } from '../helpers/model-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';

@@ -130,17 +130,15 @@ describe('storage sweep', () => {
       await t.db
         .insertInto('ticket_attachments')
         .values(
-          keys
-            .slice(i, Math.min(i + 100, 700))
-            .map((k) => ({
-              ticket_id: ticket.ticket_id,
-              comment_id: null,
-              file_name: 'a.png',
-              file_type: 'image/png',
-              file_size: 5,
-              storage_key: k,
-              created_at: now,
-            })),
+          keys.slice(i, Math.min(i + 100, 700)).map((k) => ({
+            ticket_id: ticket.ticket_id,
+            comment_id: null,
+            file_name: 'a.png',
+            file_type: 'image/png',
+            file_size: 5,
+            storage_key: k,
+            created_at: now,
+          })),
         )
         .execute();
     }

@@ -126,8 +126,8 @@ export class Contract {
       if ((media.schema as Json | undefined)?.format === 'binary') return undefined;
       if (documentedType !== contentType)
         return `${verb.toUpperCase()} ${path} ${status}: content type ${contentType || '(none)'}, documented ${Object.keys(mediaTypes).join(', ')}`;
-      const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
-      pointer = `#/paths/${escape(path!)}/${verb}/responses/${status}/content/${escape(documentedType)}/schema`;
+      const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+      pointer = `#/paths/${escapePointer(path!)}/${verb}/responses/${status}/content/${escapePointer(documentedType)}/schema`;
     } else if (contentType !== 'application/json') {
       return `${method} ${url} ${status}: content type ${contentType || '(none)'}, not application/json`;
     }

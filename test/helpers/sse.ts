@@ -67,8 +67,7 @@ export class SseClient {
   private take(chunk: string): void {
     this.raw += chunk;
     this.buffer += chunk;
-    let end: number;
-    while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+    for (let end = this.buffer.indexOf('\n\n'); end >= 0; end = this.buffer.indexOf('\n\n')) {
       const block = this.buffer.slice(0, end);
       this.buffer = this.buffer.slice(end + 2);
       const event: Partial<SseEvent> & { data?: string } = {};

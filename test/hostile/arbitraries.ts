@@ -201,13 +201,11 @@ export const deepJson: fc.Arbitrary<RawBody> = fc
 
 /** Large documents: many keys, long arrays, long strings (some above the body limit). */
 export const hugeJson: fc.Arbitrary<RawBody> = fc.oneof(
-  fc
-    .integer({ min: 1_000, max: 200_000 })
-    .map((n) => ({
-      payload: JSON.stringify({ tags: Array.from({ length: n }, (_, i) => i + 1) }),
-      contentType: 'application/json',
-      kind: `array ${n}`,
-    })),
+  fc.integer({ min: 1_000, max: 200_000 }).map((n) => ({
+    payload: JSON.stringify({ tags: Array.from({ length: n }, (_, i) => i + 1) }),
+    contentType: 'application/json',
+    kind: `array ${n}`,
+  })),
   fc.integer({ min: 100, max: 50_000 }).map((n) => {
     const context: Record<string, string> = {};
     for (let i = 0; i < n; i++) context[`k${i}`] = 'v';
@@ -217,13 +215,11 @@ export const hugeJson: fc.Arbitrary<RawBody> = fc.oneof(
       kind: `keys ${n}`,
     };
   }),
-  fc
-    .integer({ min: 500_000, max: 3_000_000 })
-    .map((n) => ({
-      payload: JSON.stringify({ message: 'x'.repeat(n), subject: 'x' }),
-      contentType: 'application/json',
-      kind: `string ${n}`,
-    })),
+  fc.integer({ min: 500_000, max: 3_000_000 }).map((n) => ({
+    payload: JSON.stringify({ message: 'x'.repeat(n), subject: 'x' }),
+    contentType: 'application/json',
+    kind: `string ${n}`,
+  })),
 );
 
 export const malformedJson: fc.Arbitrary<RawBody> = fc
@@ -339,7 +335,7 @@ export const hostileFileName: fc.Arbitrary<string> = fc.oneof(
     "a'b.txt",
     'a;b.txt',
     '%2e%2e%2fx.txt',
-    'x'.repeat(300) + '.txt',
+    `${'x'.repeat(300)}.txt`,
   ),
   trickyString.map((s) => `${s}.txt`),
 );
@@ -494,9 +490,9 @@ export const garbageAuthorization: fc.Arbitrary<string> = fc.oneof(
     'Bearer ',
     'bearer 1|',
     'Basic dXNlcjpwYXNz',
-    'Bearer 1|' + 'a'.repeat(40) + ' extra',
+    `Bearer 1|${'a'.repeat(40)} extra`,
     "Bearer 1' OR '1'='1",
-    'Bearer 0|' + 'a'.repeat(40),
-    'Bearer 99999999999999999999|' + 'a'.repeat(40),
+    `Bearer 0|${'a'.repeat(40)}`,
+    `Bearer 99999999999999999999|${'a'.repeat(40)}`,
   ),
 );

@@ -5,7 +5,7 @@ import { insertNotifications, toRecord } from '../../src/modules/notifications/r
 import { NotificationList } from '../../src/modules/notifications/schemas.js';
 import { UNREAD_LIST_LIMIT } from '../../src/modules/notifications/service.js';
 import { Value } from 'typebox/value';
-import { testDialect, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
 import { appWithUsers } from '../helpers/fixtures.js';
 import { newId, storedFor, unreadOf } from './helpers.js';

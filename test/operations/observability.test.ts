@@ -10,7 +10,7 @@ import { makeToken, makeUser } from '../helpers/factories.js';
 const TOKEN = 'metrics-secret-0123456789';
 
 function metricValue(text: string, line: string): number {
-  const found = text.split('\n').find((l) => l.startsWith(line + ' '));
+  const found = text.split('\n').find((l) => l.startsWith(`${line} `));
   if (!found) throw new Error(`no metric line ${line}`);
   return Number(found.slice(line.length + 1));
 }

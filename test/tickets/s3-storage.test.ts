@@ -167,8 +167,8 @@ describe('attachments in an S3 bucket', () => {
     // Recorded keys whose object is in the bucket (the 404 test removed one behind the row's back).
     const recorded = (await storageKeys(t)).map(objectOf).filter((key) => s3.objects().includes(key));
     expect(recorded.length).toBeGreaterThan(5);
-    const orphan = objectOf('ab' + 'c'.repeat(30));
-    const young = objectOf('cd' + 'e'.repeat(30));
+    const orphan = objectOf(`ab${'c'.repeat(30)}`);
+    const young = objectOf(`cd${'e'.repeat(30)}`);
     const foreign = [
       `${s3.prefix}/ab/README`,
       `${s3.prefix}/00/ff${'1'.repeat(30)}`,

@@ -87,9 +87,9 @@ async function createTriggers(db: Kysely<any>): Promise<void> {
       const body =
         ops.length === 1
           ? trigger[ops[0]!]!
-          : ops
+          : `${ops
               .map((op, i) => `${i === 0 ? 'if' : 'elsif'} tg_op = '${op.toUpperCase()}' then ${trigger[op]}`)
-              .join(' ') + ' end if;';
+              .join(' ')} end if;`;
       await sql
         .raw(`create function ${name}() returns trigger language plpgsql as $$ begin ${body} return null; end $$`)
         .execute(db);

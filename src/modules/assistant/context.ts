@@ -57,6 +57,7 @@ export function contextErrors(context: Record<string, unknown>, locale: Locale):
 
 /** One line of text: line breaks and other control characters become spaces, so a value cannot pose as another fact or a heading. */
 function oneLine(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
   return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
 }
 
@@ -77,7 +78,7 @@ export function contextFacts(context: Record<string, unknown> | null | undefined
     } else if (Array.isArray(value)) {
       if (value.length > 0 && value.every(isScalar))
         facts.push([oneLine(path), value.map((v) => oneLine(String(v))).join(', ')]);
-      else value.forEach((item, i) => visit(`${path}.${i}`, item));
+      else for (const [i, item] of value.entries()) visit(`${path}.${i}`, item);
     } else if (value !== null && typeof value === 'object') {
       for (const [key, child] of Object.entries(value)) visit(path ? `${path}.${key}` : key, child);
     }

@@ -54,7 +54,7 @@ export class EscalationService {
       return { ticketId: conversation.escalated_ticket_id, created: false };
 
     const running = this.inFlight.get(conversation.id);
-    if (running) return { ticketId: (await running).ticketId, created: false };
+    if (running !== undefined) return { ticketId: (await running).ticketId, created: false };
     const work = this.escalateConversation(caller, conversation, reason);
     this.inFlight.set(conversation.id, work);
     try {

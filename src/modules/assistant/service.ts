@@ -154,7 +154,10 @@ export class AssistantService {
     let written = '';
     const relay = stream && {
       signal: stream.signal,
-      onDelta: (text: string) => ((written += text), stream.onDelta(text)),
+      onDelta: (text: string) => {
+        written += text;
+        stream.onDelta(text);
+      },
     };
     let answer: string;
     let used: Passage[];

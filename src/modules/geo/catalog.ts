@@ -171,7 +171,7 @@ export class GeoCatalog {
 
   /** Rebuilds when geo:import has changed the data since the last build. */
   async refreshIfChanged(): Promise<boolean> {
-    if (this.refreshing) {
+    if (this.refreshing !== undefined) {
       await this.refreshing;
       return false;
     }

@@ -5,6 +5,8 @@ import type { Database } from '../../db/schema.js';
 import type { GeoTableName } from './tables.js';
 
 type Db = Kysely<Database>;
+// biome-ignore lint/suspicious/noExplicitAny: the table is chosen at run time from the level list
+type UntypedDb = Kysely<any>;
 export type GeoRow = Record<string, string | number | null>;
 
 // SQLite allows 32766 bind parameters per statement (since 3.32); PostgreSQL 65535.
@@ -19,7 +21,7 @@ export function rowsPerInsert(dialect: 'sqlite' | 'postgres', columnCount: numbe
 }
 
 export async function countRows(db: Db, table: GeoTableName): Promise<number> {
-  const row = await (db as Kysely<any>)
+  const row = await (db as UntypedDb)
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
@@ -27,7 +29,7 @@ export async function countRows(db: Db, table: GeoTableName): Promise<number> {
 }
 
 export async function allIds(db: Db, table: GeoTableName): Promise<Set<number>> {
-  const rows = await (db as Kysely<any>).selectFrom(table).select('id').execute();
+  const rows = await (db as UntypedDb).selectFrom(table).select('id').execute();
   return new Set(rows.map((r) => Number(r.id)));
 }
 
@@ -56,7 +58,7 @@ export async function upsertRows(
     );
     return;
   }
-  await (db as Kysely<any>)
+  await (db as UntypedDb)
     .insertInto(table)
     .values(rows)
     .onConflict((oc) =>
@@ -71,7 +73,7 @@ export async function activeRows<C extends string>(
   table: GeoTableName,
   parentColumns: C[],
 ): Promise<Array<Record<C | 'id', number> & { name: string }>> {
-  return (await (db as Kysely<any>)
+  return (await (db as UntypedDb)
     .selectFrom(table)
     .select(['id', 'name', ...parentColumns])
     .where('active', '=', 1)

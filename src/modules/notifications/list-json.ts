@@ -21,5 +21,5 @@ export function unreadListJson(items: readonly UnreadItem[]): string {
     if (i > 0) json += ',';
     json += `{"id":${JSON.stringify(item.id)},"type":${JSON.stringify(item.type)},"data":${item.data},"read_at":null,"created_at":${JSON.stringify(item.created_at)}}`;
   }
-  return json + ']';
+  return `${json}]`;
 }

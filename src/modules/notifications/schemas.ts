@@ -14,7 +14,6 @@ const MAX_SAFE_AMOUNT = Number.MAX_SAFE_INTEGER;
 /** Text without NUL characters, which PostgreSQL cannot store. */
 const NO_NUL = '^[^\\u0000]*$';
 
-const Url = Type.String({ description: 'Link into the front end (APP_URL + path).' });
 const Message = Type.String({ description: "One sentence in the recipient's language (en or fa)." });
 const NullableText = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 

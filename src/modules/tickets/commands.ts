@@ -2,7 +2,7 @@ import { CommandFailed, UsageError, requireString, type CliCommand } from '../..
 import { nowIso } from '../../db/index.js';
 import { holidayCommands } from './holiday-commands.js';
 import { findTagByName, insertTag } from './repository.js';
-import { createStorage } from './storage/index.js';
+import { createStorage } from './storage/create.js';
 import { describeSwept, sweepStorage } from './storage/sweep.js';
 
 export const commands: CliCommand[] = [

@@ -46,7 +46,7 @@ export function extensionOf(fileName: string): string {
  */
 export function cleanFileName(raw: string): string {
   const lastSegment = raw.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
   let name = lastSegment.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim();
   if (name === '.' || name === '..') name = '';
   if (name.length > 255) {

@@ -26,7 +26,7 @@ export async function staffUpdate(
   if (changes.assignee_id !== undefined && changes.assignee_id !== null) {
     const assignee = (await usersByIds(deps.db, [changes.assignee_id])).get(changes.assignee_id);
     // Only administrators work tickets: anyone else is "invalid", like an id that does not exist.
-    if (!assignee || !assignee.is_admin) {
+    if (!assignee?.is_admin) {
       throw new ValidationError({ assignee_id: [fieldMessage(locale, 'in', 'assignee_id')] }, 'tickets');
     }
   }

@@ -116,7 +116,10 @@ export class NotificationStreams {
   ): NotificationStream | undefined {
     if (this.closing || !this.accepts(userId)) return undefined;
     let streams = this.byUser.get(userId);
-    if (!streams) this.byUser.set(userId, (streams = new Set()));
+    if (!streams) {
+      streams = new Set();
+      this.byUser.set(userId, streams);
+    }
     const stream = new NotificationStream(userId, sink, serialize, resumeFrom);
     streams.add(stream);
     this.total++;

@@ -4,8 +4,6 @@
 // bytes), then kept under a random key (never the client's name) or discarded.
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Config } from '../../../config.js';
-import { DiskStorage } from './disk.js';
 
 export interface TempFile {
   path: string;
@@ -57,11 +55,3 @@ export interface StorageLog {
 
 /** DATA_DIR/attachments: the disk driver's files, and both drivers' temporary files (in .tmp). */
 export const attachmentsDir = (dataDir: string) => path.join(dataDir, 'attachments');
-
-/** The storage the configuration names: STORAGE_URL=s3://… or, unset, the disk under DATA_DIR. */
-export async function createStorage(config: Config, log?: StorageLog): Promise<AttachmentStorage> {
-  if (!config.STORAGE_URL) return new DiskStorage(attachmentsDir(config.DATA_DIR));
-  // Loaded only when configured: the SDK adds about a hundred modules to a disk-only start.
-  const { S3Storage } = await import('./s3.js');
-  return new S3Storage(config, log);
-}

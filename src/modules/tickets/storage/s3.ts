@@ -12,6 +12,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  type GetObjectCommandOutput,
   ListObjectsV2Command,
   NoSuchKey,
   PutObjectCommand,
@@ -168,7 +169,7 @@ export class S3Storage implements AttachmentStorage {
   }
 
   async open(key: string): Promise<{ stream: Readable; size: number } | undefined> {
-    let response;
+    let response: GetObjectCommandOutput;
     try {
       response = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
     } catch (error) {
