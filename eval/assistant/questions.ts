@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { normalizeText } from '../../src/modules/assistant/text.js';
 
 export type Lang = 'en' | 'fa';
 /** A question and the passage id that answers it; "none" when no passage does. */
@@ -43,3 +44,10 @@ export function readQuestions(lang: Lang, file: QuestionFile = 'questions'): Que
 export function readSplit(): Split {
   return JSON.parse(fs.readFileSync(SPLIT_FILE, 'utf8')) as Split;
 }
+
+/** Words only, one space apart and padded: punctuation, case, ZWNJ and Arabic letters cannot hide a copy. */
+export const words = (text: string): string =>
+  ` ${normalizeText(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .join(' ')} `;
