@@ -1,7 +1,9 @@
-// npm run eval -- assistant [--misses heldout,tuning,older|none]: how well the offline assistant
-// picks passages, per language and per question set (docs/performance.md, "Assistant quality").
-// The "fresh", "unseen" and "sealed" sets (eval/assistant/<set>.<lang>.txt) are measured but their
-// misses are never printed, whatever --misses says, so nobody tunes on them.
+// npm run eval -- assistant [--misses tuning,older|none] [--only sets|kinds]: how well the offline
+// assistant picks passages, per language and per question set (docs/performance.md, "Assistant
+// quality"), then per kind of message members write (eval/assistant/kinds.ts: Finglish,
+// conversations, page context, long messages, near-topic questions, each through the chat itself).
+// The held-out halves and the "fresh", "unseen" and "sealed" sets are measured but their misses are
+// never printed, whatever --misses says, so nobody tunes on them.
 // Each question goes through the chat's own retrieval and answer choice (retrieve, answerPassages).
 //   top-1      the answer's first passage is the expected one
 //   anywhere   the expected passage is among the passages the answer uses
@@ -10,11 +12,12 @@
 import { bundledKnowledgeBase } from '../src/modules/assistant/knowledge.js';
 import { answerPassages, retrieve } from '../src/modules/assistant/retrieval.js';
 import { PARAPHRASES } from '../test/assistant/paraphrases.js';
+import { measureKinds } from './assistant/kinds.js';
 import { OUT_OF_SCOPE, readQuestions, readSplit, type Lang, type Question } from './assistant/questions.js';
 
 const SET_NAMES = ['heldout', 'tuning', 'older', 'fresh', 'unseen', 'sealed'] as const;
 type SetName = (typeof SET_NAMES)[number];
-const NEVER_SHOWN: ReadonlySet<SetName> = new Set(['fresh', 'unseen', 'sealed']);
+const NEVER_SHOWN: ReadonlySet<SetName> = new Set(['heldout', 'fresh', 'unseen', 'sealed']);
 
 interface Outcome {
   question: Question;
@@ -45,12 +48,14 @@ function checkSplit(lang: Lang, sets: { tuning: Question[]; heldout: Question[] 
 
 export default async function run(args: string[]): Promise<number> {
   const missesFlag = args.indexOf('--misses');
-  const showMisses = new Set(missesFlag === -1 ? SET_NAMES : (args[missesFlag + 1] ?? '').split(','));
+  const showMisses = new Set(missesFlag === -1 ? ['tuning', 'older'] : (args[missesFlag + 1] ?? '').split(','));
+  const onlyFlag = args.indexOf('--only');
+  const only = onlyFlag === -1 ? undefined : args[onlyFlag + 1];
   const split = readSplit();
   const started = performance.now();
   const lines = ['lang set      questions  top-1     anywhere   no answer  out-of-scope said so'];
   const missLines: string[] = [];
-  for (const lang of ['en', 'fa'] as const) {
+  for (const lang of only === 'kinds' ? [] : (['en', 'fa'] as const)) {
     checkSplit(lang, split.sets[lang]);
     const sets: Record<SetName, Question[]> = {
       heldout: split.sets[lang].heldout,
@@ -81,6 +86,11 @@ export default async function run(args: string[]): Promise<number> {
           );
       }
     }
+  }
+  if (only !== 'sets') {
+    const kinds = await measureKinds(split, showMisses.has('tuning'));
+    lines.push('', ...kinds.lines);
+    missLines.push(...kinds.misses);
   }
   process.stdout.write(`${lines.join('\n')}\n(seed ${split.seed}; ${Math.round(performance.now() - started)} ms)\n`);
   if (missLines.length > 0) process.stdout.write(`\nmisses:\n${missLines.join('\n')}\n`);

@@ -5,6 +5,8 @@
 // tuning.<lang>.txt holds more questions that split.ts adds to the tuning half only;
 // sealed.<lang>.txt is a fourth measured set, written in the fourth session by writers who saw only
 // the passages' headings and answers (not the alternates, the thesaurus or any other question).
+// The later kinds (readCases): Finglish, conversations, page-context questions, long messages and
+// near-topic questions, each split once into its own tuning and held-out halves (split.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +22,33 @@ export interface Split {
   seed: number;
   method: string;
   sets: Record<Lang, { tuning: Question[]; heldout: Question[] }>;
+  /** The later kinds, per language (Finglish is Persian only). */
+  kinds: Record<Kind, Partial<Record<Lang, Halves>>>;
+  kindsMethod: string;
+}
+
+/**
+ * The kinds of message members write, each its own set: Persian in Latin letters, the last turn of
+ * a conversation, a question asked on a page, a long or two-question message, a near-topic question
+ * no passage answers.
+ */
+export const KINDS = ['finglish', 'conversations', 'page', 'long', 'neartopic'] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** One measured message of a later kind. */
+export interface Case {
+  /** The passages the message needs (two for a two-question message), or ["none"]. */
+  expected: string[];
+  /** The measured message (a conversation's last turn). */
+  query: string;
+  /** A conversation's earlier user turns, oldest first, each with the passage it asks for. */
+  earlier?: Array<{ expected: string; query: string }>;
+  /** The page the message is asked on (the chat's context.page). */
+  page?: { module: string; route: string };
+}
+export interface Halves {
+  tuning: Case[];
+  heldout: Case[];
 }
 
 export const OUT_OF_SCOPE = 'none';
@@ -51,3 +80,64 @@ export const words = (text: string): string =>
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
     .join(' ')} `;
+
+/** The files of a kind in a language: Finglish has two writers' files and no English. */
+export function kindFiles(kind: Kind, lang: Lang): string[] {
+  if (kind === 'finglish') return lang === 'fa' ? ['finglish.a.txt', 'finglish.b.txt'] : [];
+  return [`${kind}.${lang}.txt`];
+}
+
+const dataLines = (file: string): string[] =>
+  fs
+    .readFileSync(path.join(here, file), 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
+
+/** Splits "<a> | <b> | …" into exactly `parts` fields (the last one keeps any further bars). */
+function fields(line: string, parts: number, file: string): string[] {
+  const out: string[] = [];
+  let rest = line;
+  for (let i = 1; i < parts; i += 1) {
+    const bar = rest.indexOf(' | ');
+    if (bar <= 0) throw new Error(`${file}: expected ${parts} fields separated by " | ", got: ${line}`);
+    out.push(rest.slice(0, bar).trim());
+    rest = rest.slice(bar + 3);
+  }
+  return [...out, rest.trim()];
+}
+
+/** The cases of a kind in a language, in file order. */
+export function readCases(kind: Kind, lang: Lang): Case[] {
+  return kindFiles(kind, lang).flatMap((file): Case[] => {
+    const lines = dataLines(file);
+    if (kind === 'conversations') {
+      const cases: Case[] = [];
+      let turns: Array<{ expected: string; query: string }> = [];
+      const close = () => {
+        if (turns.length === 0) return;
+        const last = turns.at(-1)!;
+        cases.push({ expected: [last.expected], query: last.query, earlier: turns.slice(0, -1) });
+        turns = [];
+      };
+      for (const line of lines) {
+        if (line === '---') close();
+        else {
+          const [expected, query] = fields(line, 2, file);
+          turns.push({ expected: expected!, query: query! });
+        }
+      }
+      close();
+      return cases;
+    }
+    if (kind === 'page')
+      return lines.map((line) => {
+        const [expected, module, route, query] = fields(line, 4, file);
+        return { expected: [expected!], query: query!, page: { module: module!, route: route! } };
+      });
+    return lines.map((line) => {
+      const [expected, query] = fields(line, 2, file);
+      return { expected: expected!.split(',').map((id) => id.trim()), query: query! };
+    });
+  });
+}

@@ -4,8 +4,22 @@
 // half holds half of every passage's questions; running it again gives the same split. The
 // questions of tuning.<lang>.txt (more out-of-scope ones, written later) are then appended to the
 // tuning half: they take no draw of the generator, so the held-out half stays exactly as it was.
+// The later kinds (Finglish, conversations, page, long, near-topic) are split per kind and language
+// with generators of their own (splitKind), so adding a kind leaves every other half as it was.
 import fs from 'node:fs';
-import { OUT_OF_SCOPE, readQuestions, SPLIT_FILE, type Lang, type Question, type Split } from './questions.js';
+import {
+  type Case,
+  type Halves,
+  KINDS,
+  type Kind,
+  OUT_OF_SCOPE,
+  readCases,
+  readQuestions,
+  SPLIT_FILE,
+  type Lang,
+  type Question,
+  type Split,
+} from './questions.js';
 
 export const SEED = 20261123;
 
@@ -47,11 +61,92 @@ export function split(seed: number): Split {
     tuning.push(...readQuestions(lang, 'tuning'));
     sets[lang] = { tuning, heldout };
   }
+  const kinds = {} as Split['kinds'];
+  for (const kind of KINDS) {
+    kinds[kind] = {};
+    for (const lang of ['en', 'fa'] as const) {
+      const cases = readCases(kind, lang);
+      if (cases.length > 0) kinds[kind][lang] = splitKind(cases, kindSeed(seed, kind, lang));
+    }
+  }
   return {
     seed,
     method: `stratified by expected passage ("${OUT_OF_SCOPE}" is one group), mulberry32 Fisher-Yates shuffle, first half of each group held out; tuning.<lang>.txt appended to the tuning half`,
     sets,
+    kinds,
+    kindsMethod: `per kind and language, a mulberry32 generator seeded with the seed xor the FNV-1a hash of "<kind>.<lang>"; stratified by expected passages (a conversation's last turn; "${OUT_OF_SCOPE}" is one group); within a group, near-duplicates (character-trigram Jaccard >= ${NEAR_DUPLICATE} after folding spelling variants) form one unit, units are shuffled and each goes to the half with fewer of the group's cases (ties: fewer of the kind's, then held out)`,
   };
+}
+
+/** Two cases at least this similar (see similarity) are near-duplicates and go to the same half. */
+export const NEAR_DUPLICATE = 0.24;
+
+/** FNV-1a, 32 bits: the kind's own seed, so kinds do not share draws. */
+function kindSeed(seed: number, kind: Kind, lang: Lang): number {
+  let hash = 0x811c9dc5;
+  for (const ch of `${kind}.${lang}`) hash = Math.imul(hash ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return (seed ^ hash) >>> 0;
+}
+
+/** Character trigrams of the words, with the spellings that vary most in Finglish folded (oo/u, ee/i, aa/a). */
+function trigramSet(text: string): Set<string> {
+  const folded = text
+    .toLowerCase()
+    .replace(/oo/g, 'u')
+    .replace(/ee/g, 'i')
+    .replace(/aa/g, 'a')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  const grams = new Set<string>();
+  for (const word of folded) {
+    const padded = ` ${word} `;
+    for (let i = 0; i + 3 <= padded.length; i += 1) grams.add(padded.slice(i, i + 3));
+  }
+  return grams;
+}
+
+/** Jaccard similarity of two cases' trigram sets. */
+export function similarity(a: string, b: string): number {
+  const [x, y] = [trigramSet(a), trigramSet(b)];
+  let shared = 0;
+  for (const g of x) if (y.has(g)) shared += 1;
+  return shared / Math.max(1, x.size + y.size - shared);
+}
+
+/** The units of a group: near-duplicates joined (transitively), each unit in file order. */
+function units(group: Case[]): Case[][] {
+  const parent = group.map((_, i) => i);
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
+  for (let i = 0; i < group.length; i += 1)
+    for (let j = i + 1; j < group.length; j += 1)
+      if (similarity(group[i]!.query, group[j]!.query) >= NEAR_DUPLICATE) parent[root(j)] = root(i);
+  const byRoot = new Map<number, Case[]>();
+  group.forEach((c, i) => byRoot.set(root(i), [...(byRoot.get(root(i)) ?? []), c]));
+  return [...byRoot.values()];
+}
+
+export function splitKind(cases: Case[], seed: number): Halves {
+  const random = generator(seed);
+  const groups = new Map<string, Case[]>();
+  for (const c of cases) groups.set(c.expected.join(','), [...(groups.get(c.expected.join(',')) ?? []), c]);
+  const tuning: Case[] = [];
+  const heldout: Case[] = [];
+  for (const key of [...groups.keys()].sort()) {
+    const inGroup = { tuning: 0, heldout: 0 };
+    for (const unit of shuffle(units(groups.get(key)!), random)) {
+      const side =
+        inGroup.heldout !== inGroup.tuning
+          ? inGroup.heldout < inGroup.tuning
+            ? 'heldout'
+            : 'tuning'
+          : heldout.length <= tuning.length
+            ? 'heldout'
+            : 'tuning';
+      inGroup[side] += unit.length;
+      (side === 'heldout' ? heldout : tuning).push(...unit);
+    }
+  }
+  return { tuning, heldout };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OUT_OF_SCOPE, readQuestions, readSplit } from '../../eval/assistant/questions.js';
+import { KINDS, OUT_OF_SCOPE, readCases, readQuestions, readSplit } from '../../eval/assistant/questions.js';
 import { PARAPHRASES } from './paraphrases.js';
-import { SEED, split } from '../../eval/assistant/split.js';
+import { NEAR_DUPLICATE, SEED, similarity, split } from '../../eval/assistant/split.js';
 import { DEFAULT_THESAURUS_DIR, loadOutside, loadPassages } from '../../src/modules/assistant/knowledge.js';
 import { normalizeText } from '../../src/modules/assistant/text.js';
 
@@ -184,5 +184,79 @@ describe('assistant evaluation set', () => {
         ).toBe(false);
       }
     }
+  });
+
+  describe('the later kinds', () => {
+    const passageIds = (lang: 'en' | 'fa') =>
+      new Set(
+        loadPassages()
+          .filter((p) => p.lang === lang)
+          .map((p) => p.id),
+      );
+
+    it('are split once per kind and language: every case in exactly one half, near-duplicates in the same one', () => {
+      for (const kind of KINDS) {
+        for (const lang of ['en', 'fa'] as const) {
+          const cases = readCases(kind, lang);
+          const halves = stored.kinds[kind][lang];
+          if (cases.length === 0) {
+            expect(halves).toBeUndefined();
+            continue;
+          }
+          const { tuning, heldout } = halves!;
+          expect([...tuning, ...heldout].map((c) => c.query).sort()).toEqual(cases.map((c) => c.query).sort());
+          expect(Math.abs(tuning.length - heldout.length), `${kind}.${lang}`).toBeLessThanOrEqual(2);
+          const side = new Map([
+            ...tuning.map((c) => [c, 'tuning'] as const),
+            ...heldout.map((c) => [c, 'heldout'] as const),
+          ]);
+          const all = [...side.keys()];
+          for (const [i, a] of all.entries())
+            for (const b of all.slice(i + 1))
+              if (a.expected.join() === b.expected.join() && similarity(a.query, b.query) >= NEAR_DUPLICATE)
+                expect(side.get(a), `"${a.query}" and "${b.query}"`).toBe(side.get(b));
+        }
+      }
+    });
+
+    it('hold what members write: 100 Finglish questions over every passage and 30 out of scope, 30 conversations, 40 page, long and near-topic questions per language', () => {
+      const finglish = readCases('finglish', 'fa');
+      expect(finglish.filter((c) => c.expected[0] !== OUT_OF_SCOPE).length).toBeGreaterThanOrEqual(100);
+      expect(finglish.filter((c) => c.expected[0] === OUT_OF_SCOPE).length).toBeGreaterThanOrEqual(30);
+      expect(new Set(finglish.flatMap((c) => c.expected).filter((e) => e !== OUT_OF_SCOPE))).toEqual(passageIds('fa'));
+      expect(readCases('finglish', 'en')).toEqual([]);
+      for (const lang of ['en', 'fa'] as const) {
+        const ids = passageIds(lang);
+        const conversations = readCases('conversations', lang);
+        expect(conversations.length).toBeGreaterThanOrEqual(30);
+        for (const c of conversations) expect(c.earlier!.length, c.query).toBeGreaterThanOrEqual(1);
+        expect(readCases('page', lang).length).toBeGreaterThanOrEqual(40);
+        expect(readCases('long', lang).length).toBeGreaterThanOrEqual(40);
+        const nearTopic = readCases('neartopic', lang);
+        expect(nearTopic.length).toBeGreaterThanOrEqual(40);
+        expect(nearTopic.every((c) => c.expected[0] === OUT_OF_SCOPE)).toBe(true);
+        for (const kind of KINDS)
+          for (const c of readCases(kind, lang))
+            for (const id of [...c.expected, ...(c.earlier ?? []).map((t) => t.expected)])
+              if (id !== OUT_OF_SCOPE) expect(ids.has(id), `${kind}.${lang}: ${id}`).toBe(true);
+      }
+    });
+
+    it('keep every measured case out of the knowledge base, the thesaurus and the questions outside the scope', () => {
+      const outside = loadOutside();
+      for (const lang of ['en', 'fa'] as const) {
+        const assets = [...knowledgeLines(lang), ...thesaurusLines(lang), ...outside[lang].map(words)];
+        for (const kind of KINDS)
+          for (const c of stored.kinds[kind][lang]?.heldout ?? []) {
+            const needle = words(c.query);
+            // Finglish carries English words: it may repeat neither language's assets.
+            const others = kind === 'finglish' ? [...knowledgeLines('en'), ...thesaurusLines('en')] : [];
+            expect(
+              [...assets, ...others].some((line) => line.includes(needle)),
+              `${kind} held-out "${c.query}" repeats an asset line`,
+            ).toBe(false);
+          }
+      }
+    });
   });
 });
