@@ -116,12 +116,16 @@ export function similarity(a: string, b: string): number {
 /** The units of a group: near-duplicates joined (transitively), each unit in file order. */
 function units(group: Case[]): Case[][] {
   const parent = group.map((_, i) => i);
-  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
+  const root = (i: number): number => {
+    let r = i;
+    while (parent[r] !== r) r = parent[r]!;
+    return r;
+  };
   for (let i = 0; i < group.length; i += 1)
     for (let j = i + 1; j < group.length; j += 1)
       if (similarity(group[i]!.query, group[j]!.query) >= NEAR_DUPLICATE) parent[root(j)] = root(i);
   const byRoot = new Map<number, Case[]>();
-  group.forEach((c, i) => byRoot.set(root(i), [...(byRoot.get(root(i)) ?? []), c]));
+  for (const [i, c] of group.entries()) byRoot.set(root(i), [...(byRoot.get(root(i)) ?? []), c]);
   return [...byRoot.values()];
 }
 
