@@ -4,13 +4,14 @@
 // conversations, page context, long messages, near-topic questions, each through the chat itself).
 // The held-out halves and the "fresh", "unseen" and "sealed" sets are measured but their misses are
 // never printed, whatever --misses says, so nobody tunes on them.
-// Each question goes through the chat's own retrieval and answer choice (retrieve, answerPassages).
+// Each question goes through the chat's own understanding of a message (understand(): its language,
+// retrieval and answer choice); an answer in the other language counts as a miss.
 //   top-1      the answer's first passage is the expected one
 //   anywhere   the expected passage is among the passages the answer uses
 //   said so    an out-of-scope question got "I don't have an answer" (no passage)
 //   no answer  an in-scope question got "I don't have an answer" (counted as a miss in top-1)
 import { bundledKnowledgeBase } from '../src/modules/assistant/knowledge.js';
-import { answerPassages, retrieve } from '../src/modules/assistant/retrieval.js';
+import { understand } from '../src/modules/assistant/understanding.js';
 import { PARAPHRASES } from '../test/assistant/paraphrases.js';
 import { measureKinds } from './assistant/kinds.js';
 import { OUT_OF_SCOPE, readQuestions, readSplit, type Lang, type Question } from './assistant/questions.js';
@@ -29,10 +30,12 @@ const percent = (part: number, whole: number): string =>
 
 function evaluate(lang: Lang, questions: Question[]): Outcome[] {
   const knowledge = bundledKnowledgeBase();
-  return questions.map((question) => ({
-    question,
-    sources: answerPassages(retrieve(knowledge, question.query, lang)).map((p) => p.id),
-  }));
+  return questions.map((question) => {
+    const understood = understand(knowledge, { message: question.query });
+    // An answer in the other language is no answer to the member.
+    const sources = understood.language === lang ? understood.passages.map((p) => p.id) : [`(${understood.language})`];
+    return { question, sources };
+  });
 }
 
 function checkSplit(lang: Lang, sets: { tuning: Question[]; heldout: Question[] }): void {

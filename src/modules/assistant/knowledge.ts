@@ -5,6 +5,7 @@
 import MiniSearch from 'minisearch';
 import type { Locale } from '../../http/i18n.js';
 import { formalPersian } from './colloquial.js';
+import { LatinReader } from './finglish-reader.js';
 import {
   loadOutside,
   loadPassages,
@@ -84,6 +85,8 @@ export class KnowledgeBase {
   >();
   /** Per language: in how many passages (heading, alternates or answer) each word occurs. */
   private readonly passageFrequency = new Map<Locale, Map<string, number>>();
+  /** Reads Persian typed in Latin letters as Persian, with the Persian side's words (finglish.ts). */
+  private readonly latinReader: LatinReader;
 
   constructor(
     readonly passages: Passage[],
@@ -133,6 +136,20 @@ export class KnowledgeBase {
       ];
       this.phrasings.set(lang, new PhrasingIndex(phrasings));
     }
+    const persian = this.byLang.get('fa')!;
+    this.latinReader = new LatinReader(
+      [
+        ...persian.flatMap((p) => [p.question, ...p.alternates, p.answer]),
+        ...thesaurus.fa.map((t) => t.phrase),
+        ...outside.fa,
+      ],
+      new Map(thesaurus.fa.filter((t) => /^[a-z0-9' ]+$/.test(t.phrase)).map((t) => [t.phrase, t.adds.join(' ')])),
+    );
+  }
+
+  /** A message of Persian typed in Latin letters, in Persian script as far as the knowledge base's words allow. */
+  readLatin(message: string): string {
+    return this.latinReader.read(message);
   }
 
   count(lang: Locale): number {

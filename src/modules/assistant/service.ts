@@ -13,8 +13,8 @@ import type { Hit, KnowledgeBase, Passage } from './knowledge.js';
 import './messages.js';
 import { ProviderError, type AnswerProvider, type AnswerRequest, type StreamOptions } from './providers/types.js';
 import * as repo from './repository.js';
-import { retrieve } from './retrieval.js';
-import { conversationTitle, messageLanguage } from './text.js';
+import { conversationTitle } from './text.js';
+import { understand } from './understanding.js';
 
 /** Messages of history a language model sees at most (then trimmed to the token budget). */
 const HISTORY_MESSAGES = 20;
@@ -133,13 +133,12 @@ export class AssistantService {
       return conversation.id;
     });
 
-    const language = messageLanguage(message);
-    const { hits, weakMatch } = retrieve(this.knowledge, message, language);
+    const { language, hits, weakMatch, passages } = understand(this.knowledge, { message });
     const history = existing && this.provider.name !== 'offline' ? await this.history(conversationId) : [];
     return {
       meta,
       conversationId,
-      request: { agent, language, message, history, hits, weakMatch, context: contextFacts(input.context) },
+      request: { agent, language, message, history, hits, weakMatch, passages, context: contextFacts(input.context) },
     };
   }
 

@@ -1,7 +1,6 @@
 // The default provider: no network and no keys. It answers from the retrieved passages, in the
 // message's language and the agent's voice; a weak match says so and offers a support ticket.
 import { t } from '../../../http/i18n.js';
-import { answerPassages } from '../retrieval.js';
 import type { Answer, AnswerProvider, AnswerRequest, StreamOptions } from './types.js';
 
 /** The answer in pieces: its paragraphs, each with the blank line that follows it. */
@@ -30,7 +29,7 @@ export class OfflineProvider implements AnswerProvider {
   private compose(request: AnswerRequest): Answer {
     const { agent, language } = request;
     const voice = agent.voice[language];
-    const sources = answerPassages(request);
+    const sources = request.passages;
     if (sources.length === 0) {
       return {
         content: `${t(language, 'assistant.offline.no_match')} ${t(language, 'assistant.offline.offer_escalation')}`,

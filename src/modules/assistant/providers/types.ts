@@ -18,6 +18,8 @@ export interface AnswerRequest {
   hits: Hit[];
   /** True when no passage matches the message well. */
   weakMatch: boolean;
+  /** The passages an answer is made of, best first (one, or two for a close second or a second question); none on a weak match. */
+  passages: Passage[];
   /** Facts the client sent about the user's screen; information only. */
   context: ContextFacts;
 }
