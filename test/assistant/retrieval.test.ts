@@ -77,12 +77,19 @@ describe('the share of a question the knowledge base knows', () => {
 });
 
 describe('the abstention rule', () => {
-  const rule: Thresholds = { marginWeight: 0, knownWeight: 1, outsideWeight: 0, minConfidence: 0.4, secondRatio: 0.9 };
+  const rule: Thresholds = {
+    marginWeight: 0,
+    knownWeight: 1,
+    outsideWeight: 0,
+    missingWeight: 0,
+    minConfidence: 0.4,
+    secondRatio: 0.9,
+  };
 
   it('mixes the best score and the known share, scaled back to 0..1', () => {
     const match = kb.match('refund not received', 'en');
     expect(confidence(match, rule)).toBeCloseTo((match.hits[0]!.score + match.known) / 2, 10);
-    expect(confidence({ hits: [], known: 1, outside: 0 }, rule)).toBe(0);
+    expect(confidence({ hits: [], known: 1, outside: 0, closest: 0 }, rule)).toBe(0);
   });
 
   it('answers a question the passages cover and says "I don\'t know" to one they do not', () => {
@@ -112,7 +119,14 @@ describe('questions outside the scope', () => {
   };
   const passages = [...parseKnowledgeFile(EN, 't', 'en', 't.en.md'), ...parseKnowledgeFile(FA, 't', 'fa', 't.fa.md')];
   const guarded = new KnowledgeBase(passages, thesaurus, undefined, outside);
-  const rule: Thresholds = { marginWeight: 0, knownWeight: 0, outsideWeight: 16, minConfidence: 0.1, secondRatio: 0.9 };
+  const rule: Thresholds = {
+    marginWeight: 0,
+    knownWeight: 0,
+    outsideWeight: 16,
+    missingWeight: 0,
+    minConfidence: 0.1,
+    secondRatio: 0.9,
+  };
 
   it('measures how close a message is to the closest of them, and nothing without them', () => {
     const near = guarded.match('amazon refund for my parcel', 'en');

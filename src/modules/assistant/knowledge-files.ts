@@ -17,6 +17,12 @@ export interface Passage {
   /** Other ways members ask the same question: the passage's "<!-- also: ... -->" lines. */
   alternates: string[];
   answer: string;
+  /**
+   * The pages of the app the passage is about (its "<!-- pages: ... -->" line): module names
+   * (wallet), route paths with :param placeholders (/investments/:id) or route names
+   * (projects.show). A vague message asked on one of them leans to the passage (page-context.ts).
+   */
+  pages?: string[];
 }
 
 export class KnowledgeBaseError extends Error {
@@ -36,10 +42,12 @@ export type Thesaurus = Record<Locale, Array<{ phrase: string; adds: string[] }>
 const FILE_NAME = /^([a-z0-9-]+)\.(en|fa)\.md$/;
 const ID_LINE = /^<!--\s*id:\s*([a-z0-9.-]+)\s*-->$/;
 const ALSO_LINE = /^<!--\s*also:\s*(.+?)\s*-->$/;
+const PAGES_LINE = /^<!--\s*pages:\s*(.+?)\s*-->$/;
 
 /**
  * Passages of one Markdown file: each "## question" heading, an id comment, any number of
- * "<!-- also: another phrasing -->" comments (hidden when the Markdown is rendered), then the answer.
+ * "<!-- also: another phrasing -->" comments and at most one "<!-- pages: wallet, /wallet/refunds -->"
+ * comment (hidden when the Markdown is rendered), then the answer.
  */
 export function parseKnowledgeFile(text: string, topic: string, lang: Locale, file: string): Passage[] {
   const passages: Passage[] = [];
@@ -54,12 +62,23 @@ export function parseKnowledgeFile(text: string, topic: string, lang: Locale, fi
         `${file}: the passage "${question}" needs an id line such as <!-- id: ${topic}.some-slug --> under its heading`,
       );
     const alternates: string[] = [];
+    let pages: string[] | undefined;
     let body = idLine + 1;
     for (; body < rest.length; body += 1) {
       const line = rest[body]!.trim();
       const also = ALSO_LINE.exec(line);
+      const pagesLine = PAGES_LINE.exec(line);
       if (also) alternates.push(also[1]!);
-      else if (line !== '') break;
+      else if (pagesLine) {
+        if (pages)
+          throw new KnowledgeBaseError(
+            `${file}: the passage "${question}" has two pages lines; list every page on one`,
+          );
+        pages = pagesLine[1]!
+          .split(',')
+          .map((page) => page.trim())
+          .filter(Boolean);
+      } else if (line !== '') break;
     }
     const answer = rest
       .slice(body)
@@ -67,7 +86,7 @@ export function parseKnowledgeFile(text: string, topic: string, lang: Locale, fi
       .replace(/\n{3,}/g, '\n\n')
       .trim();
     if (!answer) throw new KnowledgeBaseError(`${file}: the passage "${question}" has no answer text`);
-    passages.push({ id: match[1]!, lang, topic, question, alternates, answer });
+    passages.push({ id: match[1]!, lang, topic, question, alternates, answer, ...(pages ? { pages } : {}) });
   }
   return passages;
 }

@@ -15,8 +15,10 @@ import {
   type Thesaurus,
 } from './knowledge-files.js';
 import { PhrasingIndex } from './ngrams.js';
+import { DEFAULT_RANKING, type Hit, type Ranking, type SearchMatch } from './ranking.js';
 import { indexedStem, queryTerms, searchTerm, SUFFIXES, tokenize } from './terms.js';
 
+export { DEFAULT_RANKING, type Hit, type Ranking, type SearchMatch } from './ranking.js';
 export {
   DEFAULT_KNOWLEDGE_DIR,
   DEFAULT_OUTSIDE_DIR,
@@ -31,45 +33,10 @@ export {
   type Thesaurus,
 } from './knowledge-files.js';
 
-export interface Hit {
-  passage: Passage;
-  score: number;
-  /** Share of the query's search terms that the passage contains, 0 to 1. */
-  coverage: number;
-  /** Similarity of the query to the passage's closest phrasing (character trigrams and word pairs), 0 to 1. */
-  similarity: number;
-}
-
-/** What a search found: the best passages, and how the query relates to the knowledge base as a whole. */
-export interface SearchMatch {
-  hits: Hit[];
-  /** Share of the query's words (by rarity) the knowledge base understands, 0 to 1. */
-  known: number;
-  /** Similarity of the query to the closest question outside the knowledge base's scope (assets/assistant/outside), 0 to 1. */
-  outside: number;
-}
-
 type Indexed = Passage & { key: string };
-
-/** How search scores and ranks passages; the defaults were chosen on the evaluation's tuning half (eval/assistant/tune.ts). */
-export interface Ranking {
-  /** Weight of the word score (BM25, saturated to 0..1) against the phrasing similarity. */
-  wordWeight: number;
-  /** BM25 score at which the saturated word score is one half. */
-  halfScore: number;
-  /** Weight of the share of the query's words the passage contains; the similarity gets the rest. */
-  coverageWeight: number;
-}
 
 // An answer sentence counts as a phrasing of its passage, discounted: it says how, not how members ask.
 const ANSWER_SENTENCE_WEIGHT = 0.5;
-
-// Per language, so the two can differ; since the abstention rule (retrieval.ts) is chosen on both
-// languages' tuning halves together (eval/assistant/tune.ts), they are the same.
-export const DEFAULT_RANKING: Record<Locale, Ranking> = {
-  en: { wordWeight: 0.6, halfScore: 64, coverageWeight: 0 },
-  fa: { wordWeight: 0.6, halfScore: 64, coverageWeight: 0 },
-};
 
 export class KnowledgeBase {
   private readonly indexes = new Map<Locale, MiniSearch<Indexed>>();
@@ -195,10 +162,11 @@ export class KnowledgeBase {
    * The query's words plus the knowledge-base words of the thesaurus phrases it contains, and
    * which of the query's words those phrases stand for (they count as understood).
    */
-  expand(query: string, lang: Locale): { words: string[]; terms: string[]; translated: Set<string> } {
+  expand(query: string, lang: Locale): { words: string[]; terms: string[]; translated: Map<string, string[]> } {
     const words = this.words(query, lang);
     const terms = new Set(words);
-    const translated = new Set<string>();
+    // Each word a phrase stands for, with the knowledge-base words the phrase adds.
+    const translated = new Map<string, string[]>();
     // The message's tokens as typed, and again with any ending glued to a phrase's word taken off (اکانتمو → اکانت).
     const tokens = tokenize(query);
     const phraseTokens = this.phraseTokens.get(lang)!;
@@ -215,11 +183,14 @@ export class KnowledgeBase {
       for (const { padded, adds, stands } of byFirstToken.get(first) ?? []) {
         if (!text.includes(padded) && !stripped.includes(padded)) continue;
         for (const add of adds) terms.add(add);
-        for (const word of stands) translated.add(word);
+        for (const word of stands) translated.set(word, [...(translated.get(word) ?? []), ...adds]);
       }
     }
     // A word with an ending glued on is understood when the phrase word under it is (اکانتمو).
-    for (const word of words) if (translated.has(strip(word))) translated.add(word);
+    for (const word of words) {
+      const under = translated.get(strip(word));
+      if (under && !translated.has(word)) translated.set(word, under);
+    }
     return { words, terms: [...terms], translated };
   }
 
@@ -241,7 +212,7 @@ export class KnowledgeBase {
    */
   match(query: string, lang: Locale, limit = 3): SearchMatch {
     const { words, terms, translated } = this.expand(query, lang);
-    if (terms.length === 0) return { hits: [], known: 0, outside: 0 };
+    if (terms.length === 0) return { hits: [], known: 0, outside: 0, closest: 0 };
     const own = this.byLang.get(lang)!;
     const results = this.indexes.get(lang)!.search(terms.join(' '), {
       boost: { question: 2 },
@@ -255,6 +226,9 @@ export class KnowledgeBase {
     const byId = new Map(results.map((r) => [String(r.id), r]));
     const similarity = this.phrasings.get(lang)!.similarities(words, own.length + 1);
     const { wordWeight, halfScore, coverageWeight } = this.ranking[lang];
+    const frequency = this.passageFrequency.get(lang)!;
+    const weights = words.map((word) => Math.log(1 + own.length / (frequency.get(word) ?? 1)));
+    const totalWeight = weights.reduce((a, b) => a + b, 0) || 1;
     const hits = own.map((passage, i) => {
       const result = byId.get(passage.id);
       const bm25 = result?.score ?? 0;
@@ -263,19 +237,29 @@ export class KnowledgeBase {
         wordWeight * (bm25 / (bm25 + halfScore)) +
         coverageWeight * coverage +
         (1 - wordWeight - coverageWeight) * similarity[i]!;
-      return { passage, score, coverage, similarity: similarity[i]! };
+      // The share of the message (by rarity) this passage itself holds, a word or what a phrase made of it adds.
+      const holds = new Set(result?.queryTerms ?? []);
+      const ownShare =
+        words.reduce(
+          (sum, word, w) =>
+            holds.has(word) || translated.get(word)?.some((add) => holds.has(add)) ? sum + weights[w]! : sum,
+          0,
+        ) / totalWeight;
+      return { passage, score, coverage, similarity: similarity[i]!, own: ownShare };
     });
     const matched = new Set(results.flatMap((r) => r.queryTerms));
-    const frequency = this.passageFrequency.get(lang)!;
-    let knownWeight = 0;
-    let totalWeight = 0;
-    for (const word of words) {
-      const weight = Math.log(1 + own.length / (frequency.get(word) ?? 1));
-      totalWeight += weight;
-      if (matched.has(word) || translated.has(word)) knownWeight += weight;
-    }
-    const known = totalWeight === 0 ? 0 : knownWeight / totalWeight;
-    return { hits: hits.sort((a, b) => b.score - a.score).slice(0, limit), known, outside: similarity[own.length]! };
+    const knownWeight = words.reduce(
+      (sum, word, w) => (matched.has(word) || translated.has(word) ? sum + weights[w]! : sum),
+      0,
+    );
+    const known = words.length === 0 ? 0 : knownWeight / totalWeight;
+    const closest = hits.reduce((max, hit) => Math.max(max, hit.similarity), 0);
+    return {
+      hits: hits.sort((a, b) => b.score - a.score).slice(0, limit),
+      known,
+      outside: similarity[own.length]!,
+      closest,
+    };
   }
 
   /** Other passages of the same topic, for suggestions. */

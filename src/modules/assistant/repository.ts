@@ -188,16 +188,23 @@ export async function listMessages(db: Db, conversationId: number): Promise<Mess
   }));
 }
 
-/** The newest messages of a conversation, returned oldest first. */
-export async function recentMessages(db: Db, conversationId: number, limit: number): Promise<MessageRow[]> {
+/** The newest messages of a conversation, returned oldest first, with the ids of their sources. */
+export async function recentMessages(
+  db: Db,
+  conversationId: number,
+  limit: number,
+): Promise<Array<MessageRow & { sourceIds: string[] }>> {
   const rows = await db
     .selectFrom('assistant_messages')
-    .select(['id', 'role', 'content', 'agent', 'created_at'])
+    .select(['id', 'role', 'content', 'agent', 'sources', 'created_at'])
     .where('conversation_id', '=', conversationId)
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-  return rows.reverse();
+  return rows.reverse().map(({ sources, ...row }) => ({
+    ...row,
+    sourceIds: sources === null ? [] : (JSON.parse(sources) as MessageSource[]).map((s) => s.id),
+  }));
 }
 
 export type FeedbackRow = Selectable<AssistantFeedbackTable>;

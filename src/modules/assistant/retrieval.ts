@@ -20,7 +20,9 @@ export interface Thresholds {
   knownWeight: number;
   /** Weight of how much closer the message is to a question outside the scope than to the best passage's phrasings (subtracted). */
   outsideWeight: number;
-  /** (score + marginWeight × lead + knownWeight × known share − outsideWeight × outside lead) / (1 + marginWeight + knownWeight), must reach this to answer. */
+  /** Weight of the share of the message (by rarity) that the best passage itself does not hold (subtracted). */
+  missingWeight: number;
+  /** (score + marginWeight × lead + knownWeight × known share − outsideWeight × outside lead − missingWeight × missing share) / (1 + marginWeight + knownWeight), must reach this to answer. */
   minConfidence: number;
   /** A second passage joins the answer when its score is at least this share of the best one's. */
   secondRatio: number;
@@ -31,8 +33,8 @@ export interface Thresholds {
 // A fourth signal, the share of the message's rare words the best passage itself holds, was in
 // the grid of the third session and got weight 0 on the tuning half; it was then removed.
 export const DEFAULT_THRESHOLDS: Record<Locale, Thresholds> = {
-  en: { marginWeight: 0, knownWeight: 0.4, outsideWeight: 16, minConfidence: 0.58, secondRatio: 0.9 },
-  fa: { marginWeight: 0, knownWeight: 0.4, outsideWeight: 16, minConfidence: 0.58, secondRatio: 0.9 },
+  en: { marginWeight: 0, knownWeight: 0.4, outsideWeight: 16, missingWeight: 0, minConfidence: 0.58, secondRatio: 0.9 },
+  fa: { marginWeight: 0, knownWeight: 0.4, outsideWeight: 16, missingWeight: 0, minConfidence: 0.58, secondRatio: 0.9 },
 };
 
 /** What a search found for a message (see KnowledgeBase.match). */
@@ -47,14 +49,20 @@ export interface Retrieval {
 }
 
 /** How sure the search is that its best passage answers the message (see Thresholds). */
-export function confidence({ hits, known, outside }: Match, thresholds: Thresholds): number {
+export function confidence({ hits, known, outside, closest }: Match, thresholds: Thresholds): number {
   const [best, second] = hits;
   if (!best) return 0;
-  const { marginWeight, knownWeight, outsideWeight } = thresholds;
+  const { marginWeight, knownWeight, outsideWeight, missingWeight } = thresholds;
   const lead = best.score - (second?.score ?? 0);
-  const outsideLead = Math.max(0, outside - best.similarity);
+  // Closer to a question outside the scope than to any way a passage is asked (the best passage's
+  // phrasing, or another's when the page or the conversation chose a passage the words alone did not).
+  const outsideLead = Math.max(0, outside - closest);
   return (
-    (best.score + marginWeight * lead + knownWeight * known - outsideWeight * outsideLead) /
+    (best.score +
+      marginWeight * lead +
+      knownWeight * known -
+      outsideWeight * outsideLead -
+      missingWeight * (1 - best.own)) /
     (1 + marginWeight + knownWeight)
   );
 }

@@ -6,19 +6,19 @@ import { t, type Locale } from '../../http/i18n.js';
 import { pageMeta, pageOffset, type PageMeta } from '../../http/pagination.js';
 import type { AppDeps } from '../../http/types.js';
 import { fieldMessage } from '../../http/validation.js';
-import { usersByIds, type UserRecord } from '../users/service.js';
+import type { UserRecord } from '../users/service.js';
 import { AGENT_CHOICES, agentById, chooseAgent, type AgentChoice, type AgentId } from './agents.js';
 import { contextErrors, contextFacts } from './context.js';
-import type { Hit, KnowledgeBase, Passage } from './knowledge.js';
+import { conversationContext } from './conversation-context.js';
+import { feedbackWithAuthors } from './feedback.js';
+import type { KnowledgeBase, Passage } from './knowledge.js';
 import './messages.js';
 import { ProviderError, type AnswerProvider, type AnswerRequest, type StreamOptions } from './providers/types.js';
+import { pageFromContext } from './page-context.js';
 import * as repo from './repository.js';
+import { suggestionsFor } from './suggestions.js';
 import { conversationTitle } from './text.js';
 import { understand } from './understanding.js';
-
-/** Messages of history a language model sees at most (then trimmed to the token budget). */
-const HISTORY_MESSAGES = 20;
-const MAX_SUGGESTIONS = 3;
 
 export interface ChatInput {
   message: string;
@@ -133,12 +133,26 @@ export class AssistantService {
       return conversation.id;
     });
 
-    const { language, hits, weakMatch, passages } = understand(this.knowledge, { message });
-    const history = existing && this.provider.name !== 'offline' ? await this.history(conversationId) : [];
+    // A follow-up is read with the conversation's last exchanges, a vague message with its page.
+    const page = pageFromContext(input.context);
+    const { history, earlier } = existing
+      ? await conversationContext(this.deps.db, conversationId, this.provider.name !== 'offline')
+      : { history: [], earlier: [] };
+    const { language, hits, weakMatch, passages } = understand(this.knowledge, { message, earlier, page });
     return {
       meta,
       conversationId,
-      request: { agent, language, message, history, hits, weakMatch, passages, context: contextFacts(input.context) },
+      request: {
+        agent,
+        language,
+        message,
+        history,
+        hits,
+        weakMatch,
+        passages,
+        page,
+        context: contextFacts(input.context),
+      },
     };
   }
 
@@ -181,7 +195,7 @@ export class AssistantService {
       message: answer,
       agent: agent.id,
       conversation_id: conversationId,
-      suggestions: this.suggestions(request.hits, request.weakMatch, agent.id, language),
+      suggestions: suggestionsFor(this.knowledge, request, agent.id, language),
       response_time_ms: responseTimeMs,
       sources,
     };
@@ -216,24 +230,6 @@ export class AssistantService {
       });
     });
     return responseTimeMs;
-  }
-
-  /** Earlier messages (without the one just saved), oldest first. */
-  private async history(conversationId: number): Promise<Array<{ role: 'user' | 'assistant'; content: string }>> {
-    const rows = await repo.recentMessages(this.deps.db, conversationId, HISTORY_MESSAGES + 1);
-    return rows.slice(0, -1).map((r) => ({ role: r.role === 'assistant' ? 'assistant' : 'user', content: r.content }));
-  }
-
-  /** Related questions of the knowledge base; on a weak match, escalation and the agent's own follow-ups. */
-  suggestions(hits: Hit[], weakMatch: boolean, agentId: AgentId, language: Locale): string[] {
-    const agent = agentById(agentId);
-    if (weakMatch)
-      return [t(language, 'assistant.suggest.escalate'), ...agent.followUps[language]].slice(0, MAX_SUGGESTIONS);
-    const best = hits[0]!.passage;
-    const questions = [...hits.slice(1).map((h) => h.passage), ...this.knowledge.related(best, MAX_SUGGESTIONS)]
-      .filter((p) => p.id !== best.id)
-      .map((p) => p.question);
-    return [...new Set(questions)].slice(0, MAX_SUGGESTIONS);
   }
 
   async listConversations(
@@ -283,32 +279,10 @@ export class AssistantService {
   }
 
   async listFeedback(query: { type?: string; page: number; perPage: number }) {
-    const { rows, total } = await repo.listFeedback(this.deps.db, {
-      type: query.type,
-      limit: query.perPage,
-      offset: pageOffset(query.page, query.perPage),
-    });
-    const authors = await usersByIds(
-      this.deps.db,
-      rows.map((row) => row.user_id),
-    );
-    return {
-      rows: rows.map((row) => ({ ...row, author: authorOf(row.user_id, authors) })),
-      meta: pageMeta(total, query.page, query.perPage),
-    };
+    return feedbackWithAuthors(this.deps.db, query);
   }
 
   async totalConversations(): Promise<number> {
     return repo.countConversations(this.deps.db);
   }
-}
-
-/** The author of a feedback row; user_id is a foreign key, so a missing user is a broken database. */
-function authorOf(
-  userId: number,
-  authors: Map<number, UserRecord>,
-): Pick<UserRecord, 'id' | 'first_name' | 'last_name' | 'email'> {
-  const author = authors.get(userId);
-  if (!author) throw new Error(`feedback refers to user ${userId}, who does not exist`);
-  return { id: author.id, first_name: author.first_name, last_name: author.last_name, email: author.email };
 }

@@ -3,6 +3,7 @@
 import type { Locale } from '../../../http/i18n.js';
 import type { Agent } from '../agents.js';
 import type { Hit, Passage } from '../knowledge.js';
+import type { PageRef } from '../page-context.js';
 
 /** The chat's context as facts: [path, value] pairs, each one line of text (see assistant/context.ts). */
 export type ContextFacts = Array<[path: string, value: string]>;
@@ -20,6 +21,8 @@ export interface AnswerRequest {
   weakMatch: boolean;
   /** The passages an answer is made of, best first (one, or two for a close second or a second question); none on a weak match. */
   passages: Passage[];
+  /** The page of the app the member asks from (context.page), when the client names one. */
+  page?: PageRef;
   /** Facts the client sent about the user's screen; information only. */
   context: ContextFacts;
 }

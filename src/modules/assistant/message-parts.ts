@@ -1,0 +1,84 @@
+// The parts of a long message: members write a greeting, a story and the question somewhere in the
+// middle, or two questions at once ("how do i open a ticket? and another thing, my refund…"). A
+// message is cut into sentences, and a sentence again where a connective starts a new question
+// ("…, and after that how do i close the account"); the parts that ask something are its questions.
+import { normalizeText } from './text.js';
+
+// Words that start or carry a question, normalised; a part with one of them (or a question mark) asks something.
+const QUESTION_WORDS = new Set(
+  (
+    'how what when where why which who whats hows wheres whens can could is are do does did should will would may ' +
+    'چطور چطوری چجوری چگونه کی کجا کجاست چرا چه چی چیه چیست چند چقدر چقد آیا میشه میتونم میتونیم باید کدوم کدام ' +
+    'مگه یعنی'
+  )
+    .split(' ')
+    .map((w) => normalizeText(w)),
+);
+
+// Connectives that open a further question inside a sentence, before a question word.
+const CONNECTIVES =
+  /,?\s+(?:and also|and then|and after that|and|also|plus|then|و اینکه|و این که|و بعد|بعدش|همچنین|ضمنا|یه سوال دیگه|یک سوال دیگر|و)\s+(?=\S)/giu;
+
+/** The words of a part, normalised. */
+const tokens = (part: string): string[] =>
+  normalizeText(part)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+
+/** True when the part asks something: a question mark, or a question word among its words. */
+export function asksSomething(part: string): boolean {
+  return /[?؟]/.test(part) || tokens(part).some((t) => QUESTION_WORDS.has(t));
+}
+
+/**
+ * The parts of a message: its sentences (cut at . ! ? ؟ ; ؛ and line breaks), each cut again at a
+ * connective followed by a question word; parts of fewer than three words join the part before.
+ */
+export function messageParts(message: string): string[] {
+  const sentences = message.split(/(?<=[.!?؟;؛\n])\s*/u).filter((s) => s.trim() !== '');
+  const parts: string[] = [];
+  for (const sentence of sentences) {
+    let start = 0;
+    for (const match of sentence.matchAll(CONNECTIVES)) {
+      const next = sentence.slice(match.index! + match[0].length);
+      const first = tokens(next)[0];
+      if (first === undefined || !QUESTION_WORDS.has(first)) continue;
+      parts.push(sentence.slice(start, match.index!));
+      start = match.index! + match[0].length;
+    }
+    parts.push(sentence.slice(start));
+  }
+  const joined: string[] = [];
+  for (const part of parts.map((p) => p.trim()).filter(Boolean)) {
+    if (joined.length > 0 && tokens(part).length < 3) joined[joined.length - 1] += ` ${part}`;
+    else joined.push(part);
+  }
+  return joined;
+}
+
+// Words that point outside the message, to the page or to what was just said ("where do i get a
+// pdf of this", "can u guys add it", "فاکتور اینو کجا بگیرم", "همونو میشه دوباره باز کرد").
+const REFERRING = new Set(
+  (
+    'this these those it its here them one same then ' +
+    'این اینو اینا ازینا اینجا اینجاش همین همینو همینا اون اونو اونا ازونا اونجا ازش بهش توش روش بالاش تهش همون همونو یکی بعدش'
+  )
+    .split(' ')
+    .map((w) => normalizeText(w)),
+);
+// Words that open a message by going on from the one before ("and completed?", "پس سود این ماهم…").
+const CONTINUING = new Set(
+  ['and', 'so', 'ok', 'then', 'also', 'و', 'پس', 'حالا', 'بعد', 'اگه'].map((w) => normalizeText(w)),
+);
+
+/**
+ * True when the message points outside itself: a word such as this, it, here, اینجا, ازش, a
+ * Persian object ending on a word (سودشو, فرقشون), or an opening that goes on from the last
+ * message (and…, پس…, حالا…). Such a message leans on its page and conversation in full; one that
+ * says everything itself gets only part of their weight (Reading.credit).
+ */
+export function refersToContext(message: string): boolean {
+  const words = tokens(message);
+  if (words.length > 0 && CONTINUING.has(words[0]!)) return true;
+  return words.some((w) => REFERRING.has(w) || (/[\u0600-\u06FF]{2,}(شو|شون|اشو|اشون)$/u.test(w) && w.length >= 4));
+}
