@@ -115,16 +115,12 @@ if (process.argv.includes('--grid')) {
   // Each setting of the grid: every combination of these values (the others as in DEFAULT_READING).
   const grid: Partial<Record<keyof Reading, number[]>> = {
     clear: [0.8],
-    pageBoost: [0.4, 0.6, 0.8],
-    moduleShare: [0.5],
-    followBoost: [0.3, 0.4, 0.5, 0.6],
-    topicShare: [0.5, 0.7],
-    relatedShare: [0],
+    pageBoost: [0.6],
+    followBoost: [0.5, 0.6, 0.7, 0.8, 1],
+    topicShare: [0.7, 0.8, 0.9, 1],
     decay: [0.8],
-    previousWeight: [0],
-    pageCredit: [0.25, 0.5],
-    followCredit: [0.25, 0.5, 0.75, 1],
-    partConfidence: [DEFAULT_READING.partConfidence],
+    pageCredit: [0.25],
+    followCredit: [0.2, 0.3, 0.4, 0.5],
   };
   let settings: Reading[] = [DEFAULT_READING];
   for (const [name, values] of Object.entries(grid) as Array<[keyof Reading, number[]]>)
@@ -134,7 +130,7 @@ if (process.argv.includes('--grid')) {
     results.push({ score: objective(tallies), reading, detail: describe(tallies) });
   }
   results.sort((a, b) => b.score - a.score);
-  for (const r of results.slice(0, 15))
+  for (const r of results.slice(0, Number(process.env.TOP ?? 15)))
     process.stdout.write(`${r.score.toFixed(4)} ${JSON.stringify(r.reading)}\n  ${r.detail}\n`);
 } else {
   const misses: string[] = [];

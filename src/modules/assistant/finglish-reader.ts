@@ -82,21 +82,27 @@ export class LatinReader {
       }
     for (const [word, count] of frequency) {
       const symbols = persianSymbols(word);
-      const key = consonantKey(symbols);
-      if (key === '') continue;
-      const list = this.byKey.get(key);
-      const reading = { word, symbols, frequency: count };
-      if (list) list.push(reading);
-      else {
-        this.byKey.set(key, [reading]);
-        if (key.length >= 3)
-          for (const variant of deletions(key)) {
-            const keys = this.byDeletion.get(variant);
-            if (keys) keys.push(key);
-            else this.byDeletion.set(variant, [key]);
-          }
-      }
+      this.index({ word, symbols, frequency: count });
+      // An adverb ending in ا after a consonant is said with -an (کلا kolan, مثلا masalan).
+      if (/[bptsjChXdzrSQfkglmn]A$/.test(symbols)) this.index({ word, symbols: `${symbols}n`, frequency: count });
     }
+  }
+
+  private index(reading: Reading): void {
+    const key = consonantKey(reading.symbols);
+    if (key === '') return;
+    const list = this.byKey.get(key);
+    if (list) {
+      list.push(reading);
+      return;
+    }
+    this.byKey.set(key, [reading]);
+    if (key.length >= 3)
+      for (const variant of deletions(key)) {
+        const keys = this.byDeletion.get(variant);
+        if (keys) keys.push(key);
+        else this.byDeletion.set(variant, [key]);
+      }
   }
 
   /**

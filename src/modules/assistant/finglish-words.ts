@@ -121,7 +121,7 @@ export const FUNCTION_WORDS: Record<string, string> = {
 };
 
 // Words of spoken Persian that English does not have, besides the function words: common verb
-// forms and fillers. Words English also has (to, in, be, man, ham, age, are, na, ya, ye, on) are
+// forms and fillers. Words English also has (to, too, in, be, man, ham, age, are, na, ya, ye, on) are
 // left out of the cues: they say nothing about the language.
 const VERB_CUES =
   'mishe nemishe nmishe shod nashod shode shodam mikham mikhaam mkham mikhay mikhad mikhan mikhayn mikhain mikhastam ' +
@@ -130,7 +130,7 @@ const VERB_CUES =
   'midin midid mide nemide begam begid begin bego begoo bgo bedam bedin bedid bde begiram bezaram bezanam bezan ' +
   'beram biam biad miad nemiad nmiad nayomad nayoomad omad oomad rafte raft miram mire sham beshe ' +
   'hastam hastin hastid bood boodam nabood mibinam nemibinam didam zadam zadm gereftam dadam gozashtam rikhtam ' +
-  'chetorin khoobi khaste nabashid yadam';
+  'chetorin khoobi khaste nabashid yadam dari darid mituni mitooni kardi didi shenidi begi bedi nadari nemidoonam nemidunam';
 
 const ENGLISH_WORDS = new Set(
   (
@@ -142,7 +142,7 @@ const ENGLISH_WORDS = new Set(
 
 const CUES = new Set([
   ...Object.keys(FUNCTION_WORDS).filter(
-    (w) => !['to', 'in', 'be', 'man', 'ham', 'age', 'are', 'na', 'ya', 'ye', 'on', 'a', 'o', 'ma'].includes(w),
+    (w) => !['to', 'too', 'in', 'be', 'man', 'ham', 'age', 'are', 'na', 'ya', 'ye', 'on', 'a', 'o', 'ma'].includes(w),
   ),
   ...VERB_CUES.split(/\s+/),
 ]);

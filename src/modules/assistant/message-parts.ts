@@ -9,7 +9,8 @@ const QUESTION_WORDS = new Set(
   (
     'how what when where why which who whats hows wheres whens can could is are do does did should will would may ' +
     'چطور چطوری چجوری چگونه کی کجا کجاست چرا چه چی چیه چیست چند چقدر چقد آیا میشه میتونم میتونیم باید کدوم کدام ' +
-    'مگه یعنی'
+    // Persian often asks without a question word or mark: if…, or not, is it…
+    'مگه یعنی اگه اگر یا نه لازمه هست نیست داره'
   )
     .split(' ')
     .map((w) => normalizeText(w)),

@@ -47,17 +47,11 @@ export interface Reading {
   /** Added to the score of a passage that lists the member's page (route or route name; a module counts moduleShare). */
   pageBoost: number;
   moduleShare: number;
-  /**
-   * Added to the score of a passage the previous answer used; a passage of the same topic gets
-   * topicShare of it, another passage relatedShare times how close its text is to the source's.
-   */
+  /** Added to the score of a passage the previous answer used; a passage of the same topic gets topicShare of it. */
   followBoost: number;
   topicShare: number;
-  relatedShare: number;
   /** Each exchange further back counts this share of the one after it. */
   decay: number;
-  /** Weight of the previous message's own score for each passage. */
-  previousWeight: number;
   /**
    * Share of what the page (pageCredit) and the conversation (followCredit) add that counts towards
    * answering at all, for a message that says everything itself (the rest only orders the
@@ -73,14 +67,12 @@ export const DEFAULT_READING: Reading = {
   clear: 0.8,
   pageBoost: 0.6,
   moduleShare: 0.5,
-  followBoost: 0.5,
-  topicShare: 0.7,
-  relatedShare: 0,
+  followBoost: 0.6,
+  topicShare: 0.8,
   decay: 0.8,
-  previousWeight: 0,
   pageCredit: 0.25,
-  followCredit: 0.5,
-  partConfidence: 0.62,
+  followCredit: 0.4,
+  partConfidence: 0.6,
 };
 
 /** Exchanges further back than this are not read. */
@@ -102,50 +94,48 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
 
   let match = search(turn.message);
   const parts = messageParts(turn.message);
-  if (parts.length >= 2) {
-    const asked = parts.filter(asksSomething);
-    const matches = asked.map(search);
-    // Two questions: two parts that each find their own passage confidently, in the message's order.
-    const answered: Passage[] = [];
-    for (const part of matches) {
-      const best = part.hits[0]?.passage;
-      if (best && confidence(part, rule) >= reading.partConfidence && !answered.some((p) => p.id === best.id))
-        answered.push(best);
-    }
-    if (answered.length >= 2) {
-      const hits = answered.slice(0, 2).map((p) => match.hits.find((h) => h.passage.id === p.id)!);
-      return { language, finglish, hits, weakMatch: false, passages: answered.slice(0, 2), via: 'questions' };
-    }
-    // One question inside a story: the parts that ask something, when they say it more clearly than the whole.
-    if (asked.length > 0 && asked.length < parts.length) {
-      const questions = search(asked.join(' '));
-      if (confidence(questions, rule) > confidence(match, rule)) match = questions;
-    }
+  const asked = parts.length >= 2 ? parts.filter(asksSomething) : [];
+  // One question inside a story: the parts that ask something, when they say it more clearly than the whole.
+  if (asked.length > 0 && asked.length < parts.length) {
+    const questions = search(asked.join(' '));
+    if (confidence(questions, rule) > confidence(match, rule)) match = questions;
   }
 
   let via: Understanding['via'] = parts.length >= 2 ? 'questions' : 'message';
   if (match.hits.length > 0 && confidence(match, rule) < reading.clear && (turn.page || turn.earlier?.length)) {
-    match = inContext(knowledge, match, turn, search, reading);
+    match = inContext(knowledge, match, turn, reading);
     via = 'context';
   }
-  const hits = match.hits.slice(0, 3);
-  const weakMatch = isWeakMatch({ ...match, hits }, rule);
-  const passages = answerPassages({ hits, weakMatch, secondRatio: rule.secondRatio });
+  let hits = match.hits.slice(0, 3);
+  let weakMatch = isWeakMatch({ ...match, hits }, rule);
+  let passages = answerPassages({ hits, weakMatch, secondRatio: rule.secondRatio });
+
+  // A second question: a part that finds a passage of its own confidently joins the answer as its
+  // second passage (two such parts answer a message that is weak as a whole).
+  if (asked.length >= 2) {
+    const confident = asked
+      .map(search)
+      .filter((part) => part.hits[0] && confidence(part, rule) >= reading.partConfidence)
+      .sort((a, b) => confidence(b, rule) - confidence(a, rule))
+      .map((part) => part.hits[0]!);
+    const first = passages[0] ?? confident[0]?.passage;
+    const second = confident.find((hit) => first && hit.passage.id !== first.id);
+    if (first && second) {
+      passages = [first, second.passage];
+      hits = [match.hits.find((h) => h.passage.id === first.id) ?? confident[0]!, second];
+      weakMatch = false;
+      via = 'questions';
+    }
+  }
   return { language, finglish, hits, weakMatch, passages, via };
 }
 
 /**
  * The message's match with each passage's score raised by what surrounds the message: the page
- * (pageBoost), the passages the last answers used and their topics (followBoost, fading by decay
- * per exchange back), and the previous message's own score (previousWeight).
+ * (pageBoost) and the passages the last answers used and their topics (followBoost, fading by
+ * decay per exchange back).
  */
-function inContext(
-  knowledge: KnowledgeBase,
-  match: SearchMatch,
-  turn: Turn,
-  search: (text: string) => SearchMatch,
-  reading: Reading,
-): SearchMatch {
+function inContext(knowledge: KnowledgeBase, match: SearchMatch, turn: Turn, reading: Reading): SearchMatch {
   const prior = new Map<string, number>();
   const credited = new Map<string, number>();
   const refers = refersToContext(turn.message);
@@ -166,24 +156,13 @@ function inContext(
       const sources = exchange.sources
         .map((id) => knowledge.passage(match.hits[0]!.passage.lang, id))
         .filter((p): p is Passage => p !== undefined);
-      for (const source of sources) {
-        const near = relatedness(knowledge, source);
+      for (const source of sources)
         for (const { passage } of match.hits) {
-          const share =
-            source.id === passage.id
-              ? 1
-              : Math.max(
-                  source.topic === passage.topic ? reading.topicShare : 0,
-                  reading.relatedShare * (near.get(passage.id) ?? 0),
-                );
+          const share = source.id === passage.id ? 1 : source.topic === passage.topic ? reading.topicShare : 0;
           follow.set(passage.id, Math.max(follow.get(passage.id) ?? 0, weight * share));
         }
-      }
     });
     for (const [id, value] of follow) add(id, reading.followBoost * value, reading.followCredit);
-    if (reading.previousWeight > 0)
-      for (const hit of search(earlier[0]!.message).hits)
-        add(hit.passage.id, reading.previousWeight * hit.score, reading.followCredit);
   }
   // The context orders the passages with its full weight; a passage's score, which decides whether
   // it answers at all, gets only the credited part, so a question nobody answers stays unanswered
@@ -193,32 +172,4 @@ function inContext(
     .sort((a, b) => b.rank - a.rank);
   const hits = ranked.map(({ hit }) => ({ ...hit, score: hit.score + (credited.get(hit.passage.id) ?? 0) }));
   return { ...match, hits };
-}
-
-const relatedCache = new WeakMap<KnowledgeBase, Map<string, Map<string, number>>>();
-
-/**
- * How close each passage's text is to a passage's own (its heading and answer searched as a
- * message, each score divided by the best), computed once per passage: a refund follows a project
- * that missed its goal ("…every investor's money is refunded").
- */
-function relatedness(knowledge: KnowledgeBase, passage: Passage): Map<string, number> {
-  let byPassage = relatedCache.get(knowledge);
-  if (!byPassage) {
-    byPassage = new Map();
-    relatedCache.set(knowledge, byPassage);
-  }
-  const key = `${passage.lang}:${passage.id}`;
-  let near = byPassage.get(key);
-  if (!near) {
-    const { hits } = knowledge.match(
-      `${passage.question}\n${passage.answer}`,
-      passage.lang,
-      knowledge.count(passage.lang),
-    );
-    const top = hits[0]?.score || 1;
-    near = new Map(hits.filter((h) => h.passage.id !== passage.id).map((h) => [h.passage.id, h.score / top]));
-    byPassage.set(key, near);
-  }
-  return near;
 }
