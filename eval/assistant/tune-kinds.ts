@@ -114,13 +114,9 @@ if (process.argv.includes('--grid')) {
   const results: Array<{ score: number; reading: Reading; detail: string }> = [];
   // Each setting of the grid: every combination of these values (the others as in DEFAULT_READING).
   const grid: Partial<Record<keyof Reading, number[]>> = {
-    clear: [0.8],
-    pageBoost: [0.6],
-    followBoost: [0.5, 0.6, 0.7, 0.8, 1],
-    topicShare: [0.7, 0.8, 0.9, 1],
-    decay: [0.8],
-    pageCredit: [0.25],
-    followCredit: [0.2, 0.3, 0.4, 0.5],
+    pageBoost: [0.4, 0.6, 0.8],
+    moduleShare: [0.3, 0.5, 0.7],
+    pageCredit: [0, 0.1, 0.25, 0.4],
   };
   let settings: Reading[] = [DEFAULT_READING];
   for (const [name, values] of Object.entries(grid) as Array<[keyof Reading, number[]]>)

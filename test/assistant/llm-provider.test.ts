@@ -172,6 +172,48 @@ describe('OpenAI-compatible provider', () => {
     ]);
   });
 
+  it('gives the model a follow-up with the earlier turns, the page and the passage the conversation points to, and names it as the source', async () => {
+    const first = (await chat(user, { message: 'How do I request a refund?' })).json();
+    expect(first.sources[0].id).toBe('payments.refund-request');
+    const res = await chat(user, {
+      message: 'and how long will it take?',
+      conversation_id: first.conversation_id,
+      context: { page: { module: 'wallet', route: '/wallet/refunds' } },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().sources[0]).toEqual({ id: 'payments.refund-time', title: 'How long does a refund take?' });
+    const [system, ...rest] = model.received[1]!.body.messages;
+    expect(system!.content).toContain('three to seven working days');
+    expect(system!.content).toContain(
+      'The member is asking from this page of the app: /wallet/refunds, module wallet.',
+    );
+    expect(rest).toEqual([
+      { role: 'user', content: 'How do I request a refund?' },
+      { role: 'assistant', content: model.answer },
+      { role: 'user', content: 'and how long will it take?' },
+    ]);
+  });
+
+  it('gives the model both passages of a two-question message', async () => {
+    const res = await chat(user, {
+      message: 'How do I open a support ticket? And another thing: how long does a refund take?',
+    });
+    const ids = res.json().sources.map((s: { id: string }) => s.id);
+    expect(ids).toContain('tickets.open');
+    expect(ids).toContain('payments.refund-time');
+    const system = model.received[0]!.body.messages[0]!.content as string;
+    expect(system).toContain('three to seven working days');
+    expect(system).toContain('New ticket');
+  });
+
+  it('gives the model Persian typed in Latin letters with the Persian passage, to be answered in Persian', async () => {
+    const res = await chat(user, { message: 'salam, password ro yadam rafte chikar konam?' });
+    expect(res.json().sources[0].id).toBe('accounts.password');
+    const system = model.received[0]!.body.messages[0]!.content as string;
+    expect(system).toContain('Answer in Persian.');
+    expect(system).toContain('فراموشی رمز');
+  });
+
   it('drops the oldest history that does not fit the token budget', async () => {
     const long = 'x'.repeat(4_000);
     const first = (await chat(user, { message: `first ${long.slice(0, 1990)}` })).json();

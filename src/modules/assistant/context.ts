@@ -56,7 +56,7 @@ export function contextErrors(context: Record<string, unknown>, locale: Locale):
 }
 
 /** One line of text: line breaks and other control characters become spaces, so a value cannot pose as another fact or a heading. */
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
   return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
 }

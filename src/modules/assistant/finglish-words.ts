@@ -58,6 +58,7 @@ export const FUNCTION_WORDS: Record<string, string> = {
   kojaast: 'کجاست',
   kei: 'کی',
   kay: 'کی',
+  key: 'کی',
   chand: 'چند',
   chanta: 'چندتا',
   cheghad: 'چقدر',
@@ -142,7 +143,8 @@ const ENGLISH_WORDS = new Set(
 
 const CUES = new Set([
   ...Object.keys(FUNCTION_WORDS).filter(
-    (w) => !['to', 'too', 'in', 'be', 'man', 'ham', 'age', 'are', 'na', 'ya', 'ye', 'on', 'a', 'o', 'ma'].includes(w),
+    (w) =>
+      !['to', 'too', 'in', 'be', 'man', 'ham', 'age', 'are', 'na', 'ya', 'ye', 'on', 'a', 'o', 'ma', 'key'].includes(w),
   ),
   ...VERB_CUES.split(/\s+/),
 ]);
@@ -162,7 +164,8 @@ export function isFinglish(message: string): boolean {
   let cues = 0;
   let english = 0;
   for (const token of text.split(/[^a-z0-9']+/)) {
-    if (CUES.has(token)) cues += 1;
+    // Vowels typed twice for length (miaad, kojaaa) are one.
+    if (CUES.has(token) || CUES.has(token.replace(/([aeiou])\1+/g, '$1'))) cues += 1;
     else if (ENGLISH_WORDS.has(token)) english += 1;
   }
   return cues > 0 && cues > english;

@@ -107,7 +107,8 @@ export class KnowledgeBase {
     this.latinReader = new LatinReader(
       [
         ...persian.flatMap((p) => [p.question, ...p.alternates, p.answer]),
-        ...thesaurus.fa.map((t) => t.phrase),
+        // The Persian phrases only: the Latin ones are the glossary below.
+        ...thesaurus.fa.filter((t) => !/^[a-z0-9' ]+$/.test(t.phrase)).map((t) => t.phrase),
         ...outside.fa,
       ],
       new Map(thesaurus.fa.filter((t) => /^[a-z0-9' ]+$/.test(t.phrase)).map((t) => [t.phrase, t.adds.join(' ')])),

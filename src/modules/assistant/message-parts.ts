@@ -7,7 +7,7 @@ import { normalizeText } from './text.js';
 // Words that start or carry a question, normalised; a part with one of them (or a question mark) asks something.
 const QUESTION_WORDS = new Set(
   (
-    'how what when where why which who whats hows wheres whens can could is are do does did should will would may ' +
+    'how what when where why which who whats hows wheres whens ' +
     'چطور چطوری چجوری چگونه کی کجا کجاست چرا چه چی چیه چیست چند چقدر چقد آیا میشه میتونم میتونیم باید کدوم کدام ' +
     // Persian often asks without a question word or mark: if…, or not, is it…
     'مگه یعنی اگه اگر یا نه لازمه هست نیست داره'
@@ -26,9 +26,18 @@ const tokens = (part: string): string[] =>
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
 
-/** True when the part asks something: a question mark, or a question word among its words. */
+// English asks by putting the verb before its subject ("is it…", "can i still cancel").
+const INVERTED = new Set('can could is are do does did should will would may am'.split(' '));
+const SUBJECTS = new Set('i you we it he she they my your our the this that there someone anyone'.split(' '));
+
+/** True when the part asks something: a question mark, a question word, or an English verb before its subject. */
 export function asksSomething(part: string): boolean {
-  return /[?؟]/.test(part) || tokens(part).some((t) => QUESTION_WORDS.has(t));
+  const words = tokens(part);
+  return (
+    /[?؟]/.test(part) ||
+    words.some((t) => QUESTION_WORDS.has(t)) ||
+    words.some((w, i) => INVERTED.has(w) && SUBJECTS.has(words[i + 1] ?? ''))
+  );
 }
 
 /**
@@ -43,7 +52,7 @@ export function messageParts(message: string): string[] {
     for (const match of sentence.matchAll(CONNECTIVES)) {
       const next = sentence.slice(match.index! + match[0].length);
       const first = tokens(next)[0];
-      if (first === undefined || !QUESTION_WORDS.has(first)) continue;
+      if (first === undefined || !(QUESTION_WORDS.has(first) || INVERTED.has(first))) continue;
       parts.push(sentence.slice(start, match.index!));
       start = match.index! + match[0].length;
     }

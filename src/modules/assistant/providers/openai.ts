@@ -3,6 +3,7 @@
 // retrieved passages, the client's context facts and as many recent messages as the budget allows.
 import OpenAI, { APIConnectionTimeoutError, APIUserAbortError } from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { oneLine } from '../context.js';
 import type { Passage } from '../knowledge.js';
 import { ProviderError, type Answer, type AnswerProvider, type AnswerRequest, type StreamOptions } from './types.js';
 import { providerErrors, providerLatency } from '../../../http/metrics.js';
@@ -25,11 +26,25 @@ export interface OpenAiProviderOptions {
   promptTokenBudget?: number;
 }
 
-/** The messages sent to the model: system first, then the newest history that fits, then the message. */
-/** The passages the model is given, best first: none on a weak match. */
+/**
+ * The passages the model is given, best first: the ones an offline answer would be made of (found
+ * with the page and the conversation in view, both passages of a two-question message), then the
+ * next best hits, three at most; none on a weak match.
+ */
 export function promptPassages(request: AnswerRequest): Passage[] {
-  return request.weakMatch ? [] : request.hits.slice(0, MAX_PASSAGES).map((h) => h.passage);
+  if (request.weakMatch) return [];
+  const given = [...request.passages, ...request.hits.map((h) => h.passage)];
+  return given.filter((p, i) => given.findIndex((q) => q.id === p.id) === i).slice(0, MAX_PASSAGES);
 }
+
+/** The page the member asks from, as one line (the widget's context.page), or none. */
+function pageLine(page: AnswerRequest['page']): string | undefined {
+  if (!page) return undefined;
+  const parts = [page.route, page.module && `module ${page.module}`, page.name && `route name ${page.name}`];
+  return `The member is asking from this page of the app: ${oneLine(parts.filter(Boolean).join(', '))}.`;
+}
+
+/** The messages sent to the model: system first, then the newest history that fits, then the message. */
 
 export function buildPrompt(
   request: AnswerRequest,
@@ -46,6 +61,8 @@ export function buildPrompt(
       'No knowledge passage matches this question: say so briefly and offer to escalate to a support ticket.',
     );
   }
+  const page = pageLine(request.page);
+  if (page) sections.push(page);
   const facts = request.context;
   if (facts.length > 0)
     sections.push(

@@ -1,0 +1,220 @@
+// The pieces that read a message the way members write it: Persian in Latin letters
+// (finglish*.ts), the parts of a long message (message-parts.ts), the page (page-context.ts), the
+// pages line of the knowledge base, and understand() putting them together.
+import { describe, expect, it } from 'vitest';
+import { consonantKey, latinSymbols, persianSymbols, readingCost } from '../../src/modules/assistant/finglish.js';
+import { isFinglish } from '../../src/modules/assistant/finglish-words.js';
+import { bundledKnowledgeBase, KnowledgeBaseError, parseKnowledgeFile } from '../../src/modules/assistant/knowledge.js';
+import { asksSomething, messageParts, refersToContext } from '../../src/modules/assistant/message-parts.js';
+import { pageAffinities, pageFromContext, routeMatches } from '../../src/modules/assistant/page-context.js';
+import { understand } from '../../src/modules/assistant/understanding.js';
+
+const key = (word: string) => consonantKey(/[\u0600-\u06FF]/.test(word) ? persianSymbols(word) : latinSymbols(word));
+
+describe('Persian typed in Latin letters', () => {
+  it('gives a Latin spelling and the Persian word the same consonant key, whatever the vowels, digits or digraphs', () => {
+    for (const [latin, persian] of <Array<[string, string]>>[
+      ['mikham', 'میخوام'],
+      ['mkham', 'میخوام'],
+      ['mikhaam', 'میخوام'],
+      ['7esab', 'حساب'],
+      ['hesab', 'حساب'],
+      ['proje', 'پروژه'],
+      ['projeh', 'پروژه'],
+      ['sarmaye', 'سرمایه'],
+      ['ta2id', 'تایید'],
+      ['etela3at', 'اطلاعات'],
+      ['ghabool', 'قبول'],
+      ['shahrestan', 'شهرستان'],
+      ['yaddasht', 'یادداشت'],
+    ])
+      expect(key(latin), `${latin} / ${persian}`).toBe(key(persian));
+    // ه after ا is heard (ماه), after a consonant it is a vowel (پروژه).
+    expect(persianSymbols('ماه')).toBe('mAh');
+    expect(persianSymbols('پروژه')).toBe('prWjH');
+  });
+
+  it('fits a spelling best to the word whose letters its vowels match', () => {
+    expect(readingCost(latinSymbols('pool'), persianSymbols('پول'))).toBeLessThan(
+      readingCost(latinSymbols('pool'), persianSymbols('پل')),
+    );
+    expect(readingCost(latinSymbols('kar'), persianSymbols('کار'))).toBeLessThan(
+      readingCost(latinSymbols('kar'), persianSymbols('کر')),
+    );
+  });
+
+  it('reads a message as Persian with the knowledge base words, the glossary and the function words; an adverb in -an too', () => {
+    const kb = bundledKnowledgeBase();
+    expect(kb.readLatin('password ro yadam rafte')).toBe('رمز عبور رو یادم رفته');
+    expect(kb.readLatin('mishe notif ro kolan 7azf kard')).toBe('میشه اعلان رو کلا حذف کرد');
+    // A word nothing fits stays as it was typed.
+    expect(kb.readLatin('esteghlal bord')).toContain('esteghlal');
+  });
+
+  it('tells Finglish from English by their small words', () => {
+    for (const message of [
+      'salam chetori pool varis konam?',
+      'password ro yadam rafte',
+      'refund kei be hesabam miad',
+      'ramz yadam raft',
+    ])
+      expect(isFinglish(message), message).toBe(true);
+    for (const message of [
+      'too many wrong login attempts, account paused',
+      'how do i get a refund',
+      'is the key in the header?',
+      'سلام، رمزم یادم رفته',
+    ])
+      expect(isFinglish(message), message).toBe(false);
+  });
+
+  it('is answered in Persian with the Persian passages', () => {
+    const understood = understand(bundledKnowledgeBase(), { message: 'salam, password ro yadam rafte chikar konam?' });
+    expect(understood).toMatchObject({ language: 'fa', finglish: true, weakMatch: false });
+    expect(understood.passages.map((p) => [p.id, p.lang])).toEqual([['accounts.password', 'fa']]);
+  });
+});
+
+describe('the parts of a long message', () => {
+  it('cuts sentences, and a sentence where a connective opens another question', () => {
+    expect(
+      messageParts(
+        'hi. how do i ask for a refund when its past the 48 hours, and after that how do i close the account',
+      ),
+    ).toEqual(['hi.', 'how do i ask for a refund when its past the 48 hours', 'how do i close the account']);
+    expect(messageParts('حداقل چقد باید بذارم تو یه پروژه؟ و اینکه اگه پروژه ضرر کنه اصل پولم امنه')).toEqual([
+      'حداقل چقد باید بذارم تو یه پروژه؟',
+      'و اینکه اگه پروژه ضرر کنه اصل پولم امنه',
+    ]);
+  });
+
+  it('knows which parts ask something', () => {
+    expect(asksSomething('my bank is melli.')).toBe(false);
+    expect(asksSomething('how many days does it take')).toBe(true);
+    expect(asksSomething('and if i get cold feet after paying can i still cancel')).toBe(true);
+    expect(asksSomething('اگه پروژه ضرر کنه اصل پولم امنه')).toBe(true);
+  });
+
+  it('knows a message that points outside itself', () => {
+    for (const message of [
+      'where do i get a pdf of this',
+      'and completed?',
+      'سودشو ماهانه میدن',
+      'پس سود این ماهم کجا میره',
+    ])
+      expect(refersToContext(message), message).toBe(true);
+    for (const message of ['is there a fee to submit my project for review', 'حداقل سن برای ثبت نام چنده'])
+      expect(refersToContext(message), message).toBe(false);
+  });
+});
+
+describe('the page', () => {
+  it("reads the widget's page and the older script's, and nothing from a page that is not an object", () => {
+    expect(pageFromContext({ page: { module: 'Wallet', route: '/wallet/refunds' } })).toEqual({
+      module: 'wallet',
+      route: '/wallet/refunds',
+      name: undefined,
+    });
+    expect(pageFromContext({ page: { route_name: 'projects.show', module: 'projects', resource_id: 12 } })).toEqual({
+      module: 'projects',
+      route: undefined,
+      name: 'projects.show',
+    });
+    expect(pageFromContext({ page: 'investment-42' })).toBeUndefined();
+    expect(pageFromContext({ page: {} })).toBeUndefined();
+    expect(pageFromContext(null)).toBeUndefined();
+  });
+
+  it('matches :param placeholders either way, and never a path of another length', () => {
+    expect(routeMatches('/investments/:id', '/investments/42')).toBe(true);
+    expect(routeMatches('/investments/:id', '/investments/:id')).toBe(true);
+    expect(routeMatches('/investments/:id', '/investments/42/edit')).toBe(false);
+    expect(routeMatches('/wallet/refunds', '/wallet/refunds/?tab=open')).toBe(true);
+  });
+
+  it('lets a route listed as it is win over a pattern, and counts a module in part', () => {
+    const passages = parseKnowledgeFile(
+      [
+        '## A',
+        '<!-- id: t.a -->',
+        '<!-- pages: /projects/:id -->',
+        'a.',
+        '## B',
+        '<!-- id: t.b -->',
+        '<!-- pages: /projects/create -->',
+        'b.',
+        '## C',
+        '<!-- id: t.c -->',
+        '<!-- pages: projects, projects.index -->',
+        'c.',
+      ].join('\n'),
+      't',
+      'en',
+      't.en.md',
+    );
+    expect(pageAffinities(passages, { route: '/projects/create', module: 'projects' }, 0.5)).toEqual(
+      new Map([
+        ['t.b', 1],
+        ['t.c', 0.5],
+      ]),
+    );
+    expect(pageAffinities(passages, { route: '/projects/12' }, 0.5)).toEqual(new Map([['t.a', 1]]));
+    expect(pageAffinities(passages, { name: 'projects.index' }, 0.5)).toEqual(new Map([['t.c', 1]]));
+  });
+
+  it('reads one pages line per passage and refuses a second', () => {
+    const [passage] = parseKnowledgeFile(
+      '## Q\n<!-- id: t.q -->\n<!-- also: another way -->\n<!-- pages: wallet, /wallet/refunds -->\nThe answer.',
+      't',
+      'en',
+      't.en.md',
+    );
+    expect(passage).toMatchObject({
+      alternates: ['another way'],
+      pages: ['wallet', '/wallet/refunds'],
+      answer: 'The answer.',
+    });
+    expect(() =>
+      parseKnowledgeFile(
+        '## Q\n<!-- id: t.q -->\n<!-- pages: a -->\n<!-- pages: b -->\nThe answer.',
+        't',
+        'en',
+        't.en.md',
+      ),
+    ).toThrow(KnowledgeBaseError);
+    expect(parseKnowledgeFile('## Q\n<!-- id: t.q -->\nThe answer.', 't', 'en', 't.en.md')[0]!.pages).toBeUndefined();
+  });
+
+  it('lists pages on every bundled passage, the same in both languages', () => {
+    const passages = bundledKnowledgeBase().passages;
+    for (const passage of passages) {
+      expect(passage.pages?.length, passage.id).toBeGreaterThan(0);
+      const other = passages.find((p) => p.id === passage.id && p.lang !== passage.lang)!;
+      expect(other.pages, passage.id).toEqual(passage.pages);
+    }
+  });
+});
+
+describe('understand()', () => {
+  const kb = bundledKnowledgeBase();
+  const refund = [{ message: 'How do I request a refund?', sources: ['payments.refund-request'] }];
+
+  it('reads a vague follow-up with the conversation, and not a clear one', () => {
+    expect(understand(kb, { message: 'and how long will it take?' }).passages[0]?.id).toBe('projects.review');
+    expect(understand(kb, { message: 'and how long will it take?', earlier: refund })).toMatchObject({
+      via: 'context',
+      passages: [expect.objectContaining({ id: 'payments.refund-time' })],
+    });
+    expect(
+      understand(kb, { message: 'How do I open a support ticket?', earlier: refund }).passages.map((p) => p.id),
+    ).toEqual(['tickets.open']);
+  });
+
+  it('answers two questions with both passages', () => {
+    const understood = understand(kb, {
+      message: 'How do I change my saved address? Also, how long does a refund take?',
+    });
+    expect(understood.passages.map((p) => p.id)).toEqual(['address.change', 'payments.refund-time']);
+    expect(understood.via).toBe('questions');
+  });
+});
