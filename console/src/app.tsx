@@ -69,12 +69,7 @@ export function App() {
           {signedIn && (
             <span class="muted">{t('app.signed_in_as', { name: personName(session.credential.user) })}</span>
           )}
-          <button
-            type="button"
-            lang={locale === 'fa' ? 'en' : 'fa'}
-            aria-label={t('app.language_label')}
-            onClick={switchLanguage}
-          >
+          <button type="button" lang={locale === 'fa' ? 'en' : 'fa'} onClick={switchLanguage}>
             {t('app.language')}
           </button>
           {signedIn && (

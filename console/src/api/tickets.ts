@@ -55,10 +55,10 @@ function legacyQuery(query: QueueQuery): ListQuery | null {
   const { view, tag: _tag, sort, ...rest } = query;
   const me = currentCredential()?.user.id;
   const base: ListQuery = { ...rest, sort: view === 'closed' || sort === 'created_at' ? 'created_at' : 'sla_deadline' };
-  if (view === 'mine') return me ? { assignee_id: me, ...base } : null;
-  if (view === 'open') return { status: 'open', ...base };
-  if (view === 'at_risk') return { sla_status: 'at_risk', ...base };
-  if (view === 'closed') return { status: 'closed', ...base };
+  if (view === 'mine') return me ? { ...base, assignee_id: me } : null;
+  if (view === 'open') return { ...base, status: base.status ?? 'open' };
+  if (view === 'at_risk') return { ...base, sla_status: 'at_risk' };
+  if (view === 'closed') return { ...base, status: 'closed' };
   if (view === 'unassigned') return null;
   return base;
 }
@@ -157,7 +157,7 @@ function assembleTimeline(detail: Detail): TimelineEntry[] {
       }),
     ),
     ...detail.activities
-      .filter((a) => a.type !== 'comment_added' && a.type !== 'created')
+      .filter((a) => !['comment_added', 'attachment_added', 'created'].includes(a.type))
       .map(
         (a): TimelineEntry => ({
           kind: 'activity',

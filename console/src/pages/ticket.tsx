@@ -266,7 +266,11 @@ export function TicketPage({ id }: { id: number }) {
       <div class="columns">
         <div class="story">
           <h2>{t('ticket.story')}</h2>
-          <Timeline ticketId={detail.id} entries={view.timeline} />
+          <Timeline
+            ticketId={detail.id}
+            entries={view.timeline}
+            names={new Map(staff.map((s) => [String(s.id), personName(s)]))}
+          />
           <Composer
             view={view}
             loadedVersion={loadedVersion}

@@ -76,7 +76,7 @@ export function Attachments({ ticketId, files }: { ticketId: number; files: Atta
   );
 }
 
-function activityText(entry: TimelineEntry): string {
+function activityText(entry: TimelineEntry, names: Map<string, string>): string {
   const value = (field: string | null | undefined, v: string | null | undefined) =>
     v == null
       ? t('person.nobody')
@@ -96,7 +96,11 @@ function activityText(entry: TimelineEntry): string {
         new: value('status', entry.new_value),
       });
     case 'assigned':
-      return t('activity.assigned', { old: value(null, entry.old_value), new: value(null, entry.new_value) });
+      // The trail keeps the assignee's id; the staff list gives the name.
+      return t('activity.assigned', {
+        old: value(null, entry.old_value && (names.get(entry.old_value) ?? entry.old_value)),
+        new: value(null, entry.new_value && (names.get(entry.new_value) ?? entry.new_value)),
+      });
     case 'field_updated':
       return t('activity.field_updated', {
         field: entry.field ?? '',
@@ -108,14 +112,15 @@ function activityText(entry: TimelineEntry): string {
   }
 }
 
-export function Timeline({ ticketId, entries }: { ticketId: number; entries: TimelineEntry[] }) {
+export function Timeline(props: { ticketId: number; entries: TimelineEntry[]; names: Map<string, string> }) {
+  const { ticketId, entries, names } = props;
   return (
     <ol class="timeline">
       {entries.map((entry) => (
         <li key={`${entry.kind}-${entry.id}`} class={`entry entry-${entry.kind}`}>
           {entry.kind === 'activity' ? (
             <p class="activity">
-              <bdi>{personName(entry.author)}</bdi> · {activityText(entry)} ·{' '}
+              <bdi>{personName(entry.author)}</bdi> · {activityText(entry, names)} ·{' '}
               <time dateTime={entry.created_at}>{formatDateTime(entry.created_at)}</time>
             </p>
           ) : (
