@@ -102,5 +102,5 @@ export default fp(
       return sendAsset(req, reply, asset);
     });
   },
-  { name: 'console-assets', dependencies: ['deps'] },
+  { name: 'console-assets' },
 );

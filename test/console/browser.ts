@@ -116,6 +116,8 @@ export async function signedInContext(
   locale: 'en' | 'fa' = 'en',
 ): Promise<{ context: BrowserContext; via: 'link' | 'bearer' }> {
   const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', timezoneId: 'Asia/Tehran' });
+  // Playwright's library default is no time limit: a missing element would stall until the test's.
+  context.setDefaultTimeout(10_000);
   await context.addInitScript(
     ([value]) => {
       if (!localStorage.getItem('console.locale')) localStorage.setItem('console.locale', value!);

@@ -48,7 +48,8 @@ export async function memberComment(
 ) {
   const form = new FormData();
   form.set('message', message);
-  for (const file of files) form.append('attachments[]', new Blob([new Uint8Array(file.content)], { type: file.type }), file.name);
+  for (const file of files)
+    form.append('attachments[]', new Blob([new Uint8Array(file.content)], { type: file.type }), file.name);
   const answer = await apiAs(server.url, member, 'POST', `/api/tickets/${ticketId}/comments`, form);
   if (answer.status !== 201) throw new Error(`comment not added: ${answer.status} ${JSON.stringify(answer.json)}`);
 }

@@ -26,7 +26,7 @@ async function connect(): Promise<void> {
   const answer = await api.POST('/api/admin/stream-tokens', { body: {} }).catch(() => null);
   if (!answer?.response.ok || !answer.data) {
     // A server without the staff stream: no live updates (pages still load on navigation).
-    if (answer?.response.status === 404) unavailable = true;
+    if (answer?.response.status === 404 || answer?.response.status === 405) unavailable = true;
     else retry = setTimeout(() => void connect(), 5000);
     return;
   }

@@ -141,6 +141,7 @@ export function QueuePage() {
   const [staff, setStaff] = useState<StaffMember[]>([]);
   const [tags, setTags] = useState<components['schemas']['Tag'][]>([]);
   const [announcement, setAnnouncement] = useState('');
+  const [exportProblem, setExportProblem] = useState<string | null>(null);
   const refreshTimer = useRef<ReturnType<typeof setTimeout>>();
 
   const load = useCallback(async () => {
@@ -224,10 +225,15 @@ export function QueuePage() {
       <Filters query={query} staff={staff} tags={tags} />
       <div class="toolbar">
         <span role="status">{list ? t('queue.count', { n: list.meta.total }) : ''}</span>
-        <button type="button" onClick={() => void exportCsv(filters)}>
+        <button type="button" onClick={() => void exportCsv(filters).then(setExportProblem)}>
           {t('queue.export')}
         </button>
       </div>
+      {exportProblem && (
+        <p class="error" role="alert">
+          {exportProblem}
+        </p>
+      )}
       <p class="visually-hidden" aria-live="polite">
         {announcement ? t('queue.updated') : ''}
       </p>

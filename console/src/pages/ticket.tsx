@@ -27,7 +27,7 @@ function usePresence(id: number, replying: boolean): Viewer[] {
       const answer = await api
         .PUT('/api/admin/tickets/{id}/presence', { params: { path: { id: String(id) } }, body: { state } })
         .catch(() => null);
-      if (answer?.response.status === 404) stopped = true;
+      if (answer?.response.status === 404 || answer?.response.status === 405) stopped = true;
       if (answer?.response.ok && answer.data) setViewers(answer.data.data.viewers);
     };
     void beat(replying ? 'replying' : 'viewing');

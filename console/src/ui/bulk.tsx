@@ -36,7 +36,8 @@ async function perTicket(body: BulkBody): Promise<BulkResult> {
 
 export async function runBulk(body: BulkBody): Promise<BulkResult> {
   const answer = await api.POST('/api/admin/tickets/bulk', { body });
-  if (answer.response.status === 404) return perTicket(body);
+  // 404 or 405: a server without the bulk endpoint (the path then matches a ticket's).
+  if (answer.response.status === 404 || answer.response.status === 405) return perTicket(body);
   return (await call(Promise.resolve(answer))).data;
 }
 

@@ -4,7 +4,8 @@ import { authorizedFetch } from '../api/client';
 import type { QueueQuery } from '../api/tickets';
 import { t } from '../i18n';
 
-export async function exportCsv(filters: QueueQuery): Promise<void> {
+/** Starts the download; returns a message for the page when it could not. */
+export async function exportCsv(filters: QueueQuery): Promise<string | null> {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filters)) if (value !== undefined) params.set(key, String(value));
   try {
@@ -19,10 +20,11 @@ export async function exportCsv(filters: QueueQuery): Promise<void> {
     link.click();
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    return null;
   } catch (error) {
     const status = (error as { status?: number }).status;
-    window.alert(
-      status === 404 ? t('error.not_available') : t('error.generic', { message: String((error as Error).message) }),
-    );
+    return status === 404 || status === 405
+      ? t('error.not_available')
+      : t('error.generic', { message: String((error as Error).message) });
   }
 }

@@ -30,7 +30,7 @@ export function Loading() {
 
 /** An error as a line of text; a 404 of an endpoint the server lacks says so. */
 export function ErrorLine({ error, missing }: { error: unknown; missing?: boolean }) {
-  if (error instanceof ApiError && error.status === 404 && missing)
+  if (error instanceof ApiError && (error.status === 404 || error.status === 405) && missing)
     return <p class="notice">{t('error.not_available')}</p>;
   const message = error instanceof Error ? error.message : String(error);
   return (
