@@ -153,6 +153,14 @@ describe('working time', () => {
     expect(business().deadline('2025-03-18T12:30:00.000Z', 24)).toBe('2025-03-29T07:30:00.000Z');
   });
 
+  it("holds the README's worked example: Wednesday 27 Esfand 1404, 16:00 Tehran", () => {
+    // High (4 h): 1 h that afternoon, 3 on Thursday morning. Normal (24 h): Friday 29 Esfand, 1–4
+    // Farvardin 1405 (also Eid al-Fitr and the day after) and the next Friday are off.
+    expect(business().deadline('2026-03-18T12:30:00.000Z', 4)).toBe('2026-03-19T07:30:00.000Z');
+    expect(business().deadline('2026-03-18T12:30:00.000Z', 24)).toBe('2026-03-28T12:30:00.000Z');
+    expect(formatMoment('2026-03-28T12:30:00.000Z', 'fa', 'Asia/Tehran')).toContain('۸ فروردین ۱۴۰۵');
+  });
+
   const clocks = [
     business(),
     business({ SLA_BUSINESS_HOURS: 'sat-fri 22:00-02:00; ', SLA_TIMEZONE: 'UTC' }),
