@@ -183,6 +183,13 @@ describe('predicted months after the last official one', () => {
     expect(holidays1406.find((h) => h.names.includes('Nowruz'))?.source).toBe('official');
   });
 
+  it('predicts months before 1395 from their own crescent: Eid al-Fitr 1436 on 18 July 2015, as the calendar centre had it', () => {
+    // calendar.ut.ac.ir Full-1394.pdf (via roozbehp/qamari): 1 Shawwal 1436 = 2015-07-18.
+    expect(lunarDateOn(day('2015-07-18'))).toMatchObject({ year: 1436, month: 10, day: 1, official: false });
+    expect(iranHolidayOn(day('2015-07-18'))).toEqual({ names: ['Eid al-Fitr'], source: 'predicted' });
+    expect(iranHolidayOn(day('2015-07-17'))).toBeNull();
+  });
+
   it('predicts the lunar holidays of the shipped years far better than Umm al-Qura (npm run eval -- calendar)', () => {
     const years = measureCalendar();
     expect(years.map((y) => y.year)).toEqual(OFFICIAL_YEARS.map((y) => y.year));

@@ -76,6 +76,17 @@ function unanchoredMonth(day: number, method: PredictionMethod): { start: MonthS
   return { start: { year: label.year, month: label.month, day: first }, next };
 }
 
+const earlyMonths: Array<{ method: PredictionMethod; start: MonthStart; next: number }> = [];
+
+/** unanchoredMonth, remembered: a year's days fall in a dozen months. */
+function earlyMonth(day: number, method: PredictionMethod): { start: MonthStart; next: number } {
+  const known = earlyMonths.find((m) => m.method === method && m.start.day <= day && day < m.next);
+  if (known) return known;
+  const month = { method, ...unanchoredMonth(day, method) };
+  earlyMonths.push(month);
+  return month;
+}
+
 const chains = new Map<PredictionMethod, MonthStart[]>();
 
 /** The month around a day after the last official month start, chained from it. */
@@ -108,7 +119,7 @@ export function lunarDateOn(day: number, method: PredictionMethod = PREDICTION_M
   let next: number;
   let official: boolean;
   if (day < OFFICIAL_MONTHS[0]!.day) {
-    ({ start, next } = unanchoredMonth(day, method));
+    ({ start, next } = earlyMonth(day, method));
     official = false;
   } else if (day < OFFICIAL_MONTHS.at(-1)!.day) {
     const index = officialIndex(day);
