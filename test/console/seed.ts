@@ -88,5 +88,17 @@ export async function seedQueue(server: ConsoleServer, staff: Staff) {
     priority: 'low',
   });
   await apiAs(server.url, staff, 'PUT', `/api/admin/tickets/${third.id}`, { status: 'closed' });
+  await apiAs(server.url, ada, 'POST', '/api/assistant/feedback', {
+    type: 'improvement',
+    subject: 'The assistant should know about dividends',
+    content: 'It could not tell me when the dividend is paid; a person answered within the hour.',
+    rating: 3,
+  });
+  await apiAs(server.url, reza, 'POST', '/api/assistant/feedback', {
+    type: 'praise',
+    subject: 'پاسخ سریع',
+    content: 'دستیار خیلی سریع به پرسش من دربارهٔ تغییر شماره پاسخ داد.',
+    rating: 5,
+  });
   return { ada, reza, first, second, third, tags: { billing, urgent } };
 }

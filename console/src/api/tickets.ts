@@ -29,10 +29,17 @@ export const VIEWS: ViewName[] = ['mine', 'unassigned', 'open', 'at_risk', 'clos
 
 let viewsSupported: boolean | undefined;
 
+/** The views endpoint's answer; its status also says whether the list understands views. */
+function readViews() {
+  return api.GET('/api/admin/tickets/views').then((answer) => {
+    viewsSupported = answer.response.ok;
+    return answer;
+  });
+}
+
 /** The count of each view; from the service's views endpoint, else one list call per view. */
 export async function viewCounts(): Promise<Record<ViewName, number | null>> {
-  const answer = await api.GET('/api/admin/tickets/views');
-  viewsSupported = answer.response.ok;
+  const answer = await readViews();
   const counts = Object.fromEntries(VIEWS.map((v) => [v, null])) as Record<ViewName, number | null>;
   if (answer.response.ok && answer.data) {
     for (const { view, count } of (answer.data as { data: { view: ViewName; count: number }[] }).data)
@@ -64,7 +71,7 @@ function legacyQuery(query: QueueQuery): ListQuery | null {
 }
 
 export async function listQueue(query: QueueQuery) {
-  if (viewsSupported === undefined) await viewCounts().catch(() => undefined);
+  if (viewsSupported === undefined) await readViews().catch(() => undefined);
   if (viewsSupported) {
     // The agreed query (view, tag, sort=sla) is what the service documents once it has views.
     const agreed = { sort: query.view === 'closed' ? 'updated_at' : 'sla', ...query } as ListQuery;

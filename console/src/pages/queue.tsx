@@ -145,14 +145,15 @@ export function QueuePage() {
   const refreshTimer = useRef<ReturnType<typeof setTimeout>>();
 
   const load = useCallback(async () => {
+    // The list shows as soon as it arrives; the counts follow on their own.
+    const counting = viewCounts().then(setCounts, () => undefined);
     try {
-      const [nextCounts, nextList] = await Promise.all([viewCounts(), listQueue({ ...query, per_page: PER_PAGE })]);
-      setCounts(nextCounts);
-      setList(nextList);
+      setList(await listQueue({ ...query, per_page: PER_PAGE }));
       setError(null);
     } catch (failure) {
       setError(failure);
     }
+    await counting;
     // biome-ignore lint/correctness/useExhaustiveDependencies: the URL's query string is the key
   }, [key]);
 

@@ -148,16 +148,22 @@ export function BarList({ title, series, bars }: { title: string; series: Series
           return (
             <g key={i}>
               <text
-                class="tick"
+                class="label"
                 x={rtl ? WIDTH - 4 : labelWidth - 6}
                 y={yTop + 16}
-                text-anchor="end"
+                text-anchor={rtl ? 'start' : 'end'}
                 direction={rtl ? 'rtl' : 'ltr'}
               >
                 {bar.label.length > 28 ? `${bar.label.slice(0, 27)}…` : bar.label}
               </text>
               <rect class={series.className} x={x} y={yTop + 4} width={Math.max(0, length)} height={row - 10} />
-              <text class="tick" x={rtl ? x - 4 : x + length + 4} y={yTop + 16} text-anchor={rtl ? 'end' : 'start'}>
+              <text
+                class="label"
+                x={rtl ? x - 4 : x + length + 4}
+                y={yTop + 16}
+                text-anchor="start"
+                direction={rtl ? 'rtl' : 'ltr'}
+              >
                 {formatNumber(value)}
               </text>
             </g>
