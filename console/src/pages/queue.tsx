@@ -154,7 +154,6 @@ export function QueuePage() {
       setError(failure);
     }
     await counting;
-    // biome-ignore lint/correctness/useExhaustiveDependencies: the URL's query string is the key
   }, [key]);
 
   useEffect(() => {

@@ -30,7 +30,6 @@ function useReport<T>(load: () => Promise<T>, key: string): Loaded<T> {
       (data) => setState({ data }),
       (error: unknown) => setState({ error }),
     );
-    // biome-ignore lint/correctness/useExhaustiveDependencies: the range is the key
   }, [key]);
   return state;
 }
