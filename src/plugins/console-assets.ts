@@ -25,6 +25,12 @@ export const CONSOLE_CSP = [
 ].join('; ');
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/**
+ * Instead of the platform's no-referrer: with no-referrer, Chromium sends `Origin: null` on the
+ * page's own POST and PUT requests, and the service refuses a state change whose Origin is not its
+ * own. same-origin still sends nothing to any other site.
+ */
+const REFERRER_POLICY = 'same-origin';
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -80,7 +86,7 @@ export default fp(
     const common = { schema: { hide: true } } as const;
 
     const page = (req: FastifyRequest, reply: FastifyReply) => {
-      reply.header('content-security-policy', CONSOLE_CSP);
+      reply.header('content-security-policy', CONSOLE_CSP).header('referrer-policy', REFERRER_POLICY);
       if (!build)
         return reply
           .code(503)

@@ -32,6 +32,8 @@ describe('the console page', () => {
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.headers['content-security-policy']).toBe(CONSOLE_CSP);
+      // no-referrer would make Chromium send Origin: null on the page's own changes.
+      expect(res.headers['referrer-policy']).toBe('same-origin');
       expect(res.body).toContain(`/console/assets/${manifest.script}`);
     },
   );
