@@ -15,7 +15,7 @@ onSignedOut(() => sessionStore.set({ status: 'signed-out' }));
 export async function startSession(): Promise<void> {
   const credential = await resolveCredential().catch(() => null);
   if (!credential) return sessionStore.set({ status: 'signed-out' });
-  // The language stored on the staff member wins over this browser's, once, at sign-in.
+  // The language stored on the staff member (chosen in any browser) wins over this browser's.
   const remembered = credential.user.locale;
   if (credential.kind === 'session' && (remembered === 'en' || remembered === 'fa') && remembered !== localeStore.get())
     setLocale(remembered);

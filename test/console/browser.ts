@@ -124,6 +124,8 @@ export async function signedInContext(
     },
     [locale],
   );
+  // A console session brings the language stored on the staff member: make it the one asked for.
+  await server.database.db.updateTable('users').set({ locale }).where('id', '=', staff.id).execute();
   const link = await apiAs<{ data: { url: string } }>(
     server.url,
     staff,
