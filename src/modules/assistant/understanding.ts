@@ -61,6 +61,8 @@ export interface Reading {
   followCredit: number;
   /** A part of a long message must be this confident alone for its passage to answer a second question. */
   partConfidence: number;
+  /** Weight of the English search of a Finglish message (its English words: refund, ticket, high) added to each passage's Persian score. */
+  englishWeight: number;
 }
 
 export const DEFAULT_READING: Reading = {
@@ -73,6 +75,7 @@ export const DEFAULT_READING: Reading = {
   pageCredit: 0.25,
   followCredit: 0.4,
   partConfidence: 0.6,
+  englishWeight: 0.3,
 };
 
 /** Exchanges further back than this are not read. */
@@ -88,9 +91,9 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
   const finglish = isFinglish(turn.message);
   const language = finglish ? 'fa' : messageLanguage(turn.message);
   const rule = (options.thresholds ?? DEFAULT_THRESHOLDS)[language];
-  const read = (text: string): string => (finglish ? knowledge.readLatin(text) : text);
   const everyPassage = knowledge.count(language);
-  const search = (text: string): SearchMatch => knowledge.match(read(text), language, everyPassage);
+  const search = (text: string): SearchMatch =>
+    finglish ? searchFinglish(knowledge, text, reading.englishWeight) : knowledge.match(text, language, everyPassage);
 
   let match = search(turn.message);
   const parts = messageParts(turn.message);
@@ -172,4 +175,22 @@ function inContext(knowledge: KnowledgeBase, match: SearchMatch, turn: Turn, rea
     .sort((a, b) => b.rank - a.rank);
   const hits = ranked.map(({ hit }) => ({ ...hit, score: hit.score + (credited.get(hit.passage.id) ?? 0) }));
   return { ...match, hits };
+}
+
+/**
+ * A Finglish message: the search of its Persian reading, each passage's score raised by a share of
+ * its score for the message searched as English, since members mix English words in (ticketam
+ * low khorde, mitoonam bokonamesh high?) and a passage has the same id in both languages. Whether
+ * to answer stays the Persian search's (its known share, its outside questions).
+ */
+function searchFinglish(knowledge: KnowledgeBase, message: string, englishWeight: number): SearchMatch {
+  const persian = knowledge.match(knowledge.readLatin(message), 'fa', knowledge.count('fa'));
+  if (englishWeight === 0) return persian;
+  const english = new Map(
+    knowledge.match(message, 'en', knowledge.count('en')).hits.map((hit) => [hit.passage.id, hit.score]),
+  );
+  const hits = persian.hits
+    .map((hit) => ({ ...hit, score: hit.score + englishWeight * (english.get(hit.passage.id) ?? 0) }))
+    .sort((a, b) => b.score - a.score);
+  return { ...persian, hits };
 }
