@@ -161,6 +161,14 @@ describe('POST /api/assistant/chat, read the way members write', () => {
       expect(body.suggestions).not.toContain('How long does a refund take?');
     });
 
+    it('answers a 2,000-character message of many tiny questions, or of Latin letters no word fits, like any other', async () => {
+      for (const message of ['how is it? '.repeat(181).trim(), 'qzx vbn mikham '.repeat(133).trim()]) {
+        expect(message.length).toBeLessThanOrEqual(2000);
+        const body = await chat(user, { message });
+        expect(Array.isArray(body.sources)).toBe(true);
+      }
+    });
+
     it('finds the question inside a story', async () => {
       const body = await chat(user, {
         message:

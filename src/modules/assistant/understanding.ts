@@ -78,6 +78,9 @@ export const DEFAULT_READING: Reading = {
   englishWeight: 0.3,
 };
 
+/** The parts of a long message that ask something, searched on their own at most. */
+const MAX_ASKED = 6;
+
 /** Exchanges further back than this are not read. */
 const EARLIER_EXCHANGES = 2;
 
@@ -97,7 +100,8 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
 
   let match = search(turn.message);
   const parts = messageParts(turn.message);
-  const asked = parts.length >= 2 ? parts.filter(asksSomething) : [];
+  // At most MAX_ASKED parts are searched on their own, so a message of many tiny questions costs a bounded number of searches.
+  const asked = parts.length >= 2 ? parts.filter(asksSomething).slice(0, MAX_ASKED) : [];
   // One question inside a story: the parts that ask something, when they say it more clearly than the whole.
   if (asked.length > 0 && asked.length < parts.length) {
     const questions = search(asked.join(' '));
