@@ -114,9 +114,13 @@ if (process.argv.includes('--grid')) {
   const results: Array<{ score: number; reading: Reading; detail: string }> = [];
   // Each setting of the grid: every combination of these values (the others as in DEFAULT_READING).
   const grid: Partial<Record<keyof Reading, number[]>> = {
+    clear: [0.8, 0.85],
     pageBoost: [0.4, 0.6, 0.8],
-    moduleShare: [0.3, 0.5, 0.7],
-    pageCredit: [0, 0.1, 0.25, 0.4],
+    pageCredit: [0.25, 0.5],
+    followBoost: [0.5, 0.6, 0.7],
+    topicShare: [0.7, 0.8, 0.9],
+    followCredit: [0.3, 0.4, 0.5],
+    decay: [0.6, 0.8, 1],
   };
   let settings: Reading[] = [DEFAULT_READING];
   for (const [name, values] of Object.entries(grid) as Array<[keyof Reading, number[]]>)
