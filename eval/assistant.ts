@@ -9,7 +9,7 @@
 //   no answer  an in-scope question got "I don't have an answer" (counted as a miss in top-1)
 import { bundledKnowledgeBase } from '../src/modules/assistant/knowledge.js';
 import { answerPassages, retrieve } from '../src/modules/assistant/retrieval.js';
-import { PARAPHRASES } from '../test/assistant/paraphrases.js';
+import { PARAPHRASES } from './assistant/paraphrases.js';
 import { OUT_OF_SCOPE, readQuestions, readSplit, type Lang, type Question } from './assistant/questions.js';
 
 const SET_NAMES = ['heldout', 'tuning', 'older', 'fresh', 'unseen', 'sealed'] as const;
