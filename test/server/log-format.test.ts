@@ -25,4 +25,4 @@ it('logs JSON lines by default and readable lines with LOG_FORMAT=pretty', async
   const pretty = await startupOutput('pretty');
   expect(pretty).toMatch(/\[\d\d:\d\d:\d\d\.\d{3}\] INFO.*: /);
   expect(pretty.split('\n').filter((l) => l.startsWith('{"level"'))).toEqual([]);
-});
+}, 120_000);
