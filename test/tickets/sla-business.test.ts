@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandFailed, UsageError, type CliContext } from '../../src/cli/command.js';
 import { REFRESH_MS, slaClockOf } from '../../src/modules/tickets/calendar/clock.js';
+import { END_OF_SAFAR } from '../../src/modules/tickets/calendar/holidays.js';
 import { workingTimeBetween } from '../../src/modules/tickets/calendar/working-time.js';
 import { commands } from '../../src/modules/tickets/commands.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
@@ -102,7 +103,7 @@ describe('SLA_CLOCK=business', () => {
       date: '2025-05-03',
       jalali: '1404-02-13',
       names: ['Test closure'],
-      source: 'added',
+      source: 'correction',
     });
     expect(listed.find((h) => h.date === '2025-06-04')).toBeUndefined();
     expect(listed.filter((h) => h.jalali.startsWith('1404-01-0')).map((h) => h.jalali)).toEqual([
@@ -116,13 +117,70 @@ describe('SLA_CLOCK=business', () => {
       date: '2026-03-20',
       jalali: '1404-12-29',
       names: ['Nationalisation of the oil industry'],
-      source: 'built-in',
+      source: 'official',
     });
 
     await run('holiday:add', { date: '1404-03-14' });
     await run('holiday:remove', { date: '2025-05-03' });
     rows = await t.db.selectFrom('sla_holidays').select(['day', 'working']).execute();
     expect(rows).toEqual([]);
+  });
+
+  it('lists the lunar holidays of 1404 on their official days, not the day before', async () => {
+    out.length = 0;
+    await run('holiday:list', { year: '1404' });
+    const listed = out.map((l) => JSON.parse(l));
+    expect(listed).toHaveLength(26);
+    expect(listed.every((h) => h.source === 'official')).toBe(true);
+    const names = (jalali: string) => listed.find((h) => h.jalali === jalali)?.names;
+    const official: Array<[string, string]> = [
+      ['1404-05-23', 'Arbaeen'],
+      ['1404-06-02', END_OF_SAFAR],
+      ['1404-06-10', 'Martyrdom of Imam Hasan al-Askari'],
+      ['1404-06-19', "Birthday of the Prophet and Imam Ja'far al-Sadiq"],
+      ['1404-10-13', 'Birthday of Imam Ali'],
+      ['1404-10-27', "Mab'ath (the Prophet's mission)"],
+      ['1404-11-15', "Birthday of the Mahdi (15 Sha'ban)"],
+      ['1404-12-20', 'Martyrdom of Imam Ali'],
+    ];
+    for (const [jalali, name] of official) {
+      expect(names(jalali), jalali).toEqual([name]);
+      // The day before, where the Umm al-Qura calendar put it, is a working day.
+      const before = `${jalali.slice(0, 8)}${String(Number(jalali.slice(8)) - 1).padStart(2, '0')}`;
+      expect(names(before), before).toBeUndefined();
+    }
+    // A ticket opened on Tuesday 18 Shahrivar 1404, 10:00 Tehran: Wednesday (17 Rabi al-Awwal) is off.
+    const clock = slaClockOf(t.config);
+    expect(clock.deadline('2025-09-09T06:30:00.000Z', 4)).toBe('2025-09-09T11:30:00.000Z');
+    expect(clock.deadline('2025-09-09T06:30:00.000Z', 8)).toBe('2025-09-11T06:30:00.000Z');
+  });
+
+  it('marks the lunar holidays of 1406 as predicted, and an operator can move one', async () => {
+    const list = async () => {
+      out.length = 0;
+      await run('holiday:list', { year: '1406' });
+      return out.map((l) => JSON.parse(l));
+    };
+    const before = await list();
+    const ashura = before.find((h) => h.names.includes('Ashura'));
+    expect(ashura.source).toBe('predicted');
+    expect(before.find((h) => h.jalali === '1406-01-01')).toMatchObject({ names: ['Nowruz'], source: 'official' });
+    const nextDay = `${ashura.jalali.slice(0, 8)}${String(Number(ashura.jalali.slice(8)) + 1).padStart(2, '0')}`;
+
+    await run('holiday:remove', { date: ashura.jalali });
+    await run('holiday:add', { date: nextDay, name: 'Ashura (announced)' });
+    const after = await list();
+    expect(after.find((h) => h.jalali === ashura.jalali)).toBeUndefined();
+    expect(after.find((h) => h.jalali === nextDay)).toMatchObject({
+      names: ['Ashura (announced)'],
+      source: 'correction',
+    });
+    expect(after).toHaveLength(before.length);
+
+    await run('holiday:add', { date: ashura.jalali });
+    await run('holiday:remove', { date: nextDay });
+    expect(await list()).toEqual(before);
+    expect(await t.db.selectFrom('sla_holidays').select('day').execute()).toEqual([]);
   });
 
   it("filters and sorts the staff list by SLA status, agreeing with each ticket's sla.status", async () => {

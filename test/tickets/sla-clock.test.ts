@@ -12,8 +12,7 @@ import {
   lunarOf,
   parseDateArgument,
 } from '../../src/modules/tickets/calendar/dates.js';
-import { LUNAR_HOLIDAYS, iranHolidaysOn } from '../../src/modules/tickets/calendar/holidays.js';
-import { OFFICIAL_LUNAR_DATES } from '../../src/modules/tickets/calendar/official.js';
+import { iranHolidaysOn } from '../../src/modules/tickets/calendar/holidays.js';
 import {
   addWorkingTime,
   intervalsOn,
@@ -81,76 +80,22 @@ describe('built-in Iranian holidays', () => {
     expect(iranHolidaysOn(day('2025-03-25'))).toEqual([]);
   });
 
-  it('computes the lunar holidays with the Umm al-Qura calendar, end of Safar included', () => {
-    // 1 Shawwal 1445 and 10 Muharram 1446 in islamic-umalqura.
+  it('puts the lunar holidays on the official days, end of Safar included', () => {
+    // 1 Shawwal 1445 (22 Farvardin 1403) and 10 Muharram 1446 (26 Tir 1403).
     expect(iranHolidaysOn(day('2024-04-10'))).toContain('Eid al-Fitr');
     expect(iranHolidaysOn(day('2024-04-11'))).toContain('Day after Eid al-Fitr');
     expect(iranHolidaysOn(day('2024-07-16'))).toContain('Ashura');
-    // No official date shipped for 17 Rabi al-Awwal 1446: computed.
-    expect(iranHolidaysOn(day('2024-09-20'))).toContain("Birthday of the Prophet and Imam Ja'far al-Sadiq");
+    // 17 Rabi al-Awwal 1446 is 31 Shahrivar 1403 (Umm al-Qura says the 20th, a day early).
+    expect(iranHolidaysOn(day('2024-09-21'))).toContain("Birthday of the Prophet and Imam Ja'far al-Sadiq");
+    expect(iranHolidaysOn(day('2024-09-20'))).toEqual([]);
     const endOfSafar = Array.from({ length: 400 }, (_, i) => day('2024-01-01') + i).filter((d) =>
       iranHolidaysOn(d).some((n) => n.includes('Imam Reza')),
     );
-    expect(endOfSafar).toHaveLength(1);
-  });
-});
-
-describe('official lunar dates (official.ts)', () => {
-  it('put each shipped holiday on its official day and nowhere else in that lunar year', () => {
-    for (const entry of OFFICIAL_LUNAR_DATES) {
-      const official = dayOfJalali({ year: entry.jalali[0], month: entry.jalali[1], day: entry.jalali[2] })!;
-      const [month] = entry.holiday.split('-').map(Number);
-      const name = iranHolidaysOn(official).find(
-        (n) =>
-          LUNAR_HOLIDAYS.some((h) => h.name === n && `${h.month}-${h.day}` === entry.holiday) ||
-          (entry.holiday === '2-end' && n.includes('Imam Reza')),
-      );
-      expect(name, entry.jalali.join('-')).toBeDefined();
-      // Within ±3 days only the official day carries it (the computed day may differ by one).
-      const carrying = [-3, -2, -1, 1, 2, 3].filter((k) => iranHolidaysOn(official + k).includes(name!));
-      expect(carrying, entry.jalali.join('-')).toEqual([]);
-      // The Umm al-Qura date is the official one or the day before it.
-      const computed = lunarOf(official);
-      const lag = computed.month === month ? computed.day - Number(entry.holiday.split('-')[1]) : 1;
-      if (entry.holiday !== '2-end') expect([0, 1], entry.jalali.join('-')).toContain(lag);
-    }
+    expect(endOfSafar.map(isoDate)).toEqual(['2024-09-04']);
   });
 
-  it("compares ICU's lunar calendars with the official dates: Umm al-Qura is right or one day early, never late", () => {
-    const results: Record<string, { match: number; early: number; late: number }> = {};
-    for (const calendar of ['islamic-umalqura', 'islamic-civil', 'islamic-tbla', 'islamic']) {
-      const format = new Intl.DateTimeFormat(`en-u-ca-${calendar}-nu-latn`, {
-        timeZone: 'UTC',
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-      });
-      const r = { match: 0, early: 0, late: 0 };
-      for (const entry of OFFICIAL_LUNAR_DATES.filter((e) => e.holiday !== '2-end')) {
-        const official = dayOfJalali({ year: entry.jalali[0], month: entry.jalali[1], day: entry.jalali[2] })!;
-        const parts = Object.fromEntries(format.formatToParts(official * 86_400_000).map((p) => [p.type, p.value]));
-        const [month, dayOfMonth] = entry.holiday.split('-').map(Number);
-        // The computed date of the official day: ahead of the holiday means the computation is early.
-        const diff =
-          Number(parts.month) === month
-            ? Number(parts.day) - dayOfMonth!
-            : Number(parts.month) > month! || (month === 12 && Number(parts.month) === 1)
-              ? 1
-              : -1;
-        if (diff === 0) r.match++;
-        else if (diff > 0) r.early++;
-        else r.late++;
-      }
-      results[calendar] = r;
-    }
-    expect(results['islamic-umalqura']).toEqual({ match: 12, early: 16, late: 0 });
-    expect(results['islamic-civil']!.match).toBe(12);
-    expect(results['islamic-civil']!.late).toBeGreaterThan(0);
-    expect(results['islamic-tbla']!.match).toBe(9);
-    expect(results.islamic!.match).toBe(3);
-  });
-
-  it('moves Eid al-Fitr 1446 from the computed 30 March 2025 to the official 31 March (11 Farvardin 1404)', () => {
+  it('moves Eid al-Fitr 1446 from the Umm al-Qura 30 March 2025 to the official 31 March (11 Farvardin 1404)', () => {
+    expect(lunarOf(day('2025-03-30'))).toMatchObject({ month: 10, day: 1 });
     expect(iranHolidaysOn(day('2025-03-30'))).toEqual([]);
     expect(iranHolidaysOn(day('2025-03-31'))).toEqual(['Eid al-Fitr']);
     expect(iranHolidaysOn(day('2025-04-01'))).toEqual(['Islamic Republic Day', 'Day after Eid al-Fitr']);
@@ -202,8 +147,18 @@ describe('working time', () => {
   });
 
   it('passes Nowruz at the end of the Jalali year', () => {
-    // Tuesday 27 Esfand 1403 16:00; 29 Esfand and 1–4 Farvardin 1404 off.
-    expect(business().deadline('2025-03-18T12:30:00.000Z', 24)).toBe('2025-03-27T07:30:00.000Z');
+    // Tuesday 28 Esfand 1403 16:00: 1 h, then 29 Esfand, 30 Esfand (the leap year's last day, off in
+    // 1403's official calendar) and 1–4 Farvardin 1404 are off; 5 Farvardin (Tuesday) 8 h, the 6th 8,
+    // the 7th (Thursday) 4 and Saturday 9 Farvardin 3 make 24: due at 11:00 Tehran.
+    expect(business().deadline('2025-03-18T12:30:00.000Z', 24)).toBe('2025-03-29T07:30:00.000Z');
+  });
+
+  it("holds the README's worked example: Wednesday 27 Esfand 1404, 16:00 Tehran", () => {
+    // High (4 h): 1 h that afternoon, 3 on Thursday morning. Normal (24 h): Friday 29 Esfand, 1–4
+    // Farvardin 1405 (also Eid al-Fitr and the day after) and the next Friday are off.
+    expect(business().deadline('2026-03-18T12:30:00.000Z', 4)).toBe('2026-03-19T07:30:00.000Z');
+    expect(business().deadline('2026-03-18T12:30:00.000Z', 24)).toBe('2026-03-28T12:30:00.000Z');
+    expect(formatMoment('2026-03-28T12:30:00.000Z', 'fa', 'Asia/Tehran')).toContain('۸ فروردین ۱۴۰۵');
   });
 
   const clocks = [

@@ -5,7 +5,7 @@ import { CommandFailed, UsageError, requireString, type CliCommand, type CliCont
 import { nowIso } from '../../db/index.js';
 import { SlaClock } from './calendar/clock.js';
 import { dayNumber, dayOfJalali, isoDate, jalaliOf, parseDateArgument } from './calendar/dates.js';
-import { iranHolidaysOn } from './calendar/holidays.js';
+import { iranHolidayOn, iranHolidaysOn } from './calendar/holidays.js';
 
 function dateOption(values: Record<string, string | boolean | undefined>): number {
   const text = requireString(values, 'date');
@@ -85,7 +85,7 @@ export const holidayCommands: CliCommand[] = [
   {
     name: 'holiday:list',
     summary:
-      'Print the SLA holidays of a Jalali year (built-in and added, without those made working days) as JSON lines.',
+      'Print the SLA holidays of a Jalali year as JSON lines; source: official (a shipped calendar or the solar law), predicted (a lunar holiday of a year not yet published) or correction (holiday:add).',
     usage: '[--year Y]',
     options: { year: { type: 'string', description: 'Jalali year such as 1405 (default: the current one)' } },
     async run(values, context) {
@@ -115,10 +115,10 @@ export const holidayCommands: CliCommand[] = [
       for (let day = first; day < next; day++) {
         if (!clock.isHoliday(day)) continue;
         const row = added.get(isoDate(day));
-        const names = row ? [row.name ?? 'holiday'] : builtInNames(context, day);
-        context.out(
-          JSON.stringify({ date: isoDate(day), jalali: jalaliText(day), names, source: row ? 'added' : 'built-in' }),
-        );
+        const builtIn = context.config.SLA_HOLIDAYS === 'iran' ? iranHolidayOn(day) : null;
+        const names = row ? [row.name ?? 'holiday'] : (builtIn?.names ?? []);
+        const source = row ? 'correction' : builtIn!.source;
+        context.out(JSON.stringify({ date: isoDate(day), jalali: jalaliText(day), names, source }));
       }
     },
   },

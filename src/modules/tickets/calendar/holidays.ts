@@ -1,15 +1,18 @@
 // The built-in Iranian holiday calendar (SLA_HOLIDAYS=iran): the official solar holidays by Jalali
-// date and the lunar ones by lunar Hijri date (ICU islamic-umalqura). Sources and the choice of
-// the lunar calendar are in docs/decisions.md (Tickets: SLA clock). Official dates announced for a
-// year can differ from the computed lunar date by a day: operators correct those with
-// holiday:add / holiday:remove, stored in the database (they win over this table).
-import { isoDate, jalaliOf, lunarOf } from './dates.js';
-import { OFFICIAL_BY_DAY, OFFICIAL_BY_HOLIDAY } from './official.js';
+// date and the lunar ones by lunar Hijri date in Iran's own lunar calendar (lunar-months.ts: the
+// official month starts of the shipped years, predicted ones elsewhere). Sources and choices are in
+// docs/decisions.md (Tickets: SLA clock). Operators correct any day with holiday:add /
+// holiday:remove, stored in the database (they win over this calendar).
+import { jalaliOf } from './dates.js';
+import { type LunarDate, lunarDateOn, type PredictionMethod } from './lunar-months.js';
+import { isOfficialYear, OFFICIAL_EXTRA_DAYS } from './official.js';
 
 interface DatedHoliday {
   month: number;
   day: number;
   name: string;
+  /** First lunar year it is kept in (8 Rabi al-Awwal became a holiday by a 2017 law). */
+  since?: number;
 }
 
 export const SOLAR_HOLIDAYS: DatedHoliday[] = [
@@ -30,7 +33,7 @@ export const LUNAR_HOLIDAYS: DatedHoliday[] = [
   { month: 1, day: 10, name: 'Ashura' },
   { month: 2, day: 20, name: 'Arbaeen' },
   { month: 2, day: 28, name: 'Demise of the Prophet and martyrdom of Imam Hasan' },
-  { month: 3, day: 8, name: 'Martyrdom of Imam Hasan al-Askari' },
+  { month: 3, day: 8, name: 'Martyrdom of Imam Hasan al-Askari', since: 1439 },
   { month: 3, day: 17, name: "Birthday of the Prophet and Imam Ja'far al-Sadiq" },
   { month: 6, day: 3, name: 'Martyrdom of Fatimah' },
   { month: 7, day: 13, name: 'Birthday of Imam Ali' },
@@ -45,36 +48,43 @@ export const LUNAR_HOLIDAYS: DatedHoliday[] = [
 ];
 
 /** The last day of Safar (29 or 30): martyrdom of Imam Reza. */
-const END_OF_SAFAR = 'Martyrdom of Imam Reza (end of Safar)';
+export const END_OF_SAFAR = 'Martyrdom of Imam Reza (end of Safar)';
 
-const LUNAR_NAMES = new Map<string, string>([
-  ...LUNAR_HOLIDAYS.map((h) => [`${h.month}-${h.day}`, h.name] as [string, string]),
-  ['2-end', END_OF_SAFAR],
-]);
-
-/** The lunar holidays (keys such as "1-10", "2-end") the computed calendar puts on a day. */
-function computedLunar(day: number): Array<{ year: number; key: string }> {
-  const lunar = lunarOf(day);
-  const keys: Array<{ year: number; key: string }> = [];
-  if (LUNAR_NAMES.has(`${lunar.month}-${lunar.day}`))
-    keys.push({ year: lunar.year, key: `${lunar.month}-${lunar.day}` });
-  if (lunar.month === 2 && lunar.day >= 29 && lunarOf(day + 1).month === 3)
-    keys.push({ year: lunar.year, key: '2-end' });
-  return keys;
+/** The lunar holidays on a lunar date, as keys ("1-10", "2-end") and names. */
+export function lunarHolidaysOf(date: Pick<LunarDate, 'year' | 'month' | 'day' | 'length'>): Array<{
+  key: string;
+  name: string;
+}> {
+  const found = LUNAR_HOLIDAYS.filter(
+    (h) => h.month === date.month && h.day === date.day && date.year >= (h.since ?? 0),
+  ).map((h) => ({ key: `${h.month}-${h.day}`, name: h.name }));
+  if (date.month === 2 && date.day === date.length) found.push({ key: '2-end', name: END_OF_SAFAR });
+  return found;
 }
 
-/**
- * The names of the built-in holidays on a day (day number since 1970-01-01), empty on a working
- * day. A lunar holiday with an official date (official.ts) is on that date, not the computed one.
- */
-export function iranHolidaysOn(day: number): string[] {
-  const names: string[] = [];
+export type HolidaySource = 'official' | 'predicted';
+
+export interface HolidayDay {
+  names: string[];
+  /** official: from a shipped calendar or the solar law; predicted: a lunar holiday of a year not yet published. */
+  source: HolidaySource;
+}
+
+const extraDays = new Map(OFFICIAL_EXTRA_DAYS.map((e) => [e.jalali.join('-'), e.name]));
+
+/** The built-in holidays on a day (day number since 1970-01-01), or null on a working day. */
+export function iranHolidayOn(day: number, method?: PredictionMethod): HolidayDay | null {
   const solar = jalaliOf(day);
-  for (const h of SOLAR_HOLIDAYS) if (h.month === solar.month && h.day === solar.day) names.push(h.name);
-  const date = isoDate(day);
-  for (const { year, key } of computedLunar(day)) {
-    if (!OFFICIAL_BY_HOLIDAY.has(`${year}:${key}`)) names.push(LUNAR_NAMES.get(key)!);
-  }
-  for (const key of OFFICIAL_BY_DAY.get(date) ?? []) names.push(LUNAR_NAMES.get(key)!);
-  return names;
+  const names = SOLAR_HOLIDAYS.filter((h) => h.month === solar.month && h.day === solar.day).map((h) => h.name);
+  const extra = extraDays.get(`${solar.year}-${solar.month}-${solar.day}`);
+  if (extra) names.push(extra);
+  const lunar = lunarHolidaysOf(lunarDateOn(day, method)).map((h) => h.name);
+  if (names.length + lunar.length === 0) return null;
+  const source = isOfficialYear(solar.year) || lunar.length === 0 ? 'official' : 'predicted';
+  return { names: [...names, ...lunar], source };
+}
+
+/** The names of the built-in holidays on a day, empty on a working day. */
+export function iranHolidaysOn(day: number): string[] {
+  return iranHolidayOn(day)?.names ?? [];
 }
