@@ -83,6 +83,25 @@ function commandFor(options: LaunchOptions): string[] {
   return [...(options.prefix ?? []), process.execPath, ...(options.nodeFlags ?? []), ...script];
 }
 
+/**
+ * The servers this process started and that are still running. When this process exits or is
+ * ended by a signal (Vitest ends a test file's worker with SIGTERM, also after a test that timed
+ * out before its own clean-up; a benchmark interrupted with Ctrl-C), each of them is killed by its
+ * pid, so no server outlives whoever started it. The signal is then raised again, so the process
+ * ends as it would have without this.
+ */
+const running = new Set<ChildProcess>();
+const reap = () => {
+  for (const child of running) child.kill('SIGKILL');
+};
+process.once('exit', reap);
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    reap();
+    process.kill(process.pid, signal);
+  });
+}
+
 function spawnServer(options: LaunchOptions, port: number): ServerProcess {
   const [command, ...args] = commandFor(options);
   const mode = options.output ?? 'capture';
@@ -109,10 +128,14 @@ function spawnServer(options: LaunchOptions, port: number): ServerProcess {
     keep(d);
     if (mode !== 'capture') process.stderr.write(d);
   });
+  running.add(child);
   const exited = new Promise<number | string | null>((resolve) =>
-    child.on('exit', (code, signal) => resolve(code ?? signal)),
+    child.on('exit', (code, signal) => {
+      running.delete(child);
+      resolve(code ?? signal);
+    }),
   );
-  const running = () => child.exitCode === null && child.signalCode === null;
+  const alive = () => child.exitCode === null && child.signalCode === null;
   return {
     child,
     pid: child.pid!,
@@ -121,7 +144,7 @@ function spawnServer(options: LaunchOptions, port: number): ServerProcess {
     output: () => output,
     exited,
     async stop(graceMs = 15_000) {
-      if (running()) {
+      if (alive()) {
         child.kill('SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
         await exited;
@@ -130,7 +153,7 @@ function spawnServer(options: LaunchOptions, port: number): ServerProcess {
       return exited;
     },
     async kill() {
-      if (running()) child.kill('SIGKILL');
+      if (alive()) child.kill('SIGKILL');
       await exited;
     },
   };
