@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildConsole, consoleSources } from './build-console.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
@@ -27,8 +28,13 @@ function upToDate() {
     path.join(root, 'tsconfig.json'),
     path.join(root, 'tsconfig.build.json'),
     path.join(root, 'package.json'),
+    path.join(root, 'scripts', 'build-console.mjs'),
   ];
-  return newestMtime(path.join(root, 'src')) <= built && inputs.every((f) => fs.statSync(f).mtimeMs <= built);
+  return (
+    newestMtime(path.join(root, 'src')) <= built &&
+    newestMtime(consoleSources) <= built &&
+    inputs.every((f) => fs.statSync(f).mtimeMs <= built)
+  );
 }
 
 if (args.has('--if-stale') && upToDate()) process.exit(0);
@@ -60,6 +66,17 @@ if (result.status !== 0) {
   process.stderr.write('build failed: see the TypeScript errors above (dist/ left as it was)\n');
   process.exit(result.status ?? 1);
 }
+
+// The staff console (console/src): its own step, bundled by esbuild into dist/console
+// (scripts/build-console.mjs); a failure leaves the previous dist/ in place like a compile error.
+try {
+  await buildConsole(path.join(next, 'console'));
+} catch (error) {
+  fs.rmSync(next, { recursive: true, force: true });
+  process.stderr.write(`console build failed (dist/ left as it was): ${error.message}\n`);
+  process.exit(1);
+}
+
 fs.writeFileSync(path.join(next, '.build-stamp'), new Date().toISOString());
 fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 fs.renameSync(next, path.join(root, 'dist'));

@@ -16,6 +16,7 @@ import { PreparedAnswers, registerPreparedAnswers } from './http/prepared-answer
 import { registerRequestIdEcho, requestIdOf } from './http/request-id.js';
 import { securityHeadersHook } from './http/security-headers.js';
 import { modules } from './modules/index.js';
+import consoleAssets from './plugins/console-assets.js';
 import cors from './plugins/cors.js';
 import attachmentStorage from './plugins/attachment-storage.js';
 import deps from './plugins/deps.js';
@@ -94,6 +95,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', securityHeadersHook());
   await app.register(cors);
   await app.register(swagger);
+  await app.register(consoleAssets);
   registerHealth(app);
 
   // The feature modules, each under /api.

@@ -187,9 +187,11 @@ export async function enforceContract(app: FastifyInstance, exempt: string[] = [
     const res = await inject(options);
     const { method = 'GET', url = '/' } =
       typeof options === 'string' ? { url: options } : (options as { method?: string; url?: string });
-    // /metrics answers Prometheus text and is left out of the document on purpose.
+    // /metrics answers Prometheus text and /console the staff console's page and files; both are
+    // left out of the document on purpose.
     if (
       String(url).startsWith('/openapi.json') ||
+      String(url).startsWith('/console') ||
       String(url).startsWith('/docs') ||
       String(url).startsWith('/metrics') ||
       exemptPaths.has(contract.pathOf(String(url)) ?? '')

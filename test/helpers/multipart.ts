@@ -47,3 +47,10 @@ export function multipart(
     boundary,
   };
 }
+
+/** Whether a value is a body multipart() built (a request helper taking JSON or multipart tells them apart). */
+export function isMultipart(body: unknown): body is MultipartBody {
+  return (
+    typeof body === 'object' && body !== null && Buffer.isBuffer((body as MultipartBody).payload) && 'boundary' in body
+  );
+}

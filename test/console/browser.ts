@@ -1,0 +1,181 @@
+// The console's browser tests: Debian's Chromium driven by playwright-core (its own browser
+// download cannot work without internet), the real server (node dist/server.js) on a free port and
+// the database under test, staff and members made on that database, and axe-core injected into
+// pages. One browser per test file; pages are reused.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { launchServer, type ServerProcess } from '../../harness/server.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
+import { userWithToken } from '../helpers/factories.js';
+import { isMultipart } from '../helpers/multipart.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const require = createRequire(import.meta.url);
+const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export async function launchBrowser(): Promise<{ browser: Browser; close: () => Promise<void> }> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'console-chromium-'));
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--disk-cache-dir=${path.join(profile, 'cache')}`,
+    ],
+  });
+  return {
+    browser,
+    async close() {
+      await browser.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Staff {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  token: string;
+}
+
+export interface ConsoleServer {
+  server: ServerProcess;
+  url: string;
+  database: TestDatabase;
+  makeStaff(firstName?: string, lastName?: string): Promise<Staff>;
+  makeMember(options?: { firstName?: string; lastName?: string; email?: string }): Promise<Staff>;
+  close(): Promise<void>;
+}
+
+export async function startConsoleServer(env: Record<string, string> = {}): Promise<ConsoleServer> {
+  const database = await createTestDatabase();
+  const server = await launchServer({
+    entry: 'built',
+    env: { ...database.env, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', ...env },
+  });
+  const person = (admin: boolean, options: { firstName?: string; lastName?: string; email?: string }) =>
+    userWithToken(database.db, { admin, ...options });
+  return {
+    server,
+    url: server.url,
+    database,
+    makeStaff: (firstName = 'Sara', lastName = 'Staff') => person(true, { firstName, lastName }),
+    makeMember: (options = {}) => person(false, options),
+    async close() {
+      await server.stop(10_000);
+      await database.destroy();
+    },
+  };
+}
+
+/** A JSON or multipart (test/helpers/multipart.ts) request to the server as a user (seeding and checking what members see). */
+export async function apiAs<T = { data: unknown }>(
+  base: string,
+  who: { token: string },
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; json: T }> {
+  const init: RequestInit = { method, headers: { authorization: `Bearer ${who.token}` } };
+  if (isMultipart(body)) {
+    init.body = new Uint8Array(body.payload);
+    Object.assign(init.headers as Record<string, string>, body.headers);
+  } else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    (init.headers as Record<string, string>)['content-type'] = 'application/json';
+  }
+  const res = await fetch(`${base}${url}`, init);
+  const text = await res.text();
+  return { status: res.status, json: (text ? JSON.parse(text) : {}) as T };
+}
+
+/**
+ * A browser context signed in as the staff member: through a one-time console link when the
+ * service offers them, else with the development bearer token kept in the tab's sessionStorage.
+ */
+export async function signedInContext(
+  browser: Browser,
+  server: ConsoleServer,
+  staff: Staff,
+  locale: 'en' | 'fa' = 'en',
+): Promise<{ context: BrowserContext; via: 'link' | 'bearer' }> {
+  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', timezoneId: 'Asia/Tehran' });
+  // Playwright's library default is no time limit: a missing element would stall until the test's.
+  context.setDefaultTimeout(10_000);
+  await context.addInitScript(
+    ([value]) => {
+      if (!localStorage.getItem('console.locale')) localStorage.setItem('console.locale', value!);
+    },
+    [locale],
+  );
+  // A console session brings the language stored on the staff member: make it the one asked for.
+  await server.database.db.updateTable('users').set({ locale }).where('id', '=', staff.id).execute();
+  const link = await apiAs<{ data: { url: string } }>(
+    server.url,
+    staff,
+    'POST',
+    `/api/admin/users/${staff.id}/console-links`,
+  );
+  if (link.status === 201) {
+    const page = await context.newPage();
+    await page.goto(new URL(link.json.data.url).pathname);
+    await page.getByRole('button').first().click();
+    await page.waitForURL(/\/console\/?$/);
+    await page.close();
+    return { context, via: 'link' };
+  }
+  const user = {
+    id: staff.id,
+    email: staff.email,
+    first_name: staff.first_name,
+    last_name: staff.last_name,
+    role: 'admin',
+    locale,
+  };
+  await context.addInitScript(
+    ([value]) => sessionStorage.setItem('console.bearer', value!),
+    [JSON.stringify({ token: staff.token, user })],
+  );
+  return { context, via: 'bearer' };
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's serious and critical violations on the page as it is now. */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  // Evaluated through the debugging protocol: the console's CSP (rightly) refuses an inline script tag.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const result = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<unknown> } }).axe;
+    return axe.run(document);
+  })) as { violations: AxeViolation[] };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+}
+
+/** Waits until the console shows a page heading (the app has rendered a page, not the loading line). */
+export async function pageReady(page: Page): Promise<void> {
+  await page.waitForSelector('main h1', { timeout: 15_000 });
+  await page.waitForFunction(() => !document.querySelector('main [role="status"].muted'), undefined, {
+    timeout: 15_000,
+  });
+}

@@ -1,0 +1,235 @@
+// Every console page in a real browser, in English and in Persian: it renders, the layout's
+// direction and the dates follow the language, the language is remembered, and axe-core finds no
+// serious or critical violation. With CONSOLE_SCREENSHOTS=<dir> the main pages are saved there.
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ConsoleServer,
+  launchBrowser,
+  pageReady,
+  seriousViolations,
+  signedInContext,
+  startConsoleServer,
+  type Staff,
+} from './browser.js';
+import { seedQueue } from './seed.js';
+
+let server: ConsoleServer;
+let closeBrowser: () => Promise<void>;
+let browser: Browser;
+let staff: Staff;
+let seeded: Awaited<ReturnType<typeof seedQueue>>;
+const contexts: BrowserContext[] = [];
+const shots = process.env.CONSOLE_SCREENSHOTS;
+
+beforeAll(async () => {
+  server = await startConsoleServer();
+  ({ browser, close: closeBrowser } = await launchBrowser());
+  staff = await server.makeStaff('Sara', 'Karimi');
+  seeded = await seedQueue(server, staff);
+}, 180_000);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await closeBrowser?.();
+  await server?.close();
+});
+
+async function open(locale: 'en' | 'fa'): Promise<Page> {
+  const { context } = await signedInContext(browser, server, staff, locale);
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setViewportSize({ width: 1280, height: 860 });
+  return page;
+}
+
+async function visit(page: Page, url: string, name: string, locale: string) {
+  await page.goto(url);
+  await pageReady(page);
+  // Let the page's own reads (counts, lists, previews) settle before checking it.
+  await page.waitForLoadState('networkidle');
+  expect(await seriousViolations(page), `${url} (${locale})`).toEqual([]);
+  if (shots) await page.screenshot({ path: path.join(shots, `console-${name}-${locale}.png`), fullPage: true });
+}
+
+describe.each(['en', 'fa'] as const)('the console in %s', (locale) => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await open(locale);
+  });
+
+  it('shows the queue with the seeded tickets, SLA-ordered, in the language and direction', async () => {
+    await visit(page, '/console/', 'queue', locale);
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(
+      locale === 'fa' ? ['fa', 'rtl'] : ['en', 'ltr'],
+    );
+    const rows = page.locator('.queue-table tbody tr');
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
+    const text = await page.locator('.queue-table').innerText();
+    expect(text).toContain('Cannot withdraw my dividend');
+    expect(text).toContain('تغییر شماره تلفن همراه');
+    if (locale === 'fa') {
+      // Jalali dates with Persian digits; no Latin digits left in the date lines.
+      const date = await page.locator('.queue-table .code').first().innerText();
+      expect(date).toMatch(/[۰-۹]/);
+      expect(date).toMatch(/۱۴[۰-۹][۰-۹]/);
+      expect(await page.locator('h1').innerText()).toBe('صف');
+    } else {
+      expect(await page.locator('.queue-table .code').first().innerText()).toMatch(/20\d\d/);
+    }
+  });
+
+  it('opens each view and reads its count', async () => {
+    for (const view of ['mine', 'open', 'at_risk', 'closed', 'unassigned']) {
+      await visit(page, `/console/?view=${view}`, `view-${view}`, locale);
+      const current = page.locator('.views a[aria-current="page"]');
+      await expect.poll(() => current.count()).toBe(1);
+    }
+    await visit(page, '/console/?view=mine', 'view-mine', locale);
+    await expect.poll(() => page.locator('.queue-table tbody tr').count()).toBe(1);
+    expect(await page.locator('.queue-table').innerText()).toContain('Cannot withdraw my dividend');
+  });
+
+  it('filters by priority and by text through the form', async () => {
+    await visit(page, '/console/', 'queue', locale);
+    await page.locator('select[name="priority"]').selectOption('normal');
+    await page.locator('.filters button[type="submit"]').click();
+    await expect.poll(() => page.url()).toContain('priority=normal');
+    await expect.poll(() => page.locator('.queue-table tbody tr').count()).toBe(1);
+    expect(await page.locator('.queue-table').innerText()).toContain('تغییر شماره تلفن همراه');
+  });
+
+  it('shows a ticket with its whole story, member, SLA and attachments', async () => {
+    await visit(page, `/console/tickets/${seeded.first.id}`, 'ticket', locale);
+    expect(await page.locator('h1').innerText()).toBe('Cannot withdraw my dividend');
+    const story = await page.locator('.timeline').innerText();
+    expect(story).toContain('The withdraw button stays grey since yesterday.');
+    expect(story).toContain('It still happens this morning, on the phone too.');
+    expect(story.indexOf('The withdraw button')).toBeLessThan(story.indexOf('It still happens'));
+    expect(
+      await page
+        .locator('.timeline')
+        .getByRole('button', { name: /statement\.pdf/ })
+        .count(),
+    ).toBe(1);
+    expect(await page.locator('aside').innerText()).toContain(seeded.ada.email);
+  });
+
+  it('shows the reports page, the feedback inbox and the gaps list', async () => {
+    for (const [url, name] of [
+      ['/console/reports', 'reports'],
+      ['/console/feedback', 'feedback'],
+      ['/console/gaps', 'gaps'],
+    ] as const) {
+      await visit(page, url, name, locale);
+    }
+  });
+
+  it('works with the keyboard alone: skip link first, then the navigation', async () => {
+    await visit(page, '/console/', 'queue', locale);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('skip');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    // From the main region the first ticket link is reachable by Tab, and j moves to it.
+    await page.keyboard.press('j');
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('ticket-link'))).toBe(true);
+    await page.keyboard.press('Enter');
+    await pageReady(page);
+    expect(page.url()).toMatch(/\/console\/tickets\/\d+/);
+  });
+});
+
+// The report answers in the agreed shapes, for drawing the charts while the service has no
+// report endpoints yet (a stub of the service's answer only: what is checked is the drawing).
+const REPORTS: Record<string, unknown> = {
+  sla: {
+    by_priority: ['high', 'normal', 'low'].map((priority, i) => ({
+      priority,
+      first_response: { met: 10 + i, breached: 3 - i },
+      resolution: { met: 8 + i, breached: 4 - i },
+    })),
+    by_week: ['2026-W44', '2026-W45', '2026-W46', '2026-W47'].map((week, i) => ({
+      week,
+      first_response: { met: 5 + i, breached: i },
+      resolution: { met: 4 + i, breached: 2 },
+    })),
+  },
+  times: {
+    overall: { first_response: { median: 42, p90: 180, count: 40 }, resolution: { median: 600, p90: 2400, count: 31 } },
+    by_priority: [
+      {
+        priority: 'high',
+        first_response: { median: 12, p90: 55, count: 9 },
+        resolution: { median: 240, p90: 700, count: 8 },
+      },
+    ],
+  },
+  'volume-day': {
+    by: 'day',
+    data: Array.from({ length: 14 }, (_, i) => ({
+      key: `2026-11-${String(12 + i).padStart(2, '0')}`,
+      count: ((i * 7) % 11) + 1,
+    })),
+  },
+  'volume-category': {
+    by: 'category',
+    data: [
+      { key: 'payments', count: 12 },
+      { key: '<b>حساب</b>', count: 7 },
+      { key: null, count: 3 },
+    ],
+  },
+};
+
+describe.each(['en', 'fa'] as const)('the reports in %s', (locale) => {
+  it('draws the SLA, times and volume charts with their tables, accessibly', async (ctx) => {
+    const page = await open(locale);
+    const real = await page.request.get(`${server.url}/api/admin/reports/sla`, {
+      headers: { authorization: `Bearer ${staff.token}` },
+    });
+    if (real.status() !== 404) ctx.skip('the service has report endpoints: the walk above draws its own answers');
+    await page.route(/\/api\/admin\/reports\//, (route) => {
+      const url = new URL(route.request().url());
+      const name = url.pathname.split('/').pop()!;
+      const key = name === 'volume' ? `volume-${url.searchParams.get('by')}` : name;
+      return route.fulfill({ json: { success: true, data: REPORTS[key] } });
+    });
+    await visit(page, '/console/reports', 'reports-charts', locale);
+    expect(await page.locator('svg[role="img"]').count()).toBe(4);
+    expect(await page.locator('svg rect').count()).toBeGreaterThan(20);
+    const text = await page.locator('main').innerText();
+    expect(text).toContain(locale === 'fa' ? '۴۲ دقیقه' : '42 min');
+    expect(await page.locator('svg text', { hasText: '<b>حساب</b>' }).count()).toBe(1);
+  });
+});
+
+it('remembers the language chosen with the switch', async () => {
+  const page = await open('en');
+  await page.goto('/console/');
+  await pageReady(page);
+  await page.getByRole('button', { name: 'فارسی' }).click();
+  await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+  await page.reload();
+  await pageReady(page);
+  expect(await page.evaluate(() => [document.documentElement.lang, localStorage.getItem('console.locale')])).toEqual([
+    'fa',
+    'fa',
+  ]);
+});
+
+it('shows the sign-in page to a visitor without a session, accessible in both languages', async () => {
+  const context = await browser.newContext({ baseURL: server.url });
+  contexts.push(context);
+  const page = await context.newPage();
+  for (const locale of ['en', 'fa'] as const) {
+    await page.goto('/console/');
+    await page.evaluate((value) => localStorage.setItem('console.locale', value), locale);
+    await page.reload();
+    await pageReady(page);
+    expect(await page.locator('input[type="email"]').count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    if (shots) await page.screenshot({ path: path.join(shots, `console-sign-in-${locale}.png`) });
+  }
+});
