@@ -1,12 +1,11 @@
 // npm run bench -- assistant [--duration S] [--rounds R] [--warmup S]: chat with the offline
 // provider at 16 connections (target p99 < 30 ms on SQLite) and the conversation list of a user
-// with 500 conversations (target p99 < 20 ms). The server runs in its own process (bench/lib.ts);
+// with 500 conversations (target p99 < 20 ms). The server runs in its own process (bench/lib/server.ts);
 // wrk is the client (the chat's question rotates per request in Lua), beside its ceiling.
-import { insertUser } from '../src/modules/users/repository.js';
-import { createToken } from '../src/modules/users/tokens.js';
 import { parseArgs } from 'node:util';
-import { CASE_ARGS, caseOptions, ensureWrk, measureCase, printSummary, startCeiling } from './client.js';
-import { startServerProcess } from './lib.js';
+import { userWithToken } from '../harness/users.js';
+import { CASE_ARGS, caseOptions, ensureWrk, measureCase, printSummary, startCeiling } from './lib/wrk.js';
+import { startServerProcess } from './lib/server.js';
 
 const QUESTIONS = [
   'How long does a refund take?',
@@ -25,10 +24,8 @@ export default async function run(args: string[]): Promise<void> {
   process.stdout.write(`${server.placement}\n`);
   try {
     const { db } = server.database;
-    const chatter = await insertUser(db, { email: 'chatter@bench.local', first_name: 'Bench', last_name: 'Chatter' });
-    const reader = await insertUser(db, { email: 'reader@bench.local', first_name: 'Bench', last_name: 'Reader' });
-    const chatToken = (await createToken(db, chatter.id, {})).plaintext;
-    const readToken = (await createToken(db, reader.id, {})).plaintext;
+    const chatter = await userWithToken(db, { email: 'chatter@bench.local', firstName: 'Bench', lastName: 'Chatter' });
+    const reader = await userWithToken(db, { email: 'reader@bench.local', firstName: 'Bench', lastName: 'Reader' });
 
     const start = Date.now() - 500 * 60_000;
     for (let i = 0; i < 500; i += 50) {
@@ -52,7 +49,7 @@ export default async function run(args: string[]): Promise<void> {
         .execute();
     }
 
-    const chatHeaders = { authorization: `Bearer ${chatToken}`, 'content-type': 'application/json' };
+    const chatHeaders = { ...chatter.auth, 'content-type': 'application/json' };
     const bodies = QUESTIONS.map((q) => JSON.stringify({ message: q }).replace(/[\\"]/g, (c) => `\\${c}`));
     const lua = `local bodies = {${bodies.map((b) => `"${b}"`).join(', ')}}\nlocal i = 0\nrequest = function()\n  i = i % #bodies + 1\n  return wrk.format(nil, nil, nil, bodies[i])\nend`;
     const chatRequest = {
@@ -62,7 +59,7 @@ export default async function run(args: string[]): Promise<void> {
       body: JSON.stringify({ message: QUESTIONS[0] }),
       lua,
     };
-    const readHeaders = { authorization: `Bearer ${readToken}` };
+    const readHeaders = reader.auth;
     const results = [
       await measureCase('POST /api/assistant/chat (offline, 16 connections)', server, ceiling, chatRequest, {
         ...options,

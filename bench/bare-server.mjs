@@ -2,7 +2,7 @@
 // with bytes and headers recorded from the service (PUT /__reply?path=P, a JSON body
 // { status, headers, body: base64 }). A path it was not told about gets the last recorded reply,
 // so rotating URLs (/api/tickets/{id}) are answered too. Plain JavaScript, no loader: it runs as
-// `node bench/bare-server.mjs`, pinned like the service (bench/lib.ts), and prints its port.
+// `node bench/bare-server.mjs`, pinned like the service (bench/lib/server.ts), and prints its port.
 import http from 'node:http';
 
 const replies = new Map();

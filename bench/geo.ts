@@ -3,7 +3,7 @@
 // service in production configuration (node dist/server.js, NODE_ENV=production, the default log
 // level, security headers, the default rate limit from which these routes are exempt), pinned to
 // its core, side by side with a bare node:http server answering the same bytes and headers
-// (bench/client.ts). Target: service >= 80 % of the bare server's req/s on every case.
+// (bench/lib/wrk.ts). Target: service >= 80 % of the bare server's req/s on every case.
 import { parseArgs } from 'node:util';
 import {
   CASE_ARGS,
@@ -14,8 +14,8 @@ import {
   ratioOf,
   startCeiling,
   type CaseResult,
-} from './client.js';
-import { startServerProcess } from './lib.js';
+} from './lib/wrk.js';
+import { startServerProcess } from './lib/server.js';
 
 const CASES = [
   { name: 'GET /api/provinces', path: '/api/provinces' },

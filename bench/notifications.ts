@@ -26,8 +26,8 @@ import {
   startCeiling,
   type CaseOptions,
   type Ceiling,
-} from './client.js';
-import { startServerProcess, type ServerProcess } from './lib.js';
+} from './lib/wrk.js';
+import { startServerProcess, type ServerProcess } from './lib/server.js';
 
 const TARGET_TOTAL = 2_000;
 const TARGET_UNREAD = 50;

@@ -10,25 +10,16 @@
 //    The client's ceiling: the same client and timing against a bare node:http server that writes
 //    the event to its stream before it answers the push request.
 // SQLite by default (instances learn of changes by polling every NOTIFICATION_STREAM_POLL_MS);
-// DATABASE_URL=postgres://…/<empty database> for PostgreSQL (LISTEN/NOTIFY).
+// DATABASE_URL=postgres://… for PostgreSQL (LISTEN/NOTIFY; the run gets a new schema in it).
 // The file-descriptor limit is raised to the hard limit (the bench re-runs itself under
 // `ulimit -n`); each stream is one descriptor in the server and one in this process.
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createToken } from '../src/modules/users/tokens.js';
-import { startServerProcess, type ServerProcess } from './lib.js';
-
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) / 1024;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
+import { percentile, rssMiB } from './lib/proc.js';
+import { startServerProcess, type ServerProcess } from './lib/server.js';
 
 interface OpenStream {
   req: http.ClientRequest;
@@ -222,7 +213,7 @@ export default async function streamsBench(args: string[]): Promise<void> {
       }).then((r) => r.text()),
     );
     await new Promise((r) => setTimeout(r, 1_000));
-    const before = rssMb(server.pid);
+    const before = rssMiB(server.pid);
     const started = performance.now();
     open.push(
       ...(await inBatches(
@@ -236,7 +227,7 @@ export default async function streamsBench(args: string[]): Promise<void> {
     );
     const openSeconds = (performance.now() - started) / 1000;
     await new Promise((r) => setTimeout(r, 3_000));
-    const after = rssMb(server.pid);
+    const after = rssMiB(server.pid);
     const growth = after - before;
     process.stdout.write(
       `memory: ${streamCount} streams (${users} users) opened in ${openSeconds.toFixed(1)} s; server RSS ${before.toFixed(0)} MB -> ${after.toFixed(0)} MB: ` +

@@ -17,8 +17,8 @@ import {
   printSummary,
   startCeiling,
   type CaseResult,
-} from './client.js';
-import { startServerProcess } from './lib.js';
+} from './lib/wrk.js';
+import { startServerProcess } from './lib/server.js';
 
 const USERS = 1_000;
 const WORDS = [

@@ -12,7 +12,7 @@
 //   no answer  an in-scope question got "I don't have an answer" (counted as a miss in top-1)
 import { bundledKnowledgeBase } from '../src/modules/assistant/knowledge.js';
 import { understand } from '../src/modules/assistant/understanding.js';
-import { PARAPHRASES } from '../test/assistant/paraphrases.js';
+import { PARAPHRASES } from './assistant/paraphrases.js';
 import { measureKinds } from './assistant/kinds.js';
 import { OUT_OF_SCOPE, readQuestions, readSplit, type Lang, type Question } from './assistant/questions.js';
 

@@ -9,9 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
-import { insertUser } from '../../src/modules/users/repository.js';
-import { createToken } from '../../src/modules/users/tokens.js';
-import { startServerProcess } from '../lib.js';
+import { userWithToken } from '../../harness/users.js';
+import { startServerProcess } from '../lib/server.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const BUDGET = 150 * 1024;
@@ -68,26 +67,21 @@ export default async function run(args: string[]): Promise<void> {
   try {
     const db = server.database.db;
     const now = new Date().toISOString();
-    const staff = await insertUser(db, {
+    const staff = await userWithToken(db, {
       email: 'bench-staff@example.com',
-      first_name: 'Bench',
-      last_name: 'Staff',
-      is_admin: true,
-      locale: 'en',
+      firstName: 'Bench',
+      lastName: 'Staff',
+      admin: true,
     });
-    const member = await insertUser(db, {
+    const member = await userWithToken(db, {
       email: 'bench-member@example.com',
-      first_name: 'Bench',
-      last_name: 'Member',
-      is_admin: false,
-      locale: 'en',
+      firstName: 'Bench',
+      lastName: 'Member',
     });
-    const memberToken = (await createToken(db, member.id)).plaintext;
-    const staffToken = (await createToken(db, staff.id)).plaintext;
     for (let i = 0; i < ticketCount; i++) {
       const res = await fetch(`${server.url}/api/tickets`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${memberToken}`, 'content-type': 'application/json' },
+        headers: { ...member.auth, 'content-type': 'application/json' },
         body: JSON.stringify({
           subject: `Bench ticket ${i}`,
           message: `Bench ticket ${i}, written at ${now}.`,
@@ -102,7 +96,7 @@ export default async function run(args: string[]): Promise<void> {
     const js = manifest.files.filter((f) => f.name.endsWith('.js'));
     const jsGzip = js.reduce((sum, f) => sum + f.gzip_bytes, 0);
     const credential = JSON.stringify({
-      token: staffToken,
+      token: staff.token,
       user: { id: staff.id, email: staff.email, first_name: 'Bench', last_name: 'Staff', role: 'admin', locale: 'en' },
     });
     const newContext = async () => {

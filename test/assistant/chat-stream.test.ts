@@ -6,9 +6,9 @@ import type http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Contract } from '../helpers/contract.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import { makeToken, makeUser } from '../helpers/factories.js';
+import { userWithToken } from '../helpers/factories.js';
 import { LoopbackModelServer } from '../helpers/model-server.js';
-import { startBuiltServer, type ServerProcess } from '../helpers/process.js';
+import { launchServer, type ServerProcess } from '../../harness/server.js';
 import { SseClient } from '../helpers/sse.js';
 
 type Mode = 'ok' | 'error' | 'stall' | 'slow';
@@ -80,8 +80,7 @@ let user: Record<string, string>;
 let other: Record<string, string>;
 
 async function account(): Promise<Record<string, string>> {
-  const created = await makeUser(database.db);
-  return { authorization: `Bearer ${await makeToken(database.db, created.id)}` };
+  return (await userWithToken(database.db)).auth;
 }
 
 function chat(base: string, auth: Record<string, string>, body: unknown, stream = true): Promise<SseClient> {
@@ -137,8 +136,11 @@ beforeAll(async () => {
   other = await account();
   const env = { ...database.env, RATE_LIMIT_PER_MINUTE: '0' };
   [offline, withModel] = await Promise.all([
-    startBuiltServer(env),
-    startBuiltServer({ ...env, LLM_BASE_URL: await model.start(), LLM_MODEL: 'm', LLM_TIMEOUT_MS: '1500' }),
+    launchServer({ entry: 'built', env }),
+    launchServer({
+      entry: 'built',
+      env: { ...env, LLM_BASE_URL: await model.start(), LLM_MODEL: 'm', LLM_TIMEOUT_MS: '1500' },
+    }),
   ]);
   contract = new Contract((await (await fetch(`${offline.url}/openapi.json`)).json()) as never, false);
 }, 120_000);

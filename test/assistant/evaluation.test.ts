@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KINDS, OUT_OF_SCOPE, readCases, readQuestions, readSplit } from '../../eval/assistant/questions.js';
-import { PARAPHRASES } from './paraphrases.js';
+import { PARAPHRASES } from '../../eval/assistant/paraphrases.js';
 import { NEAR_DUPLICATE, SEED, similarity, split } from '../../eval/assistant/split.js';
 import { DEFAULT_THESAURUS_DIR, loadOutside, loadPassages } from '../../src/modules/assistant/knowledge.js';
 import { normalizeText } from '../../src/modules/assistant/text.js';

@@ -8,7 +8,7 @@ import {
 } from '../../src/modules/assistant/knowledge.js';
 import { DEFAULT_THRESHOLDS, isWeakMatch } from '../../src/modules/assistant/retrieval.js';
 import { conversationTitle, messageLanguage, normalizeText } from '../../src/modules/assistant/text.js';
-import { PARAPHRASES } from './paraphrases.js';
+import { PARAPHRASES } from '../../eval/assistant/paraphrases.js';
 
 describe('knowledge base', () => {
   const passages = loadPassages();

@@ -9,8 +9,8 @@ import zlib from 'node:zlib';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import consoleAssets, { CONSOLE_CSP } from '../../src/plugins/console-assets.js';
+import { ensureBuilt, projectRoot } from '../../harness/server.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { ensureBuilt, projectRoot } from '../helpers/process.js';
 
 const dist = path.join(projectRoot, 'dist', 'console');
 let t: TestApp;

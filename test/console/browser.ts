@@ -7,9 +7,10 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { launchServer, type ServerProcess } from '../../harness/server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import { makeToken, makeUser } from '../helpers/factories.js';
-import { killTree, type ServerProcess, startBuiltServer } from '../helpers/process.js';
+import { userWithToken } from '../helpers/factories.js';
+import { isMultipart } from '../helpers/multipart.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const require = createRequire(import.meta.url);
@@ -61,17 +62,12 @@ export interface ConsoleServer {
 
 export async function startConsoleServer(env: Record<string, string> = {}): Promise<ConsoleServer> {
   const database = await createTestDatabase();
-  const server = await startBuiltServer({ ...database.env, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', ...env });
-  const person = async (admin: boolean, options: { firstName?: string; lastName?: string; email?: string }) => {
-    const user = await makeUser(database.db, { admin, ...options });
-    return {
-      id: user.id,
-      email: user.email,
-      first_name: user.first_name,
-      last_name: user.last_name,
-      token: await makeToken(database.db, user.id),
-    };
-  };
+  const server = await launchServer({
+    entry: 'built',
+    env: { ...database.env, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', ...env },
+  });
+  const person = (admin: boolean, options: { firstName?: string; lastName?: string; email?: string }) =>
+    userWithToken(database.db, { admin, ...options });
   return {
     server,
     url: server.url,
@@ -79,14 +75,13 @@ export async function startConsoleServer(env: Record<string, string> = {}): Prom
     makeStaff: (firstName = 'Sara', lastName = 'Staff') => person(true, { firstName, lastName }),
     makeMember: (options = {}) => person(false, options),
     async close() {
-      if (server.child.pid) killTree(server.child.pid, 'SIGTERM');
-      await Promise.race([server.exited, new Promise((r) => setTimeout(r, 10_000))]);
+      await server.stop(10_000);
       await database.destroy();
     },
   };
 }
 
-/** A JSON request to the server as a user (seeding and checking what members see). */
+/** A JSON or multipart (test/helpers/multipart.ts) request to the server as a user (seeding and checking what members see). */
 export async function apiAs<T = { data: unknown }>(
   base: string,
   who: { token: string },
@@ -95,8 +90,10 @@ export async function apiAs<T = { data: unknown }>(
   body?: unknown,
 ): Promise<{ status: number; json: T }> {
   const init: RequestInit = { method, headers: { authorization: `Bearer ${who.token}` } };
-  if (body instanceof FormData) init.body = body;
-  else if (body !== undefined) {
+  if (isMultipart(body)) {
+    init.body = new Uint8Array(body.payload);
+    Object.assign(init.headers as Record<string, string>, body.headers);
+  } else if (body !== undefined) {
     init.body = JSON.stringify(body);
     (init.headers as Record<string, string>)['content-type'] = 'application/json';
   }

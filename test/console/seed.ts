@@ -2,6 +2,7 @@
 // comments through the service's API (attachments as multipart uploads), tags in the database as
 // the CLI makes them.
 import { insertTag } from '../../src/modules/tickets/repository.js';
+import { multipart } from '../helpers/multipart.js';
 import { PNG, PDF } from '../tickets/helpers.js';
 import { apiAs, type ConsoleServer, type Staff } from './browser.js';
 
@@ -20,14 +21,14 @@ export async function makeTag(server: ConsoleServer, name: string): Promise<numb
 
 /** A ticket filed by the member through POST /api/tickets; returns its id and tracking code. */
 export async function fileTicket(server: ConsoleServer, member: Staff, seed: TicketSeed) {
-  const form = new FormData();
-  form.set('subject', seed.subject);
-  form.set('message', seed.message);
-  if (seed.priority) form.set('priority', seed.priority);
-  if (seed.category) form.set('category', seed.category);
-  for (const tag of seed.tags ?? []) form.append('tags[]', String(tag));
-  for (const file of seed.files ?? [])
-    form.append('attachments[]', new Blob([new Uint8Array(file.content)], { type: file.type }), file.name);
+  const fields: Array<[string, string]> = [
+    ['subject', seed.subject],
+    ['message', seed.message],
+  ];
+  if (seed.priority) fields.push(['priority', seed.priority]);
+  if (seed.category) fields.push(['category', seed.category]);
+  for (const tag of seed.tags ?? []) fields.push(['tags[]', String(tag)]);
+  const form = multipart(fields, seed.files);
   const answer = await apiAs<{ data: { id: number; tracking_code: string } }>(
     server.url,
     member,
@@ -46,10 +47,7 @@ export async function memberComment(
   message: string,
   files: TicketSeed['files'] = [],
 ) {
-  const form = new FormData();
-  form.set('message', message);
-  for (const file of files)
-    form.append('attachments[]', new Blob([new Uint8Array(file.content)], { type: file.type }), file.name);
+  const form = multipart([['message', message]], files);
   const answer = await apiAs(server.url, member, 'POST', `/api/tickets/${ticketId}/comments`, form);
   if (answer.status !== 201) throw new Error(`comment not added: ${answer.status} ${JSON.stringify(answer.json)}`);
 }

@@ -6,23 +6,19 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchServer, type ServerProcess } from '../../harness/server.js';
+import { waitFor } from '../../harness/wait.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import {
-  formWith,
-  startServerProcess,
-  uniqueFiles,
-  userWithToken,
-  waitFor,
-  type RunningServer,
-  type UploadFile,
-} from './helpers.js';
+import { userWithToken } from '../helpers/factories.js';
+import { multipart, type FilePart } from '../helpers/multipart.js';
+import { uniqueFiles } from './helpers.js';
 
 interface Acked {
   kind: 'ticket' | 'comment';
   ticketId: number;
   commentId?: number;
   /** What the client sent, by file name. */
-  files: UploadFile[];
+  files: FilePart[];
   /** What the server answered: attachment ids by file name. */
   attachments: Array<{ id: number; file_name: string; file_size: number }>;
 }
@@ -38,20 +34,24 @@ function filesUnder(dir: string): string[] {
 /** Sends the head of a multipart upload and never the rest: the server streams it to a temporary file. */
 function stalledUpload(url: string, token: string): net.Socket {
   const { port } = new URL(url);
-  const boundary = '----stalled';
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="attachments[]"; filename="big.txt"\r\nContent-Type: text/plain\r\n\r\n`;
+  const body = multipart(
+    [],
+    [{ name: 'big.txt', content: Buffer.from('partial line of text\n'.repeat(2_000)), type: 'text/plain' }],
+  );
   const socket = net.connect(Number(port), '127.0.0.1');
   socket.on('error', () => undefined);
   socket.write(
     `POST /api/tickets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n` +
-      `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 5000000\r\n\r\n${head}${'partial line of text\n'.repeat(2_000)}`,
+      `Content-Type: ${body.headers['content-type']}\r\nContent-Length: 5000000\r\n\r\n`,
   );
+  // The file's part without its end: the rest of the 5 MB never comes.
+  socket.write(body.payload.subarray(0, body.payload.lastIndexOf(`\r\n--${body.boundary}--`)));
   return socket;
 }
 
 describe('crash safety: kill -9 during uploads', () => {
   let t: TestDatabase;
-  const servers: RunningServer[] = [];
+  const servers: ServerProcess[] = [];
   const sockets: net.Socket[] = [];
 
   beforeAll(async () => {
@@ -64,7 +64,7 @@ describe('crash safety: kill -9 during uploads', () => {
   });
 
   it('keeps every acknowledged ticket and comment with readable, identical files; the startup sweep removes the leftovers', async () => {
-    const first = await startServerProcess(t.env);
+    const first = await launchServer({ env: t.env });
     servers.push(first);
     const owner = await userWithToken(t.db);
 
@@ -73,7 +73,7 @@ describe('crash safety: kill -9 during uploads', () => {
     for (let i = 0; i < 5; i++) {
       const res = await fetch(`${first.url}/api/tickets`, {
         method: 'POST',
-        headers: { ...owner.headers, 'content-type': 'application/json' },
+        headers: { ...owner.auth, 'content-type': 'application/json' },
         body: JSON.stringify({
           subject: `Target ${i}`,
           message: 'A ticket that receives comments during the crash test.',
@@ -96,12 +96,20 @@ describe('crash safety: kill -9 during uploads', () => {
       const files = uniqueFiles(`${kind}${i}`).slice(0, 1 + (i % 3));
       const ticketId = targets[i % targets.length]!;
       const url = kind === 'ticket' ? `${first.url}/api/tickets` : `${first.url}/api/tickets/${ticketId}/comments`;
-      const fields: Record<string, string> =
+      const fields: Array<[string, string]> =
         kind === 'ticket'
-          ? { subject: `Load ticket ${i}`, message: `Crash test ticket number ${i}.` }
-          : { message: `Crash test comment number ${i}.` };
+          ? [
+              ['subject', `Load ticket ${i}`],
+              ['message', `Crash test ticket number ${i}.`],
+            ]
+          : [['message', `Crash test comment number ${i}.`]];
+      const form = multipart(fields, files);
       try {
-        const res = await fetch(url, { method: 'POST', headers: owner.headers, body: formWith(fields, files) });
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { ...owner.auth, ...form.headers },
+          body: form.payload,
+        });
         const body = (await res.json()) as { data: { id: number; attachments: Acked['attachments'] } };
         if (res.status >= 200 && res.status < 300) {
           acked.push({
@@ -135,12 +143,12 @@ describe('crash safety: kill -9 during uploads', () => {
     const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
     for (const file of filesUnder(path.join(t.dataDir, 'attachments'))) fs.utimesSync(file, twoHoursAgo, twoHoursAgo);
 
-    const second = await startServerProcess(t.env);
+    const second = await launchServer({ env: t.env });
     servers.push(second);
 
     // Every acknowledged write is there with each file byte for byte.
     for (const write of acked) {
-      const res = await fetch(`${second.url}/api/tickets/${write.ticketId}`, { headers: owner.headers });
+      const res = await fetch(`${second.url}/api/tickets/${write.ticketId}`, { headers: owner.auth });
       expect(res.status).toBe(200);
       const detail = (await res.json()) as {
         data: { attachments: Acked['attachments']; comments: Array<{ id: number; attachments: Acked['attachments'] }> };
@@ -155,7 +163,7 @@ describe('crash safety: kill -9 during uploads', () => {
       for (const attachment of write.attachments) {
         const download = await fetch(
           `${second.url}/api/tickets/${write.ticketId}/attachments/${attachment.id}/download`,
-          { headers: owner.headers },
+          { headers: owner.auth },
         );
         expect(download.status).toBe(200);
         const sent = write.files.find((f) => f.name === attachment.file_name)!;
@@ -181,10 +189,17 @@ describe('crash safety: kill -9 during uploads', () => {
     ).toEqual([...recorded].sort());
 
     // And the restarted server takes uploads again.
+    const form = multipart(
+      [
+        ['subject', 'After the crash'],
+        ['message', 'Uploading after a restart.'],
+      ],
+      uniqueFiles('after'),
+    );
     const again = await fetch(`${second.url}/api/tickets`, {
       method: 'POST',
-      headers: owner.headers,
-      body: formWith({ subject: 'After the crash', message: 'Uploading after a restart.' }, uniqueFiles('after')),
+      headers: { ...owner.auth, ...form.headers },
+      body: form.payload,
     });
     expect(again.status).toBe(201);
   }, 240_000);

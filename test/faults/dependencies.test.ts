@@ -10,9 +10,12 @@ import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith } from '../../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
+import { freePort } from '../../harness/ports.js';
+import { launchServer, type ServerProcess } from '../../harness/server.js';
+import { waitFor } from '../../harness/wait.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/app.js';
+import { userWithToken } from '../helpers/factories.js';
 import { startSmtp, type LoopbackSmtp } from '../helpers/smtp.js';
-import { freePort, startServerProcess, userWithToken, waitFor, type RunningServer } from './helpers.js';
 import { PrivatePostgres } from './pg-private.js';
 import { CommitCutter } from './pg-proxy.js';
 
@@ -35,7 +38,7 @@ async function timed(url: string, init?: RequestInit) {
 // Only in the PostgreSQL run: the fault is PostgreSQL's (the test still uses its own cluster).
 describe.runIf(testDialect === 'postgres')('PostgreSQL stopped while serving', () => {
   let pg: PrivatePostgres;
-  let server: RunningServer | undefined;
+  let server: ServerProcess | undefined;
   let handle: DatabaseHandle | undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-down-'));
 
@@ -52,10 +55,10 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL stopped while serving', (
   });
 
   it('answers 503 while the database is down, stays up, and recovers by itself when it is back', async () => {
-    server = await startServerProcess({ DATABASE_URL: pg.url, DATA_DIR: dataDir }, { timeoutMs: 120_000 });
+    server = await launchServer({ env: { DATABASE_URL: pg.url, DATA_DIR: dataDir }, timeoutMs: 120_000 });
     handle = createDatabase(configWith({ DATABASE_URL: pg.url, DATABASE_POOL_SIZE: 2 }));
     const owner = await userWithToken(handle.db);
-    const json = { ...owner.headers, 'content-type': 'application/json' };
+    const json = { ...owner.auth, 'content-type': 'application/json' };
     const create = (subject: string) =>
       timed(`${server!.url}/api/tickets`, {
         method: 'POST',
@@ -65,7 +68,7 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL stopped while serving', (
 
     const before = await create('Before the outage');
     expect(before.status).toBe(201);
-    expect((await timed(`${server.url}/api/tickets`, { headers: owner.headers })).status).toBe(200);
+    expect((await timed(`${server.url}/api/tickets`, { headers: owner.auth })).status).toBe(200);
 
     pg.stop();
 
@@ -73,10 +76,10 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL stopped while serving', (
     expect(health.status).toBe(503);
     expect(health.body).toEqual({ status: 'unavailable' });
     for (const attempt of [
-      () => timed(`${server!.url}/api/tickets`, { headers: owner.headers }),
+      () => timed(`${server!.url}/api/tickets`, { headers: owner.auth }),
       () => create('During the outage'),
-      () => timed(`${server!.url}/api/tickets/stats`, { headers: owner.headers }),
-      () => timed(`${server!.url}/api/notifications`, { headers: owner.headers }),
+      () => timed(`${server!.url}/api/tickets/stats`, { headers: owner.auth }),
+      () => timed(`${server!.url}/api/notifications`, { headers: owner.auth }),
       () =>
         timed(`${server!.url}/api/assistant/chat`, {
           method: 'POST',
@@ -100,7 +103,7 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL stopped while serving', (
     await waitFor('the service to recover', async () => (await fetch(`${server!.url}/health`)).status === 200, 30_000);
     const after = await create('After the outage');
     expect(after.status).toBe(201);
-    const list = await timed(`${server.url}/api/tickets`, { headers: owner.headers });
+    const list = await timed(`${server.url}/api/tickets`, { headers: owner.auth });
     expect(list.status).toBe(200);
     expect((list.body as { data: Array<{ subject: string }> }).data.map((t) => t.subject).sort()).toEqual([
       'After the outage',
@@ -112,12 +115,12 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL stopped while serving', (
 
   it('answers 503 within the query timeout when the database freezes, and recovers when it thaws', async () => {
     const owner = await userWithToken(handle!.db);
-    expect((await fetch(`${server!.url}/api/tickets`, { headers: owner.headers })).status).toBe(200);
+    expect((await fetch(`${server!.url}/api/tickets`, { headers: owner.auth })).status).toBe(200);
     const pids = pg.pids();
     for (const pid of pids) process.kill(pid, 'SIGSTOP');
     try {
       const [list, health] = await Promise.all([
-        timed(`${server!.url}/api/tickets`, { headers: owner.headers }),
+        timed(`${server!.url}/api/tickets`, { headers: owner.auth }),
         timed(`${server!.url}/health`),
       ]);
       expect(list.status).toBe(503);
@@ -129,7 +132,7 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL stopped while serving', (
       for (const pid of pids) process.kill(pid, 'SIGCONT');
     }
     await waitFor('the service to recover', async () => (await fetch(`${server!.url}/health`)).status === 200, 30_000);
-    expect((await fetch(`${server!.url}/api/tickets`, { headers: owner.headers })).status).toBe(200);
+    expect((await fetch(`${server!.url}/api/tickets`, { headers: owner.auth })).status).toBe(200);
     expect(server!.child.exitCode).toBeNull();
   }, 120_000);
 });
@@ -137,7 +140,7 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL stopped while serving', (
 describe.runIf(testDialect === 'postgres')('PostgreSQL connection lost in the middle of a transaction', () => {
   let t: TestDatabase;
   let cutter: CommitCutter;
-  let server: RunningServer | undefined;
+  let server: ServerProcess | undefined;
 
   beforeAll(async () => {
     t = await createTestDatabase();
@@ -153,12 +156,12 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL connection lost in the mi
     cutter = new CommitCutter(target.hostname, Number(target.port || 5432));
     const proxied = new URL(t.config.DATABASE_URL!);
     proxied.port = String(await cutter.start());
-    server = await startServerProcess({ ...t.env, DATABASE_URL: proxied.toString() });
+    server = await launchServer({ env: { ...t.env, DATABASE_URL: proxied.toString() } });
     const owner = await userWithToken(t.db);
     const create = (subject: string) =>
       timed(`${server!.url}/api/tickets`, {
         method: 'POST',
-        headers: { ...owner.headers, 'content-type': 'application/json' },
+        headers: { ...owner.auth, 'content-type': 'application/json' },
         body: JSON.stringify({ subject, message: 'Its commit answer is lost on the way back.' }),
       });
 
@@ -172,7 +175,7 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL connection lost in the mi
     expect(server.child.exitCode).toBeNull();
     expect((await create('Next one')).status).toBe(201);
     // The first one had in fact been committed: a retry-safe client would look before sending again.
-    const list = await timed(`${server.url}/api/tickets`, { headers: owner.headers });
+    const list = await timed(`${server.url}/api/tickets`, { headers: owner.auth });
     expect((list.body as { data: Array<{ subject: string }> }).data.map((x) => x.subject).sort()).toEqual([
       'Commit answer lost',
       'Next one',
@@ -182,7 +185,7 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL connection lost in the mi
 
 describe.runIf(testDialect === 'sqlite')('SQLite file locked by another process', () => {
   let t: TestDatabase;
-  let server: RunningServer | undefined;
+  let server: ServerProcess | undefined;
 
   beforeAll(async () => {
     t = await createTestDatabase();
@@ -193,12 +196,12 @@ describe.runIf(testDialect === 'sqlite')('SQLite file locked by another process'
   });
 
   it('answers 503 {message} while the lock is held (no hang, no crash), and writes again once it is released', async () => {
-    server = await startServerProcess(t.env);
+    server = await launchServer({ env: t.env });
     const owner = await userWithToken(t.db);
     const create = (subject: string) =>
       timed(`${server!.url}/api/tickets`, {
         method: 'POST',
-        headers: { ...owner.headers, 'content-type': 'application/json' },
+        headers: { ...owner.auth, 'content-type': 'application/json' },
         body: JSON.stringify({ subject, message: 'Written while another process holds the lock.' }),
       });
     expect((await create('Before the lock')).status).toBe(201);
@@ -224,7 +227,7 @@ describe.runIf(testDialect === 'sqlite')('SQLite file locked by another process'
 
 describe('SMTP down while serving', () => {
   let t: TestDatabase;
-  let server: RunningServer | undefined;
+  let server: ServerProcess | undefined;
   let smtp: LoopbackSmtp | undefined;
 
   beforeAll(async () => {
@@ -238,11 +241,11 @@ describe('SMTP down while serving', () => {
 
   it('still creates tickets, and the running server sends the confirmation once the mail server is back', async () => {
     const smtpPort = await freePort();
-    server = await startServerProcess({ ...t.env, SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
+    server = await launchServer({ env: { ...t.env, SMTP_URL: `smtp://127.0.0.1:${smtpPort}` } });
     const owner = await userWithToken(t.db);
     const res = await fetch(`${server.url}/api/tickets`, {
       method: 'POST',
-      headers: { ...owner.headers, 'content-type': 'application/json' },
+      headers: { ...owner.auth, 'content-type': 'application/json' },
       body: JSON.stringify({ subject: 'Mail server is down', message: 'The ticket must be created anyway.' }),
     });
     expect(res.status).toBe(201);

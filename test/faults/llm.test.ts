@@ -4,9 +4,11 @@
 // while chats wait. (Error answers and plain slowness are covered in test/assistant/llm-provider.)
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../harness/ports.js';
+import { launchServer, type ServerProcess } from '../../harness/server.js';
+import { userWithToken } from '../helpers/factories.js';
 import { LoopbackModelServer } from '../helpers/model-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import { freePort, startServerProcess, userWithToken, type RunningServer } from './helpers.js';
 
 type Mode = 'hang' | 'stall-body';
 
@@ -39,19 +41,19 @@ const TIMEOUT_BODY = {
 describe('LLM provider slow or failing (real server process)', () => {
   const model = new MisbehavingModel();
   let t: TestDatabase;
-  let server: RunningServer | undefined;
+  let server: ServerProcess | undefined;
   let user: Awaited<ReturnType<typeof userWithToken>>;
 
   beforeAll(async () => {
     const baseUrl = await model.start();
     t = await createTestDatabase();
-    server = await startServerProcess(
-      { ...t.env, LLM_BASE_URL: baseUrl, LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: String(TIMEOUT_MS) },
-      { timeoutMs: 120_000 },
-    );
+    server = await launchServer({
+      env: { ...t.env, LLM_BASE_URL: baseUrl, LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: String(TIMEOUT_MS) },
+      timeoutMs: 120_000,
+    });
     user = await userWithToken(t.db);
     // Warm the routes the test compares against the chats (first calls compile schemas).
-    for (const url of ['/api/tickets', '/api/provinces']) await fetch(`${server.url}${url}`, { headers: user.headers });
+    for (const url of ['/api/tickets', '/api/provinces']) await fetch(`${server.url}${url}`, { headers: user.auth });
   }, 180_000);
   afterAll(async () => {
     await server?.kill();
@@ -63,7 +65,7 @@ describe('LLM provider slow or failing (real server process)', () => {
     const started = Date.now();
     const res = await fetch(`${server!.url}/api/assistant/chat`, {
       method: 'POST',
-      headers: { ...user.headers, 'content-type': 'application/json' },
+      headers: { ...user.auth, 'content-type': 'application/json' },
       body: JSON.stringify({ message }),
     });
     return { status: res.status, body: await res.json(), ms: Date.now() - started, at: Date.now() };
@@ -86,7 +88,7 @@ describe('LLM provider slow or failing (real server process)', () => {
     expect(model.requests).toBe(before + 4);
 
     const others = await Promise.all([
-      fetch(`${server!.url}/api/tickets`, { headers: user.headers }).then(async (r) => ({
+      fetch(`${server!.url}/api/tickets`, { headers: user.auth }).then(async (r) => ({
         status: r.status,
         body: await r.json(),
         at: Date.now(),
@@ -98,7 +100,7 @@ describe('LLM provider slow or failing (real server process)', () => {
       })),
       fetch(`${server!.url}/api/tickets`, {
         method: 'POST',
-        headers: { ...user.headers, 'content-type': 'application/json' },
+        headers: { ...user.auth, 'content-type': 'application/json' },
         body: JSON.stringify({ subject: 'Meanwhile', message: 'A ticket while the assistant waits.' }),
       }).then(async (r) => ({ status: r.status, body: await r.json(), at: Date.now() })),
       fetch(`${server!.url}/health`).then(async (r) => ({ status: r.status, body: await r.json(), at: Date.now() })),
@@ -118,24 +120,24 @@ describe('LLM provider slow or failing (real server process)', () => {
 
   it('answers 500 llm_error when the model server is down, while tickets keep working', async () => {
     const port = await freePort();
-    const down = await startServerProcess(
-      {
+    const down = await launchServer({
+      env: {
         ...t.env,
         LLM_BASE_URL: `http://127.0.0.1:${port}/v1`,
         LLM_MODEL: 'test-model',
         LLM_TIMEOUT_MS: String(TIMEOUT_MS),
       },
-      { timeoutMs: 120_000 },
-    );
+      timeoutMs: 120_000,
+    });
     try {
       const res = await fetch(`${down.url}/api/assistant/chat`, {
         method: 'POST',
-        headers: { ...user.headers, 'content-type': 'application/json' },
+        headers: { ...user.auth, 'content-type': 'application/json' },
         body: JSON.stringify({ message: 'Anyone there?' }),
       });
       expect(res.status).toBe(500);
       expect(await res.json()).toEqual({ success: false, message: expect.any(String), error: 'llm_error' });
-      const list = await fetch(`${down.url}/api/tickets`, { headers: user.headers });
+      const list = await fetch(`${down.url}/api/tickets`, { headers: user.auth });
       expect(list.status).toBe(200);
     } finally {
       await down.kill();

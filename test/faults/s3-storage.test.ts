@@ -7,11 +7,12 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../harness/wait.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
 import { startS3, type TestS3 } from '../helpers/s3.js';
-import { PDF, PNG, multipart, type FilePart } from '../tickets/helpers.js';
-import { waitFor } from './helpers.js';
+import { multipart, type FilePart } from '../helpers/multipart.js';
+import { PDF, PNG } from '../tickets/helpers.js';
 
 const UNAVAILABLE = { message: 'Service temporarily unavailable. Please try again shortly.' };
 const FILES: FilePart[] = [

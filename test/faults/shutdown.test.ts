@@ -2,7 +2,7 @@
 // (a slow multipart upload) finish with 201, refuses new connections, exits 0 within
 // SHUTDOWN_TIMEOUT_MS (10 s) and loses no outbox mail. Also: SIGTERM sent to `npm start` (as CI's
 // smoke test and most process managers do) reaches the server.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -11,10 +11,13 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainOutbox, OUTBOX_DEFAULTS } from '../../src/mail/outbox.js';
 import { smtpTransport } from '../../src/mail/transport.js';
+import { freePort } from '../../harness/ports.js';
+import { launchServer, projectRoot, type ServerProcess } from '../../harness/server.js';
+import { waitFor } from '../../harness/wait.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
+import { userWithToken } from '../helpers/factories.js';
+import { multipart } from '../helpers/multipart.js';
 import { startSmtp } from '../helpers/smtp.js';
-import { projectRoot } from '../helpers/process.js';
-import { freePort, startServerProcess, userWithToken, waitFor, type RunningServer } from './helpers.js';
 
 /** Resolves with the error code of a fresh TCP connection attempt, or 'connected'. */
 function tryConnect(port: number): Promise<string> {
@@ -41,16 +44,17 @@ function listenerPid(port: number): number | undefined {
 
 /** A multipart ticket upload over a raw socket whose second half is sent on demand. */
 function splitUpload(port: number, token: string) {
-  const boundary = '----slowupload';
   const fileBytes = Buffer.from(`${'a slow upload line\n'.repeat(3_000)}`);
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="subject"\r\n\r\nSlow upload\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="message"\r\n\r\nSent across a shutdown.\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="attachments[]"; filename="slow.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+  const form = multipart(
+    [
+      ['subject', 'Slow upload'],
+      ['message', 'Sent across a shutdown.'],
+    ],
+    [{ name: 'slow.txt', content: fileBytes, type: 'text/plain' }],
   );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const half = Math.floor(fileBytes.length / 2);
-  const body = Buffer.concat([head, fileBytes, tail]);
+  const body = form.payload;
+  // Up to the middle of the file.
+  const cut = body.indexOf(fileBytes) + Math.floor(fileBytes.length / 2);
   const socket = net.connect(port, '127.0.0.1');
   let raw = '';
   socket.on('data', (d: Buffer) => (raw += d.toString()));
@@ -58,12 +62,12 @@ function splitUpload(port: number, token: string) {
   const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(raw)));
   socket.write(
     `POST /api/tickets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n` +
-      `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+      `Content-Type: ${form.headers['content-type']}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
   );
-  socket.write(body.subarray(0, head.length + half));
+  socket.write(body.subarray(0, cut));
   return {
     fileBytes,
-    finish: () => socket.write(body.subarray(head.length + half)),
+    finish: () => socket.write(body.subarray(cut)),
     response: closed,
     destroy: () => socket.destroy(),
   };
@@ -71,7 +75,7 @@ function splitUpload(port: number, token: string) {
 
 describe('graceful shutdown of the server process', () => {
   let t: TestDatabase;
-  let server: RunningServer | undefined;
+  let server: ServerProcess | undefined;
   let loading = false;
 
   beforeAll(async () => {
@@ -86,10 +90,10 @@ describe('graceful shutdown of the server process', () => {
   it('on SIGTERM under load: finishes the upload in flight (201), refuses new connections, exits 0 within 10 s, keeps the outbox', async () => {
     // SMTP is down: the confirmation mails stay in the outbox.
     const smtpPort = await freePort();
-    server = await startServerProcess({ ...t.env, SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
+    server = await launchServer({ env: { ...t.env, SMTP_URL: `smtp://127.0.0.1:${smtpPort}` } });
     const { port, url } = server;
     const owner = await userWithToken(t.db);
-    const json = { ...owner.headers, 'content-type': 'application/json' };
+    const json = { ...owner.auth, 'content-type': 'application/json' };
 
     for (let i = 0; i < 5; i++) {
       const res = await fetch(`${url}/api/tickets`, {
@@ -109,7 +113,7 @@ describe('graceful shutdown of the server process', () => {
         try {
           const res =
             n % 2
-              ? await fetch(`${url}/api/tickets`, { headers: owner.headers })
+              ? await fetch(`${url}/api/tickets`, { headers: owner.auth })
               : await fetch(`${url}/api/tickets`, {
                   method: 'POST',
                   headers: json,
@@ -203,7 +207,7 @@ describe('graceful shutdown of the server process', () => {
 
 describe('shutdown while a mail is being sent to an unresponsive SMTP server', () => {
   let t: TestDatabase;
-  let server: RunningServer | undefined;
+  let server: ServerProcess | undefined;
   let silent: net.Server | undefined;
   const held: net.Socket[] = [];
 
@@ -222,11 +226,11 @@ describe('shutdown while a mail is being sent to an unresponsive SMTP server', (
     silent = net.createServer((socket) => held.push(socket));
     const smtpPort = await freePort();
     await new Promise<void>((resolve) => silent!.listen(smtpPort, '127.0.0.1', () => resolve()));
-    server = await startServerProcess({ ...t.env, SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
+    server = await launchServer({ env: { ...t.env, SMTP_URL: `smtp://127.0.0.1:${smtpPort}` } });
     const owner = await userWithToken(t.db);
     const res = await fetch(`${server.url}/api/tickets`, {
       method: 'POST',
-      headers: { ...owner.headers, 'content-type': 'application/json' },
+      headers: { ...owner.auth, 'content-type': 'application/json' },
       body: JSON.stringify({
         subject: 'Mail in flight',
         message: 'The confirmation is being sent when the server stops.',
@@ -261,36 +265,21 @@ describe('npm start and signals', () => {
       `import { register } from 'tsx/esm/api';\nregister();\nawait import(${JSON.stringify(pathToFileURL(path.join(projectRoot, 'src', 'server.ts')).href)});\n`,
     );
     const port = await freePort();
-    const npm = spawn('npm', ['start', '--ignore-scripts', '--silent'], {
-      cwd: scratch,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        ...t.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-      },
-    });
-    let output = '';
-    npm.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    npm.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const npmExit = new Promise<number | string | null>((resolve) =>
-      npm.on('exit', (code, signal) => resolve(code ?? signal)),
-    );
+    let npm: ServerProcess | undefined;
     try {
-      await waitFor(
-        'the server under npm to answer',
-        async () => (await fetch(`http://127.0.0.1:${port}/health`)).status === 200,
-        90_000,
-      );
-      npm.kill('SIGTERM');
-      expect(await npmExit).toBe(0);
+      npm = await launchServer({
+        command: ['npm', 'start', '--ignore-scripts', '--silent'],
+        cwd: scratch,
+        port,
+        env: { ...t.env, LOG_LEVEL: 'info' },
+      });
+      npm.child.kill('SIGTERM');
+      expect(await npm.exited).toBe(0);
       // The server itself handled the signal (it logs the shutdown) and no longer listens.
-      expect(output).toContain('shutting down');
+      expect(npm.output()).toContain('shutting down');
       expect(await tryConnect(port)).toBe('ECONNREFUSED');
     } finally {
-      npm.kill('SIGKILL');
+      await npm?.kill();
       // Had the signal not reached it, the server would be left running: stop that process by its id.
       const orphan = listenerPid(port);
       if (orphan) process.kill(orphan, 'SIGKILL');

@@ -8,11 +8,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sweepStorage } from '../../src/modules/tickets/storage/sweep.js';
 import { buildApp } from '../../src/app.js';
+import { waitFor } from '../../harness/wait.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import { makeToken, makeUser } from '../helpers/factories.js';
+import { makeUser, userWithToken } from '../helpers/factories.js';
 import { runCli } from '../helpers/process.js';
-import { PNG, multipart } from '../tickets/helpers.js';
-import { waitFor } from './helpers.js';
+import { multipart } from '../helpers/multipart.js';
+import { PNG } from '../tickets/helpers.js';
 
 const HOUR = 3_600_000;
 
@@ -229,8 +230,7 @@ describe('startup sweep', () => {
       expect(fs.existsSync(youngTemp)).toBe(true);
       expect(fs.existsSync(kept)).toBe(true);
       // Uploads keep working after the sweep, and their files stay.
-      const user = await makeUser(seed.db);
-      const token = await makeToken(seed.db, user.id);
+      const { auth } = await userWithToken(seed.db);
       const body = multipart(
         [
           ['subject', 'After sweep'],
@@ -241,7 +241,7 @@ describe('startup sweep', () => {
       const res = await app.inject({
         method: 'POST',
         url: '/api/tickets',
-        headers: { authorization: `Bearer ${token}`, ...body.headers },
+        headers: { ...auth, ...body.headers },
         payload: body.payload,
       });
       expect(res.statusCode).toBe(201);
@@ -276,8 +276,7 @@ describe('startup sweep beside a running instance', () => {
     try {
       await first.listen({ port: 0, host: '127.0.0.1' });
       const port = (first.server.address() as net.AddressInfo).port;
-      const user = await makeUser(seed.db);
-      const token = await makeToken(seed.db, user.id);
+      const { token } = await userWithToken(seed.db);
 
       // The first instance receives half of an upload.
       const content = Buffer.from('line of an upload in progress\n'.repeat(4_000));

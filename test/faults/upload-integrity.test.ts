@@ -7,11 +7,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createDatabase } from '../../src/db/index.js';
+import { waitFor } from '../../harness/wait.js';
 import { buildTestApp, createTestDatabase, testDialect, type TestApp } from '../helpers/app.js';
-import { makeToken, makeUser } from '../helpers/factories.js';
-import type { TestUser } from '../helpers/factories.js';
-import { multipart } from '../tickets/helpers.js';
-import { uniqueFiles, waitFor } from './helpers.js';
+import { userWithToken, type TestUser } from '../helpers/factories.js';
+import { multipart } from '../helpers/multipart.js';
+import { uniqueFiles } from './helpers.js';
 import { CommitCutter } from './pg-proxy.js';
 
 async function rowsWithoutFile(db: TestApp['db'], dataDir: string): Promise<string[]> {
@@ -107,8 +107,7 @@ describe.runIf(testDialect === 'postgres')('database connection lost during the 
     const app = await buildApp({ config, database: handle, logger: false, startWorkers: false, loadGeoData: false });
     try {
       await app.ready();
-      const user = await makeUser(t.db);
-      const auth = { authorization: `Bearer ${await makeToken(t.db, user.id)}` };
+      const { auth } = await userWithToken(t.db);
       const files = uniqueFiles('cut');
       const body = multipart(
         [

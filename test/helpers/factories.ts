@@ -1,46 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../src/db/schema.js';
+// Fixtures written behind the service. Users and tokens are the harness's (harness/users.ts, shared
+// with the benchmarks); they are named here too so that tests import their fixtures from one place.
 import type { NewTicketRow } from '../../src/modules/tickets/repository.js';
-import { insertUser, type UserRecord } from '../../src/modules/users/repository.js';
-import { createToken, revokeToken } from '../../src/modules/users/tokens.js';
 
-export interface TestUser extends UserRecord {
-  token: string;
-  /** Headers that authenticate as this user. */
-  auth: { authorization: string };
-}
-
-export async function makeUser(
-  db: Kysely<Database>,
-  options: { admin?: boolean; email?: string; firstName?: string; lastName?: string; locale?: 'en' | 'fa' } = {},
-): Promise<UserRecord> {
-  const suffix = randomBytes(4).toString('hex');
-  return insertUser(db, {
-    email: options.email ?? `user-${suffix}@example.com`,
-    first_name: options.firstName ?? 'Test',
-    last_name: options.lastName ?? `User ${suffix}`,
-    is_admin: options.admin ?? false,
-    locale: options.locale ?? 'en',
-  });
-}
-
-export async function makeToken(
-  db: Kysely<Database>,
-  userId: number,
-  options: { expiresInDays?: number; expired?: boolean; revoked?: boolean } = {},
-): Promise<string> {
-  const token = await createToken(db, userId, { expiresInDays: options.expiresInDays });
-  if (options.expired) {
-    await db
-      .updateTable('personal_access_tokens')
-      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
-      .where('id', '=', token.id)
-      .execute();
-  }
-  if (options.revoked) await revokeToken(db, token.id);
-  return token.plaintext;
-}
+export { makeToken, makeUser, userWithToken, type TestUser } from '../../harness/users.js';
 
 /** A tickets row to insert directly (behind the service), open and due now; override what the test is about. */
 export function ticketRow(overrides: Partial<NewTicketRow> & Pick<NewTicketRow, 'tracking_code'>): NewTicketRow {

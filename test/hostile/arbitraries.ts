@@ -2,6 +2,7 @@
 // with the wrong type or encoding, broken multipart and abusive headers. Each one mixes plausible
 // values (so requests also reach the services) with values no client should send.
 import fc from 'fast-check';
+import { multipart } from '../helpers/multipart.js';
 
 /** Letters and marks that trouble text handling: RTL mark, NUL, ZWNJ, emoji, Arabic ي/ك next to Persian ی/ک. */
 const TRICKY_PIECES = [
@@ -275,33 +276,8 @@ export const wrongContentType: fc.Arbitrary<RawBody> = fc
   )
   .map(([contentType, payload]) => ({ payload, contentType, kind: `content-type ${contentType}` }));
 
-export interface MultipartPart {
-  name: string;
-  value?: string;
-  file?: { filename: string; content: Buffer; type?: string };
-}
-
-export function multipartBody(parts: MultipartPart[], boundary = 'hostileBoundary7MA4YWxkTrZu0gW'): Buffer {
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    if (part.file) {
-      chunks.push(
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.file.filename}"\r\nContent-Type: ${part.file.type ?? 'application/octet-stream'}\r\n\r\n`,
-        ),
-      );
-      chunks.push(part.file.content, Buffer.from('\r\n'));
-    } else {
-      chunks.push(
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value ?? ''}\r\n`,
-        ),
-      );
-    }
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return Buffer.concat(chunks);
-}
+/** The boundary of the hostile multipart bodies (multipart() in test/helpers/multipart.ts builds them). */
+export const MULTIPART_BOUNDARY = 'hostileBoundary7MA4YWxkTrZu0gW';
 
 export const TEXT_FILE = Buffer.from('A plain text attachment.\n');
 export const PNG_FILE = Buffer.from(
@@ -362,14 +338,15 @@ export function multipartArbitrary(fields: Record<string, fc.Arbitrary<unknown>>
   return fc
     .tuple(fc.array(fieldPart, { maxLength: 6 }), fc.array(filePart, { maxLength: 4 }))
     .map(([fieldParts, fileParts]) => {
-      const parts: MultipartPart[] = [
-        ...fieldParts.map(([name, value]) => ({ name, value: String(value) })),
-        ...fileParts.map(([name, filename, file]) => ({ name, file: { filename, ...file } })),
-      ];
+      const body = multipart(
+        fieldParts.map(([name, value]) => [name, String(value)]),
+        fileParts.map(([field, name, file]) => ({ field, name, ...file })),
+        MULTIPART_BOUNDARY,
+      );
       return {
-        payload: multipartBody(parts),
-        contentType: 'multipart/form-data; boundary=hostileBoundary7MA4YWxkTrZu0gW',
-        kind: `multipart ${parts.length} parts`,
+        payload: body.payload,
+        contentType: body.headers['content-type'],
+        kind: `multipart ${fieldParts.length + fileParts.length} parts`,
       };
     });
 }
@@ -389,14 +366,12 @@ export const malformedMultipart: fc.Arbitrary<RawBody> = fc
     fc.integer({ min: 1, max: 60 }),
   )
   .map(([how, cut]) => {
-    const boundary = 'hostileBoundary7MA4YWxkTrZu0gW';
-    const good = multipartBody(
-      [
-        { name: 'message', value: 'hello there friend' },
-        { name: 'attachments[]', file: { filename: 'a.txt', content: TEXT_FILE } },
-      ],
+    const boundary = MULTIPART_BOUNDARY;
+    const good = multipart(
+      [['message', 'hello there friend']],
+      [{ name: 'a.txt', content: TEXT_FILE }],
       boundary,
-    );
+    ).payload;
     let payload: Buffer;
     switch (how) {
       case 'truncated':

@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipartBody, PNG_FILE, TEXT_FILE } from './arbitraries.js';
+import { multipart } from '../helpers/multipart.js';
+import { MULTIPART_BOUNDARY, PNG_FILE, TEXT_FILE } from './arbitraries.js';
 import { TICKET_NOT_FOUND, UNAUTHENTICATED, VALIDATION_MESSAGE } from './checks.js';
 import { applicationTables, buildWorld, expectStorageConsistent, filesUnder, rowCount, type World } from './world.js';
 
@@ -26,10 +27,9 @@ const SQL_PAYLOADS = [
   '?',
 ];
 
-const BOUNDARY = 'hostileBoundary7MA4YWxkTrZu0gW';
 const multipartHeaders = (auth: Record<string, string>) => ({
   ...auth,
-  'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+  'content-type': `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`,
 });
 
 describe('SQL injection and path traversal', () => {
@@ -190,11 +190,14 @@ describe('SQL injection and path traversal', () => {
     });
 
     it('refuses a NUL character in multipart ticket fields too, keeping no file', async () => {
-      const payload = multipartBody([
-        { name: 'subject', value: 'With\u0000NUL' },
-        { name: 'message', value: 'Please look at the attached file.' },
-        { name: 'attachments[]', file: { filename: 'a.txt', content: TEXT_FILE, type: 'text/plain' } },
-      ]);
+      const { payload } = multipart(
+        [
+          ['subject', 'With\u0000NUL'],
+          ['message', 'Please look at the attached file.'],
+        ],
+        [{ name: 'a.txt', content: TEXT_FILE, type: 'text/plain' }],
+        MULTIPART_BOUNDARY,
+      );
       const res = await w.t.app.inject({
         method: 'POST',
         url: '/api/tickets',
@@ -376,11 +379,14 @@ describe('SQL injection and path traversal', () => {
 
   describe('attachment file names', () => {
     async function upload(filename: string, content = TEXT_FILE) {
-      const payload = multipartBody([
-        { name: 'subject', value: 'Traversal attempt' },
-        { name: 'message', value: 'Please look at the attached file.' },
-        { name: 'attachments[]', file: { filename, content, type: 'text/plain' } },
-      ]);
+      const { payload } = multipart(
+        [
+          ['subject', 'Traversal attempt'],
+          ['message', 'Please look at the attached file.'],
+        ],
+        [{ name: filename, content, type: 'text/plain' }],
+        MULTIPART_BOUNDARY,
+      );
       return w.t.app.inject({ method: 'POST', url: '/api/tickets', headers: multipartHeaders(w.owner.auth), payload });
     }
 

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract } from '../helpers/contract.js';
 import { exchange, type RawAnswer, type RawRequest } from '../helpers/raw-http.js';
-import { startBuiltServer, type ServerProcess } from '../helpers/process.js';
+import { launchServer, type ServerProcess } from '../../harness/server.js';
 import { responseProblem } from './checks.js';
 import { describeRequest, requestArbitrary, socketWithin, type HostileRequest } from './requests.js';
 import { ROUTES, routeKey } from './routes.js';
@@ -56,11 +56,14 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
 
   beforeAll(async () => {
     w = await buildWorld();
-    server = await startBuiltServer({
-      ...w.t.env,
-      RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'warn',
-      BODY_LIMIT_BYTES: String(LIMIT),
+    server = await launchServer({
+      entry: 'built',
+      env: {
+        ...w.t.env,
+        RATE_LIMIT_PER_MINUTE: '0',
+        LOG_LEVEL: 'warn',
+        BODY_LIMIT_BYTES: String(LIMIT),
+      },
     });
     contract = new Contract(
       JSON.parse((await exchange(server.port, [{ method: 'GET', url: '/openapi.json' }])).answers[0]!.body),

@@ -7,7 +7,8 @@ import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { buildTestApp, testDialect, type TestApp, type TestAppOptions } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
-import { multipartBody, TEXT_FILE } from './arbitraries.js';
+import { multipart } from '../helpers/multipart.js';
+import { MULTIPART_BOUNDARY, TEXT_FILE } from './arbitraries.js';
 
 export interface Holdings {
   conversations: number[];
@@ -59,18 +60,21 @@ async function holdingsOf(t: TestApp, user: TestUser, label: string): Promise<Ho
     );
     tickets.push(body.data.id);
   }
-  const form = multipartBody([
-    { name: 'subject', value: `With a file ${label}` },
-    { name: 'message', value: 'The receipt is attached to this ticket.' },
-    { name: 'attachments[]', file: { filename: 'receipt.txt', content: TEXT_FILE, type: 'text/plain' } },
-  ]);
+  const form = multipart(
+    [
+      ['subject', `With a file ${label}`],
+      ['message', 'The receipt is attached to this ticket.'],
+    ],
+    [{ name: 'receipt.txt', content: TEXT_FILE, type: 'text/plain' }],
+    MULTIPART_BOUNDARY,
+  );
   const withFile = await expectStatus(
     t,
     {
       method: 'POST',
       url: '/api/tickets',
-      headers: { ...user.auth, 'content-type': 'multipart/form-data; boundary=hostileBoundary7MA4YWxkTrZu0gW' },
-      payload: form,
+      headers: { ...user.auth, ...form.headers },
+      payload: form.payload,
     },
     201,
   );

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract } from '../helpers/contract.js';
-import { projectRoot } from '../helpers/process.js';
+import { projectRoot } from '../../harness/server.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 // Every endpoint of the spec, as [method, OpenAPI path, needs a token].

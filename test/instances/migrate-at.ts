@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../../src/config.js';
 import { createDatabase } from '../../src/db/index.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { projectRoot } from '../helpers/process.js';
+import { projectRoot } from '../../harness/server.js';
 
 const at = Number(process.argv[2]);
 const database = createDatabase(loadConfig());

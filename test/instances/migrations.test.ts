@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { configWith } from '../../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { projectRoot, type ServerProcess } from '../helpers/process.js';
+import { projectRoot, type ServerProcess } from '../../harness/server.js';
 import {
   call,
   pgUrl,
@@ -144,14 +144,14 @@ describe('migrations started by several processes at once', () => {
   );
 
   it('SQLite: two servers started together on one new file apply each migration once and both serve', async () => {
-    shared = sharedSqlite();
+    shared = await sharedSqlite();
     servers = await startTogether([{ ...shared.env }, { ...shared.env }]);
     expect(await appliedMigrations(shared.handle)).toEqual(allMigrations);
     await bothServe(servers, shared.handle);
   }, 240_000);
 
   it('SQLite: four processes migrating one new file in the same instant: one applies everything, the others wait and find it done', async () => {
-    shared = sharedSqlite();
+    shared = await sharedSqlite();
     const results = await migrateInChildren(4, shared.env);
     expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0]);
     expect(results.map((r) => r.applied.length).sort()).toEqual([0, 0, 0, allMigrations.length]);

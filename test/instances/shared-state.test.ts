@@ -4,20 +4,13 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestUser } from '../helpers/factories.js';
+import { launchServer, type ServerProcess } from '../../harness/server.js';
+import { userWithToken, type TestUser } from '../helpers/factories.js';
 import { PNG } from '../tickets/helpers.js';
+import { multipart } from '../helpers/multipart.js';
 import { startSmtp, type LoopbackSmtp } from '../helpers/smtp.js';
-import { runCli, type ServerProcess } from '../helpers/process.js';
-import {
-  call,
-  redisUrl,
-  sharedPostgres,
-  skipReason,
-  startOnFreePort,
-  stopAll,
-  userWithToken,
-  type SharedDatabase,
-} from './helpers.js';
+import { runCli } from '../helpers/process.js';
+import { call, redisUrl, sharedPostgres, skipReason, stopAll, type SharedDatabase } from './helpers.js';
 
 describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () => {
   let shared: SharedDatabase;
@@ -47,12 +40,12 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
       TRUST_PROXY: 'true',
     };
     // One after the other: the first loads the bundled geographic data, the second finds it there.
-    a = await startOnFreePort(env);
-    b = await startOnFreePort(env);
+    a = await launchServer({ env });
+    b = await launchServer({ env });
     [user, other, admin] = await Promise.all([
-      userWithToken(shared.handle),
-      userWithToken(shared.handle),
-      userWithToken(shared.handle, { admin: true }),
+      userWithToken(shared.db),
+      userWithToken(shared.db),
+      userWithToken(shared.db, { admin: true }),
     ]);
   }, 240_000);
 
@@ -97,7 +90,7 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
     // Three conversations of three users, each escalated 10 times at once (5 per instance).
     await Promise.all(
       [1, 2, 3].map(async (round) => {
-        const caller = await userWithToken(shared.handle);
+        const caller = await userWithToken(shared.db);
         const chat = await call(`${a!.url}/api/assistant/chat`, {
           method: 'POST',
           headers: caller.auth,
@@ -235,26 +228,36 @@ describe.skipIf(skipReason)('two instances on one PostgreSQL and one Redis', () 
       Buffer.from(randomBytes(256).toString('base64')),
       Buffer.from('\n%%EOF\n'),
     ]);
-    const form = new FormData();
-    form.append('subject', 'Files across instances');
-    form.append('message', 'Both files must be readable everywhere.');
-    form.append('attachments[]', new Blob([text], { type: 'text/plain' }), 'receipt.txt');
-    form.append('attachments[]', new Blob([pdf], { type: 'application/pdf' }), 'contract.pdf');
-    const created = await call(`${a!.url}/api/tickets`, { method: 'POST', headers: user.auth, body: form });
+    const form = multipart(
+      [
+        ['subject', 'Files across instances'],
+        ['message', 'Both files must be readable everywhere.'],
+      ],
+      [
+        { name: 'receipt.txt', content: Buffer.from(text), type: 'text/plain' },
+        { name: 'contract.pdf', content: pdf, type: 'application/pdf' },
+      ],
+    );
+    const created = await call(`${a!.url}/api/tickets`, {
+      method: 'POST',
+      headers: { ...user.auth, ...form.headers },
+      body: form.payload,
+    });
     expect(created.status).toBe(201);
     const ticketId = created.body.data.id as number;
     const attachments = created.body.data.attachments as Array<{ id: number; file_name: string }>;
     expect(attachments.map((x) => x.file_name)).toEqual(['receipt.txt', 'contract.pdf']);
 
     // A comment with a file written by the other instance.
-    const commentForm = new FormData();
-    commentForm.append('message', 'One more file from the second instance.');
     const png = PNG;
-    commentForm.append('attachments[]', new Blob([png], { type: 'image/png' }), 'screen.png');
+    const commentForm = multipart(
+      [['message', 'One more file from the second instance.']],
+      [{ name: 'screen.png', content: png, type: 'image/png' }],
+    );
     const comment = await call(`${b!.url}/api/tickets/${ticketId}/comments`, {
       method: 'POST',
-      headers: user.auth,
-      body: commentForm,
+      headers: { ...user.auth, ...commentForm.headers },
+      body: commentForm.payload,
     });
     expect(comment.status).toBe(201);
     const commentFile = comment.body.data.attachments[0] as { id: number };

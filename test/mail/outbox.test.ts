@@ -1,20 +1,12 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../harness/ports.js';
 import { drainOutbox, enqueueMail } from '../../src/mail/outbox.js';
 import { fileTransport, transportFor, type MailTransport } from '../../src/mail/transport.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { createTicketFor } from '../tickets/helpers.js';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('mail outbox', () => {
   let t: TestApp;

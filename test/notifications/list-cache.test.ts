@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import { makeToken, makeUser } from '../helpers/factories.js';
+import { userWithToken } from '../helpers/factories.js';
 import { runCli } from '../helpers/process.js';
 import { answerVersion } from '../../src/db/answer-versions.js';
 
@@ -40,18 +40,14 @@ describe('GET /api/notifications across instances', () => {
     first = await appOn(16);
     second = await appOn(16);
     uncached = await appOn(0);
-    const adminUser = await makeUser(database.db, { admin: true });
-    admin = { authorization: `Bearer ${await makeToken(database.db, adminUser.id)}` };
+    admin = (await userWithToken(database.db, { admin: true })).auth;
   });
   afterAll(async () => {
     await Promise.all([first.close(), second.close(), uncached.close()]);
     await database.destroy();
   });
 
-  async function owner() {
-    const user = await makeUser(database.db);
-    return { id: user.id, auth: { authorization: `Bearer ${await makeToken(database.db, user.id)}` } };
-  }
+  const owner = () => userWithToken(database.db);
 
   async function listOn(
     app: FastifyInstance,

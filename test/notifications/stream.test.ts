@@ -6,8 +6,9 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract } from '../helpers/contract.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import { makeToken, makeUser } from '../helpers/factories.js';
-import { runCli, startBuiltServer, type ServerProcess } from '../helpers/process.js';
+import { userWithToken } from '../helpers/factories.js';
+import { launchServer, type ServerProcess } from '../../harness/server.js';
+import { runCli } from '../helpers/process.js';
 import { SseClient } from '../helpers/sse.js';
 
 const STATUSES = ['approved', 'rejected', 'under_review', 'archived'];
@@ -26,9 +27,8 @@ interface Member {
   auth: Record<string, string>;
 }
 
-async function member(): Promise<Member> {
-  const user = await makeUser(database.db);
-  return { id: user.id, auth: { authorization: `Bearer ${await makeToken(database.db, user.id)}` } };
+function member(): Promise<Member> {
+  return userWithToken(database.db);
 }
 
 async function open(base: string, headers: Record<string, string> = {}, query = ''): Promise<SseClient> {
@@ -73,14 +73,16 @@ function expectDocumented(client: SseClient): void {
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const operator = await makeUser(database.db, { admin: true });
-  admin = { authorization: `Bearer ${await makeToken(database.db, operator.id)}` };
-  server = await startBuiltServer({
-    ...database.env,
-    RATE_LIMIT_PER_MINUTE: '0',
-    NOTIFICATION_STREAMS_PER_USER: String(PER_USER),
-    NOTIFICATION_STREAM_HEARTBEAT_SECONDS: '1',
-    METRICS_TOKEN: 'metrics-secret',
+  admin = (await userWithToken(database.db, { admin: true })).auth;
+  server = await launchServer({
+    entry: 'built',
+    env: {
+      ...database.env,
+      RATE_LIMIT_PER_MINUTE: '0',
+      NOTIFICATION_STREAMS_PER_USER: String(PER_USER),
+      NOTIFICATION_STREAM_HEARTBEAT_SECONDS: '1',
+      METRICS_TOKEN: 'metrics-secret',
+    },
   });
   contract = new Contract((await (await fetch(`${server.url}/openapi.json`)).json()) as never, false);
 }, 120_000);
@@ -388,7 +390,7 @@ describe('limits and operations', () => {
   });
 
   it('delivers a change made on another instance of the same database', async () => {
-    second = await startBuiltServer({ ...database.env, RATE_LIMIT_PER_MINUTE: '0' });
+    second = await launchServer({ entry: 'built', env: { ...database.env, RATE_LIMIT_PER_MINUTE: '0' } });
     const user = await member();
     const client = await open(second.url, user.auth);
     await client.next('unread_count');

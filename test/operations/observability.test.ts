@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { enqueueMail } from '../../src/mail/outbox.js';
 import { buildTestApp, createTestDatabase, testDialect, type TestApp, type TestDatabase } from '../helpers/app.js';
-import { makeToken, makeUser } from '../helpers/factories.js';
+import { userWithToken } from '../helpers/factories.js';
 
 const TOKEN = 'metrics-secret-0123456789';
 
@@ -215,12 +215,11 @@ describe('request ids and log lines', () => {
     await app.inject({ method: 'GET', url: '/health/ready' });
     await app.inject({ method: 'GET', url: '/health/live' });
     expect(lines.filter((l) => l.msg === 'request completed')).toEqual([]);
-    const user = await makeUser(d.db);
-    const token = await makeToken(d.db, user.id);
+    const user = await userWithToken(d.db);
     await app.inject({
       method: 'GET',
       url: '/api/notifications',
-      headers: { authorization: `Bearer ${token}`, 'x-request-id': 'req-42' },
+      headers: { ...user.auth, 'x-request-id': 'req-42' },
     });
     const done = lines.find((l) => l.msg === 'request completed' && l.reqId === 'req-42');
     expect(done?.userId).toBe(user.id);

@@ -1,14 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../../src/config.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import { projectRoot, startServer } from '../helpers/process.js';
-
-function freePort(): number {
-  return 20_000 + Math.floor(Math.random() * 20_000);
-}
+import { launchServer, runServerUntilExit } from '../../harness/server.js';
 
 describe('configuration', () => {
   it('gives the documented defaults', () => {
@@ -57,14 +52,9 @@ describe('server process', () => {
   });
   afterAll(() => t.destroy());
 
-  it('exits 1 with one line when a variable is bad', () => {
-    const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
-    const res = spawnSync(tsx, ['src/server.ts'], {
-      cwd: projectRoot,
-      env: { PATH: process.env.PATH, PORT: 'abc' },
-      encoding: 'utf8',
-    });
-    expect(res.status).toBe(1);
+  it('exits 1 with one line when a variable is bad', async () => {
+    const res = await runServerUntilExit({ PORT: 'abc' });
+    expect(res.code).toBe(1);
     expect(res.stderr.trim()).toBe('configuration error: PORT must be a whole number from 0 to 65535 (got "abc")');
   });
 
@@ -73,14 +63,8 @@ describe('server process', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
-      const res = spawnSync(tsx, ['src/server.ts'], {
-        cwd: projectRoot,
-        env: { PATH: process.env.PATH, ...t.env, PORT: String(port), LOG_LEVEL: 'silent' },
-        encoding: 'utf8',
-        timeout: 110_000,
-      });
-      expect(res.status).toBe(1);
+      const res = await runServerUntilExit({ ...t.env, PORT: String(port), LOG_LEVEL: 'silent' });
+      expect(res.code).toBe(1);
       expect(res.stderr).toContain(`cannot listen on 127.0.0.1:${port}: `);
     } finally {
       blocker.close();
@@ -88,8 +72,7 @@ describe('server process', () => {
   }, 120_000);
 
   it('serves /health, then on SIGTERM stops accepting and exits 0', async () => {
-    const port = freePort();
-    const server = await startServer(t.env, port);
+    const server = await launchServer({ env: t.env });
     const health = await fetch(`${server.url}/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok' });

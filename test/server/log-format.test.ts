@@ -2,7 +2,7 @@
 // LOG_FORMAT=pretty (what npm run dev sets). A real server process.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import { freePort, killTree, startServer } from '../helpers/process.js';
+import { launchServer } from '../../harness/server.js';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -11,11 +11,10 @@ beforeAll(async () => {
 afterAll(() => database.destroy());
 
 async function startupOutput(format: 'json' | 'pretty'): Promise<string> {
-  const server = await startServer({ ...database.env, LOG_LEVEL: 'info', LOG_FORMAT: format }, await freePort());
+  const server = await launchServer({ env: { ...database.env, LOG_LEVEL: 'info', LOG_FORMAT: format } });
   await fetch(`${server.url}/api/provinces`);
   await new Promise((r) => setTimeout(r, 300));
-  killTree(server.child.pid!, 'SIGTERM');
-  await server.exited;
+  await server.stop();
   return server.output();
 }
 
@@ -26,4 +25,4 @@ it('logs JSON lines by default and readable lines with LOG_FORMAT=pretty', async
   const pretty = await startupOutput('pretty');
   expect(pretty).toMatch(/\[\d\d:\d\d:\d\d\.\d{3}\] INFO.*: /);
   expect(pretty.split('\n').filter((l) => l.startsWith('{"level"'))).toEqual([]);
-});
+}, 120_000);

@@ -4,16 +4,16 @@
 // would log "shutdown took too long" and exit 1). Many times, since it used to fail 2 in 6.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import { makeToken, makeUser } from '../helpers/factories.js';
-import { startBuiltServer } from '../helpers/process.js';
+import { userWithToken } from '../helpers/factories.js';
+import { multipart } from '../helpers/multipart.js';
+import { launchServer } from '../../harness/server.js';
 
 let database: TestDatabase;
 let auth: { authorization: string };
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const user = await makeUser(database.db);
-  auth = { authorization: `Bearer ${await makeToken(database.db, user.id)}` };
+  auth = (await userWithToken(database.db)).auth;
 });
 afterAll(() => database.destroy());
 
@@ -22,12 +22,22 @@ const ROUNDS = 8;
 it(`exits 0 on SIGTERM right after a download, ${ROUNDS} times out of ${ROUNDS}`, async () => {
   const outcomes: string[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const server = await startBuiltServer({ ...database.env, SHUTDOWN_TIMEOUT_MS: '8000', RATE_LIMIT_PER_MINUTE: '0' });
-    const form = new FormData();
-    form.append('subject', `Download ${round}`);
-    form.append('message', 'A file to download before the server stops.');
-    form.append('attachments[]', new Blob([Buffer.alloc(200_000, 'a')], { type: 'text/plain' }), 'notes.txt');
-    const created = await fetch(`${server.url}/api/tickets`, { method: 'POST', headers: auth, body: form });
+    const server = await launchServer({
+      entry: 'built',
+      env: { ...database.env, SHUTDOWN_TIMEOUT_MS: '8000', RATE_LIMIT_PER_MINUTE: '0' },
+    });
+    const form = multipart(
+      [
+        ['subject', `Download ${round}`],
+        ['message', 'A file to download before the server stops.'],
+      ],
+      [{ name: 'notes.txt', content: Buffer.alloc(200_000, 'a'), type: 'text/plain' }],
+    );
+    const created = await fetch(`${server.url}/api/tickets`, {
+      method: 'POST',
+      headers: { ...auth, ...form.headers },
+      body: form.payload,
+    });
     expect(created.status).toBe(201);
     const ticket = (await created.json()) as { data: { id: number; attachments: Array<{ id: number }> } };
     const download = await fetch(

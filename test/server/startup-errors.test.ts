@@ -1,32 +1,15 @@
 // Every start-up failure ends in one line on stderr naming what is wrong, and exit status 1; no
 // stack, and no worker complaining afterwards about a database already closed (issue 16).
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import { projectRoot } from '../helpers/process.js';
+import { runServerUntilExit } from '../../harness/server.js';
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runServer(env: Record<string, string>): Promise<Outcome> {
-  const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, ['src/server.ts'], {
-    cwd: projectRoot,
-    env: { PATH: process.env.PATH!, PORT: '0', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+/** The server on port 0 (any free one) with the given settings, run until it exits. */
+const runServer = (env: Record<string, string>) => runServerUntilExit({ PORT: '0', ...env });
 
 /** Log lines at warn (40) or above: a worker's complaint or a stack would show up here. */
 function complaints(stdout: string): string[] {

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
-import { DOC, DOCX, GIF, JPG, PDF, PNG, RAR, ZIP, createTicketFor, multipart, type FilePart } from './helpers.js';
+import { multipart, type FilePart } from '../helpers/multipart.js';
+import { DOC, DOCX, GIF, JPG, PDF, PNG, RAR, ZIP, createTicketFor } from './helpers.js';
 
 const TEN_MB = 10_485_760;
 

@@ -1,36 +1,8 @@
-// Builders for ticket tests: multipart bodies written by hand (so edge cases are exact) and small
-// real files of each allowed type.
-import { randomBytes } from 'node:crypto';
+// Builders for ticket tests: small real files of each allowed type and a ticket made through the
+// API. (Multipart bodies: test/helpers/multipart.ts.)
 import zlib from 'node:zlib';
 import type { TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
-
-export interface FilePart {
-  field?: string;
-  name: string;
-  content: Buffer;
-  type?: string;
-}
-
-export function multipart(fields: Array<[string, string]>, files: FilePart[] = []) {
-  const boundary = `----test${randomBytes(8).toString('hex')}`;
-  const chunks: Buffer[] = [];
-  for (const [name, value] of fields) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  }
-  for (const file of files) {
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'attachments[]'}"; filename="${file.name}"\r\n` +
-          `Content-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
-      ),
-      file.content,
-      Buffer.from('\r\n'),
-    );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 export const PNG = Buffer.concat([
   Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'),

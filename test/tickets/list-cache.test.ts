@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { SLA_HOURS, slaStatusChangesAt, slaStatusOf, type SlaFacts } from '../../src/modules/tickets/sla.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import { makeToken, makeUser, ticketRow } from '../helpers/factories.js';
+import { ticketRow, userWithToken } from '../helpers/factories.js';
 import { answerVersion } from '../../src/db/answer-versions.js';
 
 describe('slaStatusChangesAt', () => {
@@ -99,14 +99,8 @@ describe('GET /api/tickets across instances and behind the service', () => {
     return app;
   };
 
-  async function person(options: { admin?: boolean; firstName?: string; email?: string } = {}) {
-    const user = await makeUser(database.db, options);
-    return {
-      id: user.id,
-      email: user.email,
-      auth: { authorization: `Bearer ${await makeToken(database.db, user.id)}` },
-    };
-  }
+  const person = (options: { admin?: boolean; firstName?: string; email?: string } = {}) =>
+    userWithToken(database.db, options);
 
   beforeAll(async () => {
     database = await createTestDatabase({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: 0 });

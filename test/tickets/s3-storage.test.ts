@@ -7,12 +7,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, s3Location } from '../../src/config.js';
 import { sweepStorage } from '../../src/modules/tickets/storage/sweep.js';
-import { formWith, startServerProcess, uniqueFiles, userWithToken, waitFor } from '../faults/helpers.js';
+import { launchServer } from '../../harness/server.js';
+import { waitFor } from '../../harness/wait.js';
+import { uniqueFiles } from '../faults/helpers.js';
 import { buildTestApp, createTestDatabase, type TestApp } from '../helpers/app.js';
-import type { TestUser } from '../helpers/factories.js';
+import { userWithToken, type TestUser } from '../helpers/factories.js';
 import { runCli } from '../helpers/process.js';
 import { startS3, type TestS3 } from '../helpers/s3.js';
-import { PDF, PNG, multipart, type FilePart } from './helpers.js';
+import { multipart, type FilePart } from '../helpers/multipart.js';
+import { PDF, PNG } from './helpers.js';
 
 const HOUR = 3_600_000;
 const FILES: FilePart[] = [
@@ -196,15 +199,22 @@ describe('a server process on the bucket', () => {
   it('finds the credentials in AWS_* variables, stores uploads as objects and serves them', async () => {
     const s3 = await startS3('process-bucket', '');
     const db = await createTestDatabase();
-    const server = await startServerProcess({ ...db.env, ...s3.env, LOG_LEVEL: 'info' });
+    const server = await launchServer({ env: { ...db.env, ...s3.env, LOG_LEVEL: 'info' } });
     try {
       await waitFor('the start-up line', async () => server.output().includes('attachments in s3://process-bucket/,'));
       const user = await userWithToken(db.db);
       const files = uniqueFiles('process');
+      const form = multipart(
+        [
+          ['subject', 'From a real client'],
+          ['message', 'Files through a real server process.'],
+        ],
+        files,
+      );
       const created = await fetch(`${server.url}/api/tickets`, {
         method: 'POST',
-        headers: user.headers,
-        body: formWith({ subject: 'From a real client', message: 'Files through a real server process.' }, files),
+        headers: { ...user.auth, ...form.headers },
+        body: form.payload,
       });
       expect(created.status).toBe(201);
       const data = ((await created.json()) as { data: { id: number; attachments: Array<{ id: number }> } }).data;
@@ -215,7 +225,7 @@ describe('a server process on the bucket', () => {
       for (let i = 0; i < files.length; i++) {
         const res = await fetch(
           `${server.url}/api/tickets/${data.id}/attachments/${data.attachments[i]!.id}/download`,
-          { headers: user.headers },
+          { headers: user.auth },
         );
         expect(res.status).toBe(200);
         expect(Buffer.from(await res.arrayBuffer()).equals(files[i]!.content)).toBe(true);

@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { serverCores } from './lib.js';
+import { processCpuMicros } from './proc.js';
+import { serverCores } from './server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -53,12 +54,6 @@ export interface WrkResult {
   clientCpu: number;
   /** The server process's CPU time per answered request, µs (when its pid is known). */
   serverCpuMicros?: number;
-}
-
-/** User + system CPU time of a process, µs (Linux /proc). */
-export function processCpuMicros(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000; // utime + stime in clock ticks of 10 ms
 }
 
 const DONE_HOOK = `
@@ -141,7 +136,7 @@ const SKIPPED_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-le
 
 /** The bare node:http server, in its own process on the service's core (taskset, as the service). */
 export async function startCeiling(): Promise<Ceiling> {
-  const command = [...serverCores(), process.execPath, path.join(here, 'bare-server.mjs')];
+  const command = [...serverCores(), process.execPath, path.join(here, '..', 'bare-server.mjs')];
   const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((resolve, reject) => {
     readline.createInterface({ input: child.stdout! }).once('line', resolve);

@@ -1,0 +1,29 @@
+// A free TCP port on loopback, found by probing: the operating system hands out a port that
+// nothing is bound to (listen on port 0), and it is released at once for the caller to use. A
+// port is never handed out twice by one process, so servers started side by side do not race for
+// one. Between the release and the caller's bind another program may still take it: the server
+// launcher (server.ts) then starts again on another port.
+import net from 'node:net';
+
+const handedOut = new Set<number>();
+
+function probe(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A port on 127.0.0.1 that was free a moment ago and that this process has not handed out before. */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await probe();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+}
