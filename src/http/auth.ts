@@ -1,6 +1,7 @@
+import { requestLocale } from './i18n.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { forbidden, unauthenticated } from './errors.js';
-import { registerMessages, t } from './i18n.js';
+import { forbidden, unauthenticated } from '../core/errors.js';
+import { registerMessages, t } from '../core/i18n.js';
 import { TokenVerifier, type UserRecord } from '../modules/users/service.js';
 import type { AuthMode } from './types.js';
 
@@ -44,7 +45,7 @@ export function registerAuth(app: FastifyInstance): void {
       if (mode === 'optional') return;
       throw unauthenticated();
     }
-    if (mode === 'admin' && !user.is_admin) throw forbidden(t(req, 'auth.admin_only'));
+    if (mode === 'admin' && !user.is_admin) throw forbidden(t(requestLocale(req), 'auth.admin_only'));
     req.user = user;
     // The request's remaining log lines (the completion line included) name the caller.
     req.log = reply.log = req.log.child({ userId: user.id });

@@ -1,7 +1,8 @@
 // The one error handler: every error leaves the service in the spec's body for its status.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, ValidationError, serviceUnavailable, validationBody } from './errors.js';
-import { registerMessages, requestLocale, t } from './i18n.js';
+import { HttpError, ValidationError, serviceUnavailable, validationBody } from '../core/errors.js';
+import { registerMessages, t } from '../core/i18n.js';
+import { requestLocale } from './i18n.js';
 import { fieldErrorsFromSchema } from './validation.js';
 
 registerMessages({
@@ -84,25 +85,28 @@ export function handleError(error: FastifyError | Error, req: FastifyRequest, re
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return send(reply, 400, { success: false, message: t(req, 'http.malformed_json') });
+      return send(reply, 400, { success: false, message: t(requestLocale(req), 'http.malformed_json') });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
     case 'FST_FILES_LIMIT':
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
-      return send(reply, 413, { message: t(req, 'http.too_large') });
+      return send(reply, 413, { message: t(requestLocale(req), 'http.too_large') });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       if (fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH')
-        return send(reply, 400, { message: t(req, 'http.unsupported_media_type') });
+        return send(reply, 400, { message: t(requestLocale(req), 'http.unsupported_media_type') });
       // An upload route takes either type, and says so.
       return send(reply, 415, {
-        message: t(req, takesUploads(req) ? 'http.unsupported_media_type_upload' : 'http.unsupported_media_type'),
+        message: t(
+          requestLocale(req),
+          takesUploads(req) ? 'http.unsupported_media_type_upload' : 'http.unsupported_media_type',
+        ),
       });
   }
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
-    return send(reply, 400, { success: false, message: t(req, 'http.malformed_json') });
+    return send(reply, 400, { success: false, message: t(requestLocale(req), 'http.malformed_json') });
   }
 
   if (isUnavailable(error)) {
@@ -115,18 +119,22 @@ export function handleError(error: FastifyError | Error, req: FastifyRequest, re
   // a generic sentence, never the internal text.
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return send(reply, status, { success: false, message: t(req, 'http.bad_request') });
+    return send(reply, status, { success: false, message: t(requestLocale(req), 'http.bad_request') });
   }
 
   req.log.error({ err: error, reqId: req.id }, 'unhandled error');
-  return send(reply, 500, { success: false, message: t(req, 'http.server_error'), error: 'internal_error' });
+  return send(reply, 500, {
+    success: false,
+    message: t(requestLocale(req), 'http.server_error'),
+    error: 'internal_error',
+  });
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((req, reply) => {
     const route = `${req.method} ${req.url.split('?')[0]!.slice(0, 200)}`;
-    return send(reply, 404, { message: t(req, 'http.not_found', { route }) });
+    return send(reply, 404, { message: t(requestLocale(req), 'http.not_found', { route }) });
   });
 }
 

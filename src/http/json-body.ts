@@ -3,8 +3,9 @@
 // a `prototype`) is refused as what it is: a field name that is not allowed (422 in the route's
 // form, keyed by that field), not as malformed JSON (docs/decisions.md, "Forbidden field names").
 import type { FastifyInstance } from 'fastify';
-import { ValidationError } from './errors.js';
-import { registerMessages, requestLocale, t } from './i18n.js';
+import { ValidationError } from '../core/errors.js';
+import { registerMessages, t } from '../core/i18n.js';
+import { requestLocale } from './i18n.js';
 
 registerMessages({
   'validation.forbidden_key': { en: 'The field name :attribute is not allowed.', fa: 'نام فیلد :attribute مجاز نیست.' },

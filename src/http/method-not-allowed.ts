@@ -2,9 +2,10 @@
 // TRACE, QUERY): `405 {message}` with an Allow header naming the path's methods (HEAD with GET,
 // OPTIONS when CORS is on). Decided in the first onRequest hook of the not-found route, so the
 // request's body is neither parsed nor refused first (QUERY without a Content-Type was a 400).
+import { requestLocale } from './i18n.js';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
-import { HttpError } from './errors.js';
-import { registerMessages, t } from './i18n.js';
+import { HttpError } from '../core/errors.js';
+import { registerMessages, t } from '../core/i18n.js';
 
 registerMessages({
   'http.method_not_allowed': {
@@ -31,7 +32,7 @@ export function registerMethodNotAllowed(app: FastifyInstance, corsOn: boolean):
     const path = req.url.split('?')[0]!;
     const allow = allowedMethods(app, path, corsOn);
     if (!allow.length || allow.includes(req.method)) return done();
-    const message = t(req, 'http.method_not_allowed', {
+    const message = t(requestLocale(req), 'http.method_not_allowed', {
       method: req.method.slice(0, 20),
       path: path.slice(0, 200),
       allow: allow.join(', '),

@@ -4,7 +4,7 @@
 // live in Redis when REDIS_URL is set, so every instance shares one budget, else in memory.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { tooManyRequests } from './errors.js';
+import { tooManyRequests } from '../core/errors.js';
 import { rateLimitRejections } from './metrics.js';
 
 export function callerKey(req: FastifyRequest): string {

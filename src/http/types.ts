@@ -1,25 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Redis } from 'ioredis';
-import type { Config } from '../config.js';
 import type { AnswerScope } from '../db/answer-versions.js';
-import type { DatabaseHandle, Dialect } from '../db/index.js';
-import type { Database } from '../db/schema.js';
 import type { UserRecord } from '../modules/users/service.js';
-import type { ValidationForm } from './errors.js';
-
-/** What every module gets from the app: app.deps. */
-export interface AppDeps {
-  config: Config;
-  db: Kysely<Database>;
-  dialect: Dialect;
-  database: DatabaseHandle;
-  /** Present when REDIS_URL is set. */
-  redis?: Redis;
-  /** false in tests that want no background workers (outbox sender and the like). */
-  startWorkers: boolean;
-  /** false to skip loading the bundled geographic data at start (tests of other areas). */
-  loadGeoData: boolean;
-}
+import type { AppDeps } from '../core/deps.js';
+import type { ValidationForm } from '../core/errors.js';
 
 /** Who may call a route: a signed-in user, an admin, or anyone (a valid token, if sent, identifies the caller). */
 export type AuthMode = 'user' | 'admin' | 'optional';

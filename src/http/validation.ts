@@ -2,8 +2,8 @@
 // client sent it (subject, tags.1), each value an array of readable sentences in the request's
 // language. Services use fieldMessage() so their own checks read the same way.
 import type { FastifySchemaValidationError } from 'fastify';
-import type { FieldErrors } from './errors.js';
-import { registerMessages, t, type Locale } from './i18n.js';
+import type { FieldErrors } from '../core/errors.js';
+import { registerMessages, t, type Locale } from '../core/i18n.js';
 
 registerMessages({
   'validation.required': { en: 'The :attribute field is required.', fa: 'فیلد :attribute الزامی است.' },

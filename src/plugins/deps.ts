@@ -4,7 +4,7 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { createDatabase, type DatabaseHandle } from '../db/index.js';
-import type { AppDeps } from '../http/types.js';
+import type { AppDeps } from '../core/deps.js';
 
 export interface DepsOptions {
   config: Config;

@@ -28,7 +28,12 @@ export async function fileTicket(server: ConsoleServer, member: Staff, seed: Tic
   if (seed.priority) fields.push(['priority', seed.priority]);
   if (seed.category) fields.push(['category', seed.category]);
   for (const tag of seed.tags ?? []) fields.push(['tags[]', String(tag)]);
-  const form = multipart(fields, seed.files);
+  // A browser percent-encodes the quote and line breaks of a file name in Content-Disposition.
+  const files = seed.files?.map((f) => ({
+    ...f,
+    name: f.name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A'),
+  }));
+  const form = multipart(fields, files);
   const answer = await apiAs<{ data: { id: number; tracking_code: string } }>(
     server.url,
     member,

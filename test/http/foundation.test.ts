@@ -2,7 +2,7 @@ import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forbidden, businessRule, notFound, ValidationError } from '../../src/http/errors.js';
+import { forbidden, businessRule, notFound, ValidationError } from '../../src/core/errors.js';
 import { HELMET_OPTIONS } from '../../src/http/security-headers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { makeToken, type TestUser } from '../helpers/factories.js';

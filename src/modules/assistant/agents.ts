@@ -1,5 +1,5 @@
 // The four agents: who they are, how they sound, and which words send a message to them.
-import type { Locale } from '../../http/i18n.js';
+import type { Locale } from '../../core/i18n.js';
 import { normalizeText } from './text.js';
 
 export const AGENT_IDS = ['engineer', 'pilot', 'steward', 'guide'] as const;

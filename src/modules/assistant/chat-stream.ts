@@ -4,8 +4,8 @@
 // done (the exact body of the non-streamed call) or error. A client that disconnects aborts the
 // model call through an AbortSignal; the service saves what was written, marked interrupted.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { t } from '../../http/i18n.js';
-import { HttpError } from '../../http/errors.js';
+import { t } from '../../core/i18n.js';
+import { HttpError } from '../../core/errors.js';
 import { eventText, startEventStream } from '../../http/event-stream.js';
 import { agentById } from './agents.js';
 import { ChatResponse } from './schemas.js';

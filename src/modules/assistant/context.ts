@@ -3,8 +3,8 @@
 // bounds that keep it from bloating a prompt: its size as JSON, how deeply it nests, how many keys
 // it has in all. It is kept apart from who the user is: it never changes the user, role or agent,
 // and reaches a model only as labelled facts, one line each (page.module: projects).
-import type { FieldErrors } from '../../http/errors.js';
-import { t, type Locale } from '../../http/i18n.js';
+import type { FieldErrors } from '../../core/errors.js';
+import { t, type Locale } from '../../core/i18n.js';
 import type { ContextFacts } from './providers/types.js';
 
 /** Bytes of the context serialized as JSON (UTF-8). */

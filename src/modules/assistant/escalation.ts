@@ -1,9 +1,9 @@
 // Escalation of a conversation to a support ticket, through the tickets service (the assistant
 // never writes ticket rows). One ticket per conversation; without a conversation, a new ticket
 // each time.
-import { forbidden, ValidationError } from '../../http/errors.js';
-import { t, type Locale } from '../../http/i18n.js';
-import type { AppDeps } from '../../http/types.js';
+import { forbidden, ValidationError } from '../../core/errors.js';
+import { t, type Locale } from '../../core/i18n.js';
+import type { AppDeps } from '../../core/deps.js';
 import { createTicket } from '../tickets/service.js';
 import { findUser, type UserRecord } from '../users/service.js';
 import { agentById, AGENT_IDS, type AgentId } from './agents.js';

@@ -1,7 +1,7 @@
 // The feedback list admins read: each row with its author.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { pageMeta, pageOffset } from '../../http/pagination.js';
+import { pageMeta, pageOffset } from '../../core/pagination.js';
 import { usersByIds, type UserRecord } from '../users/service.js';
 import * as repo from './repository.js';
 

@@ -4,7 +4,7 @@
 // knowledge base's scope under assets/assistant/outside, read and checked at start.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Locale } from '../../http/i18n.js';
+import type { Locale } from '../../core/i18n.js';
 import { assetsDir } from '../../paths.js';
 import { queryTerms, tokenize } from './terms.js';
 

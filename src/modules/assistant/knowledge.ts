@@ -3,7 +3,7 @@
 // questions, indexed once per language with BM25 (MiniSearch) and the character trigrams and word
 // pairs of its phrasings (ngrams.ts). Both answer providers retrieve from it.
 import MiniSearch from 'minisearch';
-import type { Locale } from '../../http/i18n.js';
+import type { Locale } from '../../core/i18n.js';
 import { formalPersian } from './colloquial.js';
 import { LatinReader } from './finglish-reader.js';
 import {

@@ -1,5 +1,5 @@
 // The assistant's sentences in English and Persian.
-import { registerMessages } from '../../http/i18n.js';
+import { registerMessages } from '../../core/i18n.js';
 
 registerMessages({
   'assistant.welcome': {

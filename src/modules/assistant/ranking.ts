@@ -1,7 +1,7 @@
 // How a search's results are described and ranked: the score of each passage for a message, the
 // share of the message the knowledge base knows, and the weights that mix them (chosen on the
 // evaluation's tuning half with eval/assistant/tune.ts).
-import type { Locale } from '../../http/i18n.js';
+import type { Locale } from '../../core/i18n.js';
 import type { Passage } from './knowledge-files.js';
 
 export interface Hit {

@@ -1,7 +1,7 @@
 // What the assistant answers from: the best passages for a message, whether they are close enough
 // to count as an answer, and which of them an offline answer uses (its sources). The chat, the
 // providers and the evaluation (npm run eval -- assistant) all go through these functions.
-import type { Locale } from '../../http/i18n.js';
+import type { Locale } from '../../core/i18n.js';
 import type { Hit, KnowledgeBase, Passage, SearchMatch } from './knowledge.js';
 
 /**

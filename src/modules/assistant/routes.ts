@@ -4,8 +4,9 @@ import { performance } from 'node:perf_hooks';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { currentUser } from '../../http/auth.js';
-import { notFound } from '../../http/errors.js';
-import { requestLocale, t } from '../../http/i18n.js';
+import { notFound } from '../../core/errors.js';
+import { t } from '../../core/i18n.js';
+import { requestLocale } from '../../http/i18n.js';
 import { agentById, allAgents, type AgentId } from './agents.js';
 import { streamChat, wantsEventStream } from './chat-stream.js';
 import { EscalationService } from './escalation.js';
@@ -23,7 +24,7 @@ const MAX_ID = 2_147_483_647;
 function conversationId(req: FastifyRequest, id: string): number {
   const value = /^\d{1,10}$/.test(id) ? Number(id) : NaN;
   if (!Number.isInteger(value) || value < 1 || value > MAX_ID)
-    throw notFound(t(req, 'assistant.conversation.not_found'));
+    throw notFound(t(requestLocale(req), 'assistant.conversation.not_found'));
   return value;
 }
 
@@ -158,7 +159,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req) => {
       await service.setStatus(currentUser(req), conversationId(req, req.params.id), 'deleted', requestLocale(req));
-      return { success: true, message: t(req, 'assistant.conversation.deleted') };
+      return { success: true, message: t(requestLocale(req), 'assistant.conversation.deleted') };
     },
   );
 
@@ -175,7 +176,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req) => {
       await service.setStatus(currentUser(req), conversationId(req, req.params.id), 'archived', requestLocale(req));
-      return { success: true, message: t(req, 'assistant.conversation.archived') };
+      return { success: true, message: t(requestLocale(req), 'assistant.conversation.archived') };
     },
   );
 
@@ -194,7 +195,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
       const feedbackId = await service.addFeedback(currentUser(req), req.body, requestLocale(req));
       return reply
         .code(201)
-        .send({ success: true, message: t(req, 'assistant.feedback.thanks'), feedback_id: feedbackId });
+        .send({ success: true, message: t(requestLocale(req), 'assistant.feedback.thanks'), feedback_id: feedbackId });
     },
   );
 

@@ -1,6 +1,6 @@
 // Request and response schemas of the assistant: the types, the validation and the OpenAPI document.
 import { Type, type Static } from 'typebox';
-import { paginationQuery, PageMetaSchema } from '../../http/pagination.js';
+import { paginationQuery, PageMetaSchema } from '../../core/pagination.js';
 import { errorResponses, IntegerId, NO_NUL, SuccessMessage, Timestamp } from '../../http/schemas.js';
 import { AGENT_CHOICES, AGENT_IDS } from './agents.js';
 import { CONTEXT_MAX_BYTES, CONTEXT_MAX_DEPTH, CONTEXT_MAX_KEY_LENGTH, CONTEXT_MAX_KEYS } from './context.js';

@@ -1,10 +1,10 @@
 // The assistant's rules: who answers, what is saved when, who may see which conversation.
 import { performance } from 'node:perf_hooks';
 import { nowIso } from '../../db/index.js';
-import { forbidden, HttpError, notFound, ValidationError, type FieldErrors } from '../../http/errors.js';
-import { t, type Locale } from '../../http/i18n.js';
-import { pageMeta, pageOffset, type PageMeta } from '../../http/pagination.js';
-import type { AppDeps } from '../../http/types.js';
+import { forbidden, HttpError, notFound, ValidationError, type FieldErrors } from '../../core/errors.js';
+import { t, type Locale } from '../../core/i18n.js';
+import { pageMeta, pageOffset, type PageMeta } from '../../core/pagination.js';
+import type { AppDeps } from '../../core/deps.js';
 import { fieldMessage } from '../../http/validation.js';
 import type { UserRecord } from '../users/service.js';
 import { AGENT_CHOICES, agentById, chooseAgent, type AgentChoice, type AgentId } from './agents.js';

@@ -1,6 +1,6 @@
 // The questions offered under an answer: related questions of the knowledge base, or on a weak
 // match the offer to escalate and the agent's own follow-ups.
-import { t, type Locale } from '../../http/i18n.js';
+import { t, type Locale } from '../../core/i18n.js';
 import { type AgentId, agentById } from './agents.js';
 import type { Hit, KnowledgeBase, Passage } from './knowledge.js';
 

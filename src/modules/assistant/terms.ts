@@ -1,6 +1,6 @@
 // Words as the knowledge base's index sees them: tokens of normalised text, stop words dropped,
 // a light English stemmer, and glued Persian and English endings stripped back to an indexed stem.
-import type { Locale } from '../../http/i18n.js';
+import type { Locale } from '../../core/i18n.js';
 import { normalizeText } from './text.js';
 
 // Endings tried, longest first, when a word of the query is not in the index (پولم -> پول).

@@ -1,6 +1,6 @@
 // Text helpers of the assistant: Persian normalisation for search, the language of a message,
 // and the conversation title.
-import type { Locale } from '../../http/i18n.js';
+import type { Locale } from '../../core/i18n.js';
 
 const ARABIC_TO_PERSIAN: Record<string, string> = {
   ي: 'ی',

@@ -2,7 +2,7 @@
 // in Latin letters is Persian), the question or questions inside a long message, and, when the
 // message alone is vague, the page it is asked on and what the conversation was just about. The
 // chat and the evaluation (npm run eval -- assistant) both go through understand().
-import type { Locale } from '../../http/i18n.js';
+import type { Locale } from '../../core/i18n.js';
 import { isFinglish } from './finglish-words.js';
 import type { Hit, KnowledgeBase, Passage, SearchMatch } from './knowledge.js';
 import { asksSomething, messageParts, refersToContext } from './message-parts.js';

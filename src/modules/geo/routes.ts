@@ -2,11 +2,11 @@
 // the in-memory catalogue (catalog.ts) with ETag and Cache-Control.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { fieldError, ValidationError } from '../../http/errors.js';
+import { fieldError, ValidationError } from '../../core/errors.js';
 import { etagMatches, type PreparedMatch } from '../../http/prepared-answers.js';
 import { requestLocale } from '../../http/i18n.js';
 import { fieldMessage } from '../../http/validation.js';
-import type { AppDeps } from '../../http/types.js';
+import type { AppDeps } from '../../core/deps.js';
 import { EMPTY_ARRAY, EMPTY_DATA, GeoCatalog, type CachedBody } from './catalog.js';
 import { childrenKey, isChildLevel } from './keys.js';
 import { loadBundledData } from './loader.js';

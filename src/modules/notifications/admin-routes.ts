@@ -3,7 +3,8 @@
 // limit because the platform's own sync is the trusted caller and may send bursts.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { registerMessages, requestLocale, t } from '../../http/i18n.js';
+import { registerMessages, t } from '../../core/i18n.js';
+import { requestLocale } from '../../http/i18n.js';
 import { errorResponses } from '../../http/schemas.js';
 import { IntegrationService, type Saved } from './integration.js';
 import {
@@ -31,7 +32,7 @@ function savedAnswer<T>(req: FastifyRequest, reply: FastifyReply, kind: 'project
   reply.code(saved.created ? 201 : 200);
   return {
     success: true,
-    message: t(req, `integration.${kind}_${saved.created ? 'created' : 'updated'}`),
+    message: t(requestLocale(req), `integration.${kind}_${saved.created ? 'created' : 'updated'}`),
     data: saved.record,
     notification_ids: saved.notification_ids,
   };
@@ -79,7 +80,7 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
       reply.code(201);
       return {
         success: true,
-        message: t(req, 'integration.revision_requested'),
+        message: t(requestLocale(req), 'integration.revision_requested'),
         data: saved.record,
         notification_ids: saved.notification_ids,
       };

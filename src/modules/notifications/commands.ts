@@ -2,7 +2,7 @@
 // or an investment status from the shell. Same rules and transaction as the HTTP API; the result
 // is printed as one line of JSON.
 import { CommandFailed, UsageError, requireString, type CliCommand, type CliContext } from '../../cli/command.js';
-import { ValidationError } from '../../http/errors.js';
+import { ValidationError } from '../../core/errors.js';
 import { INVESTMENT_STATUSES, PROJECT_STATUSES } from './events.js';
 import { IntegrationService, type Saved } from './integration.js';
 

@@ -2,7 +2,7 @@
 // (field order as in the spec's table). Messages are written in the recipient's language when the
 // notification is created, so a later change of locale does not rewrite old notifications.
 import type { Static } from 'typebox';
-import { t, registerMessages, type Locale } from '../../http/i18n.js';
+import { t, registerMessages, type Locale } from '../../core/i18n.js';
 // Types only: schemas.ts reads the status lists below at run time, so no cycle is loaded.
 import type {
   InvestmentStatusChangedData,

@@ -6,8 +6,8 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import { nowIso, type Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
-import { ValidationError, type FieldErrors } from '../../http/errors.js';
-import { registerMessages, t, type Locale } from '../../http/i18n.js';
+import { ValidationError, type FieldErrors } from '../../core/errors.js';
+import { registerMessages, t, type Locale } from '../../core/i18n.js';
 import { fieldMessage } from '../../http/validation.js';
 import { findUser, referencedUser, type UserRecord } from '../users/service.js';
 import {

@@ -4,7 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { AnswerReuse } from '../../http/answer-reuse.js';
 import { currentUser } from '../../http/auth.js';
-import { requestLocale, t } from '../../http/i18n.js';
+import { t } from '../../core/i18n.js';
+import { requestLocale } from '../../http/i18n.js';
 import { SuccessMessage, errorResponses } from '../../http/schemas.js';
 import adminRoutes from './admin-routes.js';
 import streamRoutes from './stream-routes.js';
@@ -70,7 +71,7 @@ const routes: FastifyPluginAsync = async (instance) => {
     },
     async (req) => {
       const count = await notifications.markAllRead(currentUser(req).id);
-      return { success: true, message: t(req, 'notifications.all_marked_read'), count };
+      return { success: true, message: t(requestLocale(req), 'notifications.all_marked_read'), count };
     },
   );
 
@@ -87,7 +88,7 @@ const routes: FastifyPluginAsync = async (instance) => {
     },
     async (req) => {
       await notifications.markRead(currentUser(req).id, req.params.id, requestLocale(req));
-      return { success: true, message: t(req, 'notifications.marked_read') };
+      return { success: true, message: t(requestLocale(req), 'notifications.marked_read') };
     },
   );
 
@@ -104,7 +105,7 @@ const routes: FastifyPluginAsync = async (instance) => {
     },
     async (req) => {
       await notifications.delete(currentUser(req).id, req.params.id, requestLocale(req));
-      return { success: true, message: t(req, 'notifications.deleted') };
+      return { success: true, message: t(requestLocale(req), 'notifications.deleted') };
     },
   );
 

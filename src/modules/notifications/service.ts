@@ -3,8 +3,8 @@
 import type { Kysely } from 'kysely';
 import { nowIso } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
-import { notFoundMessageOnly } from '../../http/errors.js';
-import { registerMessages, t, type Locale } from '../../http/i18n.js';
+import { notFoundMessageOnly } from '../../core/errors.js';
+import { registerMessages, t, type Locale } from '../../core/i18n.js';
 import type { UnreadItem } from './list-json.js';
 import {
   countUnread,

@@ -5,7 +5,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { currentUser } from '../../http/auth.js';
-import { HttpError, serviceUnavailable } from '../../http/errors.js';
+import { HttpError, serviceUnavailable } from '../../core/errors.js';
 import { startEventStream } from '../../http/event-stream.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { NotificationRecord } from './repository.js';

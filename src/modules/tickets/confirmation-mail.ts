@@ -1,6 +1,6 @@
 // The confirmation email of a new ticket, in the owner's language.
 import type { Config } from '../../config.js';
-import { t, type Locale } from '../../http/i18n.js';
+import { t, type Locale } from '../../core/i18n.js';
 import type { NewMail } from '../../mail/outbox.js';
 import { formatMoment } from './calendar/dates.js';
 import './messages.js';

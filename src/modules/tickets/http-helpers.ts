@@ -1,7 +1,8 @@
 // Small pieces the ticket routes share: id parsing, deferred validation, Content-Disposition.
 import type { FastifyRequest } from 'fastify';
-import { ValidationError, notFound, type FieldErrors } from '../../http/errors.js';
-import { requestLocale, t } from '../../http/i18n.js';
+import { ValidationError, notFound, type FieldErrors } from '../../core/errors.js';
+import { t } from '../../core/i18n.js';
+import { requestLocale } from '../../http/i18n.js';
 import { fieldErrorsFromSchema } from '../../http/validation.js';
 import { ticketNotFound } from './service.js';
 
@@ -21,7 +22,7 @@ export function ticketIdFrom(raw: string): number {
 
 export function attachmentIdFrom(req: FastifyRequest, raw: string): number {
   const id = parseId(raw);
-  if (id === undefined) throw notFound(t(req, 'tickets.attachment_not_found'));
+  if (id === undefined) throw notFound(t(requestLocale(req), 'tickets.attachment_not_found'));
   return id;
 }
 

@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.js';
 import { isPostgres } from '../../db/schema-helpers.js';
 import { ownershipHalves, type TicketScope } from './access.js';
 import type { Db, TagRow, TicketRow } from './repository.js';
-import { SLA_HOURS } from './sla.js';
+import { slaCondition, type SlaFilter } from './sla-sql.js';
 import type { TicketPriority, TicketStatus } from './tables.js';
 
 /** What a list row shows (the summary, its SLA status and, for staff, the owner): not the message. */
@@ -42,8 +42,6 @@ export interface TicketFilters {
   /** Epoch ms the sla_status filter is evaluated at. */
   now?: number;
 }
-
-export type SlaFilter = 'on_track' | 'at_risk' | 'breached' | 'met';
 
 /** Escapes LIKE wildcards so user input matches literally (with ESCAPE '\'). */
 export function likeContains(text: string): string {
@@ -135,32 +133,6 @@ function filteredBy(db: Kysely<Database>, shape: ListShape, v: Bound) {
     );
   }
   return query;
-}
-
-/** A timestamp column as epoch milliseconds, exactly (ISO text on SQLite, timestamptz on PostgreSQL). */
-function epochMs(db: Kysely<Database>, column: 'created_at' | 'sla_deadline') {
-  const ref = sql.ref(`tickets.${column}`);
-  return isPostgres(db)
-    ? sql<number>`(extract(epoch from ${ref}) * 1000)`
-    : sql<number>`(cast(strftime('%s', ${ref}) as integer) * 1000 + cast(substr(${ref}, 21, 3) as integer))`;
-}
-
-/** slaStatusOf (sla.ts) in SQL, with the same comparisons, at `nowMs`. */
-function slaCondition(db: Kysely<Database>, status: SlaFilter, nowMs: number) {
-  const done = sql<SqlBool>`(tickets.status = 'closed' and tickets.resolved_at is not null)`;
-  const deadline = epochMs(db, 'sla_deadline');
-  const left = sql`(${deadline} - ${nowMs})`;
-  const warnBelow = sql`((${deadline} - ${epochMs(db, 'created_at')}) * ${sql.lit(SLA_HOURS.warningShare)})`;
-  switch (status) {
-    case 'met':
-      return sql<SqlBool>`(${done} and tickets.resolved_at <= tickets.sla_deadline)`;
-    case 'breached':
-      return sql<SqlBool>`((${done} and tickets.resolved_at > tickets.sla_deadline) or (not ${done} and ${deadline} < ${nowMs}))`;
-    case 'at_risk':
-      return sql<SqlBool>`(not ${done} and ${deadline} >= ${nowMs} and ${left} < ${warnBelow})`;
-    case 'on_track':
-      return sql<SqlBool>`(not ${done} and ${deadline} >= ${nowMs} and ${left} >= ${warnBelow})`;
-  }
 }
 
 /** The number of tickets of the shape: for a caller, the ids of both halves (index-only) counted together. */

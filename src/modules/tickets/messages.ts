@@ -1,4 +1,4 @@
-import { registerMessages } from '../../http/i18n.js';
+import { registerMessages } from '../../core/i18n.js';
 
 registerMessages({
   'tickets.created': { en: 'Ticket created successfully.', fa: 'تیکت با موفقیت ثبت شد.' },

@@ -13,11 +13,11 @@ export {
   likeContains,
   listTickets,
   SUMMARY_COLUMNS,
-  type SlaFilter,
   type TicketFilters,
   type TicketPage,
   type TicketSummaryRow,
 } from './list-query.js';
+export type { SlaFilter } from './sla-sql.js';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 

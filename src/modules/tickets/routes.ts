@@ -4,10 +4,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { AnswerReuse } from '../../http/answer-reuse.js';
 import { currentUser } from '../../http/auth.js';
-import { requestLocale, t } from '../../http/i18n.js';
+import { t } from '../../core/i18n.js';
+import { requestLocale } from '../../http/i18n.js';
 import staffRoutes from './staff-routes.js';
 import { attachmentIdFrom, contentDisposition, throwIfInvalid, ticketIdFrom } from './http-helpers.js';
 import * as schemas from './schemas.js';
+import * as changes from './changes.js';
 import * as tickets from './service.js';
 import type { AttachmentStorage } from './storage/index.js';
 import { bodyAsObject, commitUploads, registerUploads, uploadErrors, uploadHooks, uploadsOf } from './uploads.js';
@@ -89,7 +91,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
         locale: requestLocale(req),
       });
       commitUploads(req);
-      return reply.code(201).send({ success: true, message: t(req, 'tickets.created'), data: ticket });
+      return reply.code(201).send({ success: true, message: t(requestLocale(req), 'tickets.created'), data: ticket });
     },
   );
 
@@ -128,8 +130,8 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
       const user = currentUser(req);
       const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));
       throwIfInvalid(req);
-      const data = await tickets.updateTicketFields(deps, user, ticket, req.body ?? {}, requestLocale(req));
-      return { success: true, message: t(req, 'tickets.updated'), data };
+      const data = await changes.updateTicketFields(deps, user, ticket, req.body ?? {}, requestLocale(req));
+      return { success: true, message: t(requestLocale(req), 'tickets.updated'), data };
     },
   );
 
@@ -147,8 +149,8 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     async (req) => {
       const user = currentUser(req);
       const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));
-      const data = await tickets.closeTicket(deps, user, ticket, requestLocale(req));
-      return { success: true, message: t(req, 'tickets.closed'), data };
+      const data = await changes.closeTicket(deps, user, ticket, requestLocale(req));
+      return { success: true, message: t(requestLocale(req), 'tickets.closed'), data };
     },
   );
 
@@ -171,9 +173,11 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
       const user = currentUser(req);
       const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));
       throwIfInvalid(req, uploadErrors(req));
-      const comment = await tickets.addComment(deps, user, ticket, req.body.message, uploadsOf(req), false);
+      const comment = await changes.addComment(deps, user, ticket, req.body.message, uploadsOf(req), false);
       commitUploads(req);
-      return reply.code(201).send({ success: true, message: t(req, 'tickets.comment_added'), data: comment });
+      return reply
+        .code(201)
+        .send({ success: true, message: t(requestLocale(req), 'tickets.comment_added'), data: comment });
     },
   );
 
@@ -191,7 +195,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     },
     async (req, reply) => {
       const ticket = await tickets.ticketOf(deps, currentUser(req), ticketIdFrom(req.params.id));
-      const file = await tickets.attachmentFile(
+      const file = await changes.attachmentFile(
         deps,
         storage,
         ticket,

@@ -1,7 +1,7 @@
 // TypeBox schemas of the tickets endpoints: requests and responses, with descriptions for the
 // OpenAPI document.
 import { Type, type TSchema } from 'typebox';
-import { PageMetaSchema, paginationQuery } from '../../http/pagination.js';
+import { PageMetaSchema, paginationQuery } from '../../core/pagination.js';
 import { NO_NUL, Timestamp, errorResponses } from '../../http/schemas.js';
 
 /** Ids are 32-bit integer columns: a larger number would fail the query on PostgreSQL. */

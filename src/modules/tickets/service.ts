@@ -2,10 +2,10 @@
 // change and its activity rows (and the outbox mail) are written in one transaction.
 import { randomInt } from 'node:crypto';
 import { nowIso } from '../../db/index.js';
-import { ValidationError, businessRule, notFound, notFoundMessageOnly } from '../../http/errors.js';
-import { t, type Locale } from '../../http/i18n.js';
-import { pageMeta } from '../../http/pagination.js';
-import type { AppDeps } from '../../http/types.js';
+import { ValidationError, notFoundMessageOnly } from '../../core/errors.js';
+import type { Locale } from '../../core/i18n.js';
+import { pageMeta } from '../../core/pagination.js';
+import type { AppDeps } from '../../core/deps.js';
 import { fieldMessage } from '../../http/validation.js';
 import { enqueueMail } from '../../mail/outbox.js';
 import { confirmationMail } from './confirmation-mail.js';
@@ -17,7 +17,6 @@ import { usersByIds } from '../users/service.js';
 import * as repo from './repository.js';
 import { SLA_HOURS, firstResponseDeadlineFor, slaDeadlineFor, slaStatusChangesAt } from './sla.js';
 import { slaClockOf } from './calendar/clock.js';
-import type { AttachmentStorage } from './storage/index.js';
 import type { TicketPriority } from './tables.js';
 
 export interface NewTicketInput {
@@ -240,167 +239,4 @@ export async function ticketDetail(deps: AppDeps, ticket: repo.TicketRow) {
     ),
     activities: activities.map((a) => activityView({ ...a, ticket_id: ticket.id }, people)),
   };
-}
-
-export interface TicketChanges {
-  priority?: TicketPriority;
-  category?: string | null;
-}
-
-export async function updateTicketFields(
-  deps: AppDeps,
-  caller: Caller,
-  ticket: repo.TicketRow,
-  changes: TicketChanges,
-  locale: Locale,
-) {
-  if (ticket.status === 'closed') throw businessRule(t(locale, 'tickets.closed_not_editable'));
-  const clock = slaClockOf(deps.config);
-  await clock.refresh(deps.db);
-  return deps.db.transaction().execute(async (trx) => {
-    const now = nowIso();
-    const set: Partial<repo.TicketRow> = {};
-    const activities: repo.ActivityValues[] = [];
-    const change = (field: 'priority' | 'category', from: string | null, to: string | null) =>
-      activities.push({
-        ticket_id: ticket.id,
-        user_id: caller.id,
-        type: 'field_updated',
-        field,
-        old_value: from,
-        new_value: to,
-        created_at: now,
-      });
-    if (changes.priority !== undefined && changes.priority !== ticket.priority) {
-      set.priority = changes.priority;
-      // Deadlines count from creation (in working time with SLA_CLOCK=business), not from the change.
-      set.sla_deadline = slaDeadlineFor(changes.priority, ticket.created_at, SLA_HOURS, clock);
-      set.first_response_due_at = firstResponseDeadlineFor(changes.priority, ticket.created_at, SLA_HOURS, clock);
-      change('priority', ticket.priority, changes.priority);
-    }
-    if (changes.category !== undefined && changes.category !== ticket.category) {
-      set.category = changes.category;
-      change('category', ticket.category, changes.category);
-    }
-    if (activities.length) {
-      // Guarded by status so a close racing this edit wins cleanly: a closed ticket is never edited.
-      if (!(await repo.updateOpenTicket(trx, ticket.id, { ...set, updated_at: now })))
-        throw businessRule(t(locale, 'tickets.closed_not_editable'));
-      await repo.insertActivities(trx, activities);
-    }
-    const updated = { ...ticket, ...set };
-    return {
-      id: updated.id,
-      tracking_code: updated.tracking_code,
-      priority: updated.priority,
-      sla_deadline: updated.sla_deadline,
-      status: updated.status,
-    };
-  });
-}
-
-export async function closeTicket(deps: AppDeps, caller: Caller, ticket: repo.TicketRow, locale: Locale) {
-  if (ticket.status === 'closed') throw businessRule(t(locale, 'tickets.already_closed'));
-  return deps.db.transaction().execute(async (trx) => {
-    const now = nowIso();
-    if (!(await repo.updateOpenTicket(trx, ticket.id, { status: 'closed', resolved_at: now, updated_at: now })))
-      throw businessRule(t(locale, 'tickets.already_closed'));
-    await repo.insertActivities(trx, [
-      {
-        ticket_id: ticket.id,
-        user_id: caller.id,
-        type: 'status_changed',
-        field: 'status',
-        old_value: ticket.status,
-        new_value: 'closed',
-        created_at: now,
-      },
-    ]);
-    return { id: ticket.id, status: 'closed' as const, resolved_at: now };
-  });
-}
-
-/**
- * A comment. The owner's comment on a closed ticket reopens it (open, resolved_at cleared). A staff
- * reply moves the ticket to in-progress and records the first response time.
- */
-export async function addComment(
-  deps: AppDeps,
-  author: Caller & { first_name: string; last_name: string },
-  ticket: repo.TicketRow,
-  message: string,
-  uploads: StoredUpload[],
-  staff: boolean,
-) {
-  return deps.db.transaction().execute(async (trx) => {
-    const now = nowIso();
-    const comment = await repo.insertComment(trx, {
-      ticket_id: ticket.id,
-      user_id: author.id,
-      message,
-      is_staff: staff ? 1 : 0,
-      created_at: now,
-    });
-    const attachments = await repo.insertAttachments(
-      trx,
-      uploads.map((u) => ({ ...u, ticket_id: ticket.id, comment_id: comment.id, created_at: now })),
-    );
-    const set: Partial<repo.TicketRow> = {};
-    if (staff) {
-      if (ticket.status !== 'in-progress') set.status = 'in-progress';
-      if (ticket.status === 'closed') set.resolved_at = null;
-      if (ticket.first_response_at === null) set.first_response_at = now;
-    } else if (ticket.status === 'closed') {
-      set.status = 'open';
-      set.resolved_at = null;
-    }
-    await repo.updateTicket(trx, ticket.id, { ...set, updated_at: now });
-    await repo.insertActivities(trx, [
-      {
-        ticket_id: ticket.id,
-        user_id: author.id,
-        type: 'comment_added',
-        field: 'comments',
-        new_value: String(comment.id),
-        created_at: now,
-      },
-      ...(set.status
-        ? [
-            {
-              ticket_id: ticket.id,
-              user_id: author.id,
-              type: 'status_changed',
-              field: 'status',
-              old_value: ticket.status,
-              new_value: set.status,
-              created_at: now,
-            },
-          ]
-        : []),
-      ...attachments.map((a) => ({
-        ticket_id: ticket.id,
-        user_id: author.id,
-        type: 'attachment_added',
-        field: 'attachments',
-        new_value: a.file_name,
-        created_at: now,
-      })),
-    ]);
-    const people = new Map([[author.id, author]]);
-    return commentView(comment, attachments, people);
-  });
-}
-
-export async function attachmentFile(
-  deps: AppDeps,
-  storage: AttachmentStorage,
-  ticket: repo.TicketRow,
-  attachmentId: number,
-  locale: Locale,
-) {
-  const attachment = await repo.findAttachment(deps.db, ticket.id, attachmentId);
-  if (!attachment) throw notFound(t(locale, 'tickets.attachment_not_found'));
-  const file = await storage.open(attachment.storage_key);
-  if (!file) throw notFound(t(locale, 'tickets.file_missing'));
-  return { attachment, ...file };
 }

@@ -2,11 +2,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { currentUser } from '../../http/auth.js';
-import { requestLocale, t } from '../../http/i18n.js';
-import { pageMeta } from '../../http/pagination.js';
+import { t } from '../../core/i18n.js';
+import { requestLocale } from '../../http/i18n.js';
+import { pageMeta } from '../../core/pagination.js';
 import { throwIfInvalid, ticketIdFrom } from './http-helpers.js';
 import { staffSummaryView } from './presenter.js';
 import * as schemas from './schemas.js';
+import * as changes from './changes.js';
 import * as tickets from './service.js';
 import { staffUpdate } from './staff.js';
 import type { AttachmentStorage } from './storage/index.js';
@@ -82,7 +84,11 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
       throwIfInvalid(req);
       await staffUpdate(deps, currentUser(req), ticket, req.body, requestLocale(req));
       const updated = await tickets.ticketOf(deps, null, ticket.id);
-      return { success: true, message: t(req, 'tickets.updated'), data: await tickets.ticketDetail(deps, updated) };
+      return {
+        success: true,
+        message: t(requestLocale(req), 'tickets.updated'),
+        data: await tickets.ticketDetail(deps, updated),
+      };
     },
   );
 
@@ -104,9 +110,11 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
     async (req, reply) => {
       const ticket = await tickets.ticketOf(deps, null, ticketIdFrom(req.params.id));
       throwIfInvalid(req, uploadErrors(req));
-      const comment = await tickets.addComment(deps, currentUser(req), ticket, req.body.message, uploadsOf(req), true);
+      const comment = await changes.addComment(deps, currentUser(req), ticket, req.body.message, uploadsOf(req), true);
       commitUploads(req);
-      return reply.code(201).send({ success: true, message: t(req, 'tickets.comment_added'), data: comment });
+      return reply
+        .code(201)
+        .send({ success: true, message: t(requestLocale(req), 'tickets.comment_added'), data: comment });
     },
   );
 };

@@ -1,10 +1,10 @@
 // Staff workflow: status and assignee changes by admins. Assigning an open ticket moves it to
 // in-progress; closing records resolved_at; leaving closed clears it. Replies go through
-// addComment(..., staff = true).
+// addComment(..., staff = true) in changes.ts.
 import { nowIso } from '../../db/index.js';
-import { ValidationError, businessRule } from '../../http/errors.js';
-import { t, type Locale } from '../../http/i18n.js';
-import type { AppDeps } from '../../http/types.js';
+import { ValidationError, businessRule } from '../../core/errors.js';
+import { t, type Locale } from '../../core/i18n.js';
+import type { AppDeps } from '../../core/deps.js';
 import { fieldMessage } from '../../http/validation.js';
 import { usersByIds } from '../users/service.js';
 import * as repo from './repository.js';

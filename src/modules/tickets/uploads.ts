@@ -6,8 +6,9 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { HttpError, type FieldErrors } from '../../http/errors.js';
-import { requestLocale, t } from '../../http/i18n.js';
+import { HttpError, type FieldErrors } from '../../core/errors.js';
+import { t } from '../../core/i18n.js';
+import { requestLocale } from '../../http/i18n.js';
 import { fieldMessage } from '../../http/validation.js';
 import {
   ALLOWED_EXTENSIONS,
@@ -52,7 +53,7 @@ async function drain(stream: Readable): Promise<number> {
 }
 
 function malformed(req: FastifyRequest) {
-  return new HttpError(400, { success: false, message: t(req, 'http.bad_request') });
+  return new HttpError(400, { success: false, message: t(requestLocale(req), 'http.bad_request') });
 }
 
 /** The multipart parser, for the routes of this plugin that ask for it (see uploadHooks). */

@@ -3,7 +3,8 @@
 // Admin token only; exempt from the platform rate limit like the rest of the integration API.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { registerMessages, requestLocale, t } from '../../http/i18n.js';
+import { registerMessages, t } from '../../core/i18n.js';
+import { requestLocale } from '../../http/i18n.js';
 import { errorResponses } from '../../http/schemas.js';
 import {
   CreatedTokenResult,
@@ -53,7 +54,7 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
       reply.code(saved.created ? 201 : 200);
       return {
         success: true,
-        message: t(req, saved.created ? 'users.created' : 'users.updated'),
+        message: t(requestLocale(req), saved.created ? 'users.created' : 'users.updated'),
         data: saved.user,
         tokens_revoked: saved.tokens_revoked,
       };
@@ -118,7 +119,7 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
     },
     async (req) => {
       const count = await directory.revokeToken(req.params.id, req.params.token_id);
-      return { success: true, message: t(req, 'users.token_revoked'), count };
+      return { success: true, message: t(requestLocale(req), 'users.token_revoked'), count };
     },
   );
 
@@ -136,7 +137,7 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
     },
     async (req) => {
       const count = await directory.revokeAllTokens(req.params.id);
-      return { success: true, message: t(req, 'users.tokens_revoked'), count };
+      return { success: true, message: t(requestLocale(req), 'users.tokens_revoked'), count };
     },
   );
 };

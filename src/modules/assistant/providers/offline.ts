@@ -1,6 +1,6 @@
 // The default provider: no network and no keys. It answers from the retrieved passages, in the
 // message's language and the agent's voice; a weak match says so and offers a support ticket.
-import { t } from '../../../http/i18n.js';
+import { t } from '../../../core/i18n.js';
 import type { Answer, AnswerProvider, AnswerRequest, StreamOptions } from './types.js';
 
 /** The answer in pieces: its paragraphs, each with the blank line that follows it. */

@@ -1,6 +1,6 @@
 // One interface for every way of answering: the offline retrieval provider and any
 // OpenAI-compatible chat-completions server.
-import type { Locale } from '../../../http/i18n.js';
+import type { Locale } from '../../../core/i18n.js';
 import type { Agent } from '../agents.js';
 import type { Hit, Passage } from '../knowledge.js';
 import type { PageRef } from '../page-context.js';

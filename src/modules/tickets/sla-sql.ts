@@ -1,0 +1,34 @@
+// The SLA status of a ticket (sla.ts's slaStatusOf) as a SQL condition, with the same
+// comparisons, for the staff list's sla_status filter on both dialects.
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { isPostgres } from '../../db/schema-helpers.js';
+import { SLA_HOURS } from './sla.js';
+
+export type SlaFilter = 'on_track' | 'at_risk' | 'breached' | 'met';
+
+/** A timestamp column as epoch milliseconds, exactly (ISO text on SQLite, timestamptz on PostgreSQL). */
+function epochMs(db: Kysely<Database>, column: 'created_at' | 'sla_deadline') {
+  const ref = sql.ref(`tickets.${column}`);
+  return isPostgres(db)
+    ? sql<number>`(extract(epoch from ${ref}) * 1000)`
+    : sql<number>`(cast(strftime('%s', ${ref}) as integer) * 1000 + cast(substr(${ref}, 21, 3) as integer))`;
+}
+
+/** slaStatusOf (sla.ts) in SQL, with the same comparisons, at `nowMs`. */
+export function slaCondition(db: Kysely<Database>, status: SlaFilter, nowMs: number) {
+  const done = sql<SqlBool>`(tickets.status = 'closed' and tickets.resolved_at is not null)`;
+  const deadline = epochMs(db, 'sla_deadline');
+  const left = sql`(${deadline} - ${nowMs})`;
+  const warnBelow = sql`((${deadline} - ${epochMs(db, 'created_at')}) * ${sql.lit(SLA_HOURS.warningShare)})`;
+  switch (status) {
+    case 'met':
+      return sql<SqlBool>`(${done} and tickets.resolved_at <= tickets.sla_deadline)`;
+    case 'breached':
+      return sql<SqlBool>`((${done} and tickets.resolved_at > tickets.sla_deadline) or (not ${done} and ${deadline} < ${nowMs}))`;
+    case 'at_risk':
+      return sql<SqlBool>`(not ${done} and ${deadline} >= ${nowMs} and ${left} < ${warnBelow})`;
+    case 'on_track':
+      return sql<SqlBool>`(not ${done} and ${deadline} >= ${nowMs} and ${left} >= ${warnBelow})`;
+  }
+}
