@@ -45,6 +45,8 @@ export function registerAuth(app: FastifyInstance): void {
       if (mode === 'optional') return;
       throw unauthenticated();
     }
+    // Staff routes (tickets' staff side, the console) admit admins; support roles join them in isStaff.
+    if (mode === 'staff' && !isStaff(user)) throw forbidden(t(requestLocale(req), 'auth.admin_only'));
     if (mode === 'admin' && !user.is_admin) throw forbidden(t(requestLocale(req), 'auth.admin_only'));
     req.user = user;
     // The request's remaining log lines (the completion line included) name the caller.
@@ -58,7 +60,12 @@ export function registerAuth(app: FastifyInstance): void {
   });
 }
 
-/** The caller on a route declared with auth 'user' or 'admin' (the hook guarantees it is set). */
+/** Whether a user works tickets as staff. */
+export function isStaff(user: UserRecord): boolean {
+  return user.is_admin;
+}
+
+/** The caller on a route declared with auth 'user', 'staff' or 'admin' (the hook guarantees it is set). */
 export function currentUser(req: FastifyRequest): UserRecord {
   if (!req.user) throw unauthenticated();
   return req.user;

@@ -107,8 +107,8 @@ function completeResponses(route: RouteOptions): Responses {
   }
   // A path parameter longer than the router takes (200 characters).
   if (route.url.includes(':')) add(414, ErrorSchemas.failure);
-  if (config.auth === 'user' || config.auth === 'admin') add(401, ErrorSchemas.message);
-  if (config.auth === 'admin') add(403, ErrorSchemas.failure);
+  if (config.auth === 'user' || config.auth === 'staff' || config.auth === 'admin') add(401, ErrorSchemas.message);
+  if (config.auth === 'staff' || config.auth === 'admin') add(403, ErrorSchemas.failure);
   // 422 also for any JSON body naming a forbidden field (__proto__), declared body or not.
   if (method !== 'GET' || schema.querystring !== undefined || schema.params !== undefined || response[422]) {
     response[422] = ValidationErrorSchemas[config.validationForm ?? 'general'];

@@ -3,8 +3,11 @@ import type { UserRecord } from '../modules/users/service.js';
 import type { AppDeps } from '../core/deps.js';
 import type { ValidationForm } from '../core/errors.js';
 
-/** Who may call a route: a signed-in user, an admin, or anyone (a valid token, if sent, identifies the caller). */
-export type AuthMode = 'user' | 'admin' | 'optional';
+/**
+ * Who may call a route: a signed-in user, staff (the people who answer tickets), an admin, or
+ * anyone (a valid token, if sent, identifies the caller).
+ */
+export type AuthMode = 'user' | 'staff' | 'admin' | 'optional';
 
 import type { FastifyRequest } from 'fastify';
 

@@ -14,7 +14,7 @@ import { staffUpdate } from './staff.js';
 import type { AttachmentStorage } from './storage/index.js';
 import { bodyAsObject, commitUploads, uploadErrors, uploadsOf, type UploadHooks } from './uploads.js';
 
-const ADMIN = { auth: 'admin', validationForm: 'tickets' } as const;
+const STAFF_ROUTE = { auth: 'staff', validationForm: 'tickets' } as const;
 
 interface StaffOptions {
   storage: AttachmentStorage;
@@ -34,7 +34,7 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
         querystring: schemas.StaffListQuery,
         response: schemas.Responses.staffList,
       },
-      config: ADMIN,
+      config: STAFF_ROUTE,
     },
     async (req) => {
       const { page = 1, per_page: perPage = 15, ...filters } = req.query;
@@ -57,7 +57,7 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
         params: schemas.TicketIdParams,
         response: schemas.Responses.detail,
       },
-      config: ADMIN,
+      config: STAFF_ROUTE,
     },
     async (req) => {
       const ticket = await tickets.ticketOf(deps, null, ticketIdFrom(req.params.id));
@@ -75,7 +75,7 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
         body: schemas.StaffUpdateBody,
         response: schemas.Responses.staffDetail,
       },
-      config: ADMIN,
+      config: STAFF_ROUTE,
       attachValidation: true,
       preValidation: bodyAsObject,
     },
@@ -103,7 +103,7 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
         body: schemas.CommentBody,
         response: schemas.Responses.comment,
       },
-      config: ADMIN,
+      config: STAFF_ROUTE,
       attachValidation: true,
       ...withUploads,
     },
