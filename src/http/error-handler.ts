@@ -72,7 +72,11 @@ function takesUploads(req: FastifyRequest): boolean {
 }
 
 export function handleError(error: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof HttpError) return send(reply, error.statusCode, error.body, error.headers);
+  if (error instanceof HttpError) {
+    const ref = error.messageRef;
+    const body = ref ? { ...error.body, message: t(requestLocale(req), ref.key, ref.params) } : error.body;
+    return send(reply, error.statusCode, body, error.headers);
+  }
 
   const form = req.routeOptions?.config?.validationForm ?? 'general';
   if (error instanceof ValidationError) return send(reply, 422, validationBody(error.form ?? form, error.errors));
