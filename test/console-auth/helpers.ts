@@ -9,7 +9,6 @@ export interface Answer {
   status: number;
   headers: Headers;
   text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: test answers are read field by field
   json: any;
 }
 

@@ -24,7 +24,7 @@ import { LINK_PAGE_HEADERS, messagePage, signInPage } from './link-page.js';
 const tags = ['console'];
 const CONSOLE = { auth: 'console', validationForm: 'general' } as const;
 /** Sign-in requests per minute from one address, whatever the email. */
-const SIGN_IN_REQUESTS_PER_MINUTE = 10;
+const SIGN_IN_REQUESTS_PER_MINUTE = 20;
 
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.code(status).headers(LINK_PAGE_HEADERS).send(body);
