@@ -19,7 +19,9 @@ import {
   updateMirroredUser,
   type MirroredFields,
   type MirroredUser,
+  type Role,
 } from './repository.js';
+import { endSessionsOf } from './console/service.js';
 import {
   createToken,
   liveTokens,
@@ -31,6 +33,10 @@ import {
 
 registerMessages({
   'users.email_taken': { en: 'The email has already been taken.', fa: 'این email پیش‌تر ثبت شده است.' },
+  'users.role_conflict': {
+    en: 'The role and is_admin disagree: is_admin is true exactly when the role is admin.',
+    fa: 'role و is_admin با هم نمی‌خوانند: is_admin فقط وقتی true است که role برابر admin باشد.',
+  },
   'users.inactive': {
     en: 'The user is inactive: set active to true first.',
     fa: 'این کاربر غیرفعال است: نخست active را true کنید.',
@@ -42,6 +48,7 @@ export interface UserReport {
   first_name: string;
   last_name: string;
   is_admin?: boolean;
+  role?: Role;
   locale?: 'en' | 'fa';
   active?: boolean;
 }
@@ -54,6 +61,17 @@ export interface SavedUser {
 
 const userNotFound = (id: number) => notFoundMessageOnly(`No query results for model [User] ${id}`);
 const tokenNotFound = (id: number) => notFoundMessageOnly(`No query results for model [PersonalAccessToken] ${id}`);
+
+/**
+ * The role a report asks for: its role; else from is_admin (true: admin; false: an admin becomes
+ * a member, support stays support); else the stored one (a new user: member).
+ */
+function wantedRole(report: UserReport, existing: Role | undefined): Role {
+  if (report.role !== undefined) return report.role;
+  if (report.is_admin === true) return 'admin';
+  if (report.is_admin === false) return existing === 'support' ? 'support' : 'member';
+  return existing ?? 'member';
+}
 
 /** The fields whose value differs from the stored user's. */
 function changedFields(existing: MirroredUser, wanted: MirroredFields): Partial<MirroredFields> {
@@ -97,11 +115,13 @@ export class UserDirectory {
       const email = normaliseEmail(report.email);
       if (await emailTakenByOther(trx, email, id)) throw new ValidationError({ email: [msg('users.email_taken')] });
       const now = nowIso();
+      const freshRole = wantedRole(report, undefined);
       const fresh: MirroredFields = {
         email,
         first_name: report.first_name.trim(),
         last_name: report.last_name.trim(),
-        is_admin: report.is_admin ?? false,
+        is_admin: freshRole === 'admin',
+        role: freshRole,
         locale: report.locale ?? 'en',
         active: report.active ?? true,
       };
@@ -112,9 +132,11 @@ export class UserDirectory {
       existing ??= (await findMirroredUser(trx, id, dialect, true))!;
       let user = existing;
       if (!created) {
+        const role = wantedRole(report, existing.role);
         const wanted: MirroredFields = {
           ...fresh,
-          is_admin: report.is_admin ?? existing.is_admin,
+          is_admin: role === 'admin',
+          role,
           locale: report.locale ?? existing.locale,
           active: report.active ?? existing.active,
         };
@@ -122,6 +144,8 @@ export class UserDirectory {
         if (Object.keys(changes).length > 0) user = await updateMirroredUser(trx, id, changes, now);
       }
       const tokensRevoked = user.active ? 0 : await revokeAllTokens(trx, id);
+      // Console sessions end with the account or with the staff role, in the same transaction.
+      if (!user.active || user.role === 'member') await endSessionsOf(trx, id);
       return { created, user, tokens_revoked: tokensRevoked };
     });
   }
@@ -176,6 +200,8 @@ export class UserDirectory {
     for (const field of ['first_name', 'last_name'] as const) {
       if (report[field].trim() === '') errors[field] = [fieldMessage('required', field)];
     }
+    if (report.role !== undefined && report.is_admin !== undefined && report.is_admin !== (report.role === 'admin'))
+      errors.role = [t(locale, 'users.role_conflict')];
     return Object.keys(errors).length > 0 ? errors : null;
   }
 }
