@@ -201,7 +201,7 @@ export class UserDirectory {
       if (report[field].trim() === '') errors[field] = [fieldMessage('required', field)];
     }
     if (report.role !== undefined && report.is_admin !== undefined && report.is_admin !== (report.role === 'admin'))
-      errors.role = [t(locale, 'users.role_conflict')];
+      errors.role = [msg('users.role_conflict')];
     return Object.keys(errors).length > 0 ? errors : null;
   }
 }
