@@ -172,6 +172,8 @@ const consoleRoutes: FastifyPluginAsync = async (instance) => {
       schema: {
         operationId: 'showConsolePreferences',
         summary: 'The signed-in staff member’s console preferences',
+        description:
+          'The language the console shows for the staff member (their locale). Session cookie or bearer token.',
         tags,
         response: { 200: PreferencesResult, ...errorResponses(401, 503) },
       },
@@ -205,6 +207,7 @@ const consoleRoutes: FastifyPluginAsync = async (instance) => {
       schema: {
         operationId: 'listStaff',
         summary: 'Support staff and administrators, to assign tickets to',
+        description: 'Active users with the support or admin role, ordered by name: the assignees a ticket can have.',
         tags,
         response: { 200: StaffList, ...errorResponses(401, 403, 503) },
       },

@@ -2,6 +2,7 @@
 // preferences, the staff list, and the admin integration's links and sessions of a user.
 import { Type } from 'typebox';
 import { IntegerId, Timestamp } from '../../../http/schemas.js';
+import type { OpenApiTag } from '../../../http/openapi.js';
 
 const RoleSchema = Type.Enum(['member', 'support', 'admin'], {
   description: 'member: the platform’s users; support: works tickets; admin: also manages the service.',
@@ -102,3 +103,12 @@ export const EndedResult = Type.Object({
   message: Type.String(),
   count: Type.Integer({ description: 'Sessions ended by this call (0 when they already were).' }),
 });
+
+/** The console's own operations (sign-in, its session, preferences), declared in the OpenAPI document. */
+export const openApiTags: OpenApiTag[] = [
+  {
+    name: 'console',
+    description:
+      'The staff console: sign-in by one-time link, the session cookie and its anti-forgery token, preferences.',
+  },
+];
