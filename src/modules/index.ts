@@ -8,6 +8,7 @@ import { openApiTags as geoTags } from './geo/schemas.js';
 import { openApiTags as notificationTags } from './notifications/schemas.js';
 import { openApiTags as ticketTags } from './tickets/schemas.js';
 import { openApiTags as userTags } from './users/admin-schemas.js';
+import { openApiTags as consoleTags } from './users/console/schemas.js';
 import assistantRoutes from './assistant/routes.js';
 import { commands as assistantCommands } from './assistant/commands.js';
 import geoRoutes from './geo/routes.js';
@@ -18,6 +19,9 @@ import ticketRoutes from './tickets/routes.js';
 import { commands as ticketCommands } from './tickets/commands.js';
 import userAdminRoutes from './users/admin-routes.js';
 import { commands as userCommands } from './users/commands.js';
+import consoleAdminRoutes from './users/console/admin-routes.js';
+import { commands as consoleCommands } from './users/console/commands.js';
+import consoleRoutes from './users/console/routes.js';
 
 export interface FeatureModule {
   name: string;
@@ -29,6 +33,8 @@ export interface FeatureModule {
 
 export const modules: FeatureModule[] = [
   { name: 'users', routes: userAdminRoutes, commands: userCommands, openApiTags: userTags },
+  { name: 'console sign-in', routes: consoleRoutes, commands: consoleCommands, openApiTags: consoleTags },
+  { name: 'console sessions', routes: consoleAdminRoutes, commands: [], openApiTags: [] },
   { name: 'geo', routes: geoRoutes, commands: geoCommands, openApiTags: geoTags },
   { name: 'tickets', routes: ticketRoutes, commands: ticketCommands, openApiTags: ticketTags },
   { name: 'assistant', routes: assistantRoutes, commands: assistantCommands, openApiTags: assistantTags },

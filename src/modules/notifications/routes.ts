@@ -96,7 +96,7 @@ const routes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req) => {
-      await notifications.markRead(currentUser(req).id, req.params.id, requestLocale(req));
+      await notifications.markRead(currentUser(req).id, req.params.id);
       return { success: true, message: t(requestLocale(req), 'notifications.marked_read') };
     },
   );
@@ -115,7 +115,7 @@ const routes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req) => {
-      await notifications.delete(currentUser(req).id, req.params.id, requestLocale(req));
+      await notifications.delete(currentUser(req).id, req.params.id);
       return { success: true, message: t(requestLocale(req), 'notifications.deleted') };
     },
   );
