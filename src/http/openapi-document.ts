@@ -3,7 +3,6 @@
 // description, tags, upload limits, events of a stream) comes from the route's own schema through
 // the extensions below (docs/openapi.md, "What a route declares").
 import type { Config } from '../config.js';
-import { addDocumentedRules } from './openapi-rules.js';
 
 type Json = Record<string, unknown>;
 
@@ -11,9 +10,9 @@ type Json = Record<string, unknown>;
  * Route-schema extensions the edge reads and removes:
  * - `x-multipart-body` (operation): the body as a multipart form, for routes with `consumes` that
  *   list multipart/form-data; the module builds it (its fields, its files and their limits).
- * - `x-document-as` (a path parameter's schema): the type the document gives the parameter when the
- *   route takes it as text so that anything else reaches its own answer (an integer id whose
- *   non-integer values answer the route's 404).
+ * - `x-document-as` (any schema): the form the document gives it when the route checks more, or
+ *   otherwise, in code so that its answers keep the spec's wording: an integer id taken as text
+ *   (anything else answers the route's 404), the chat context's bounds, the geographic level.
  */
 export const MULTIPART_BODY = 'x-multipart-body';
 export const DOCUMENT_AS = 'x-document-as';
@@ -81,13 +80,17 @@ export function hoistNamed(node: unknown, named: Json): unknown {
   return copy;
 }
 
+/** The document's form of every schema that carries one (x-document-as), anywhere in `node`. */
+function documentedForms(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(documentedForms);
+  if (node === null || typeof node !== 'object') return node;
+  const record = node as Json;
+  if (record[DOCUMENT_AS]) return documentedForms(record[DOCUMENT_AS]);
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, documentedForms(value)]));
+}
+
 function completeParameters(operation: Json, conditional: boolean): void {
   const parameters = (operation.parameters as Json[] | undefined) ?? [];
-  for (const parameter of parameters) {
-    const schema = parameter.schema as Json | undefined;
-    if (parameter.in !== 'path' || !schema?.[DOCUMENT_AS]) continue;
-    parameter.schema = schema[DOCUMENT_AS];
-  }
   parameters.push({
     in: 'header',
     name: 'Accept-Language',
@@ -158,8 +161,7 @@ export function completeDocument(doc: Json, config: Config, corsOn: boolean): Js
       completeAnswers(operation, config, corsOn, conditional);
     }
   }
-  addDocumentedRules(paths);
-  const hoisted = hoistNamed(doc.paths, named) as Json;
+  const hoisted = hoistNamed(documentedForms(doc.paths), named) as Json;
   const components = doc.components as Json;
   return {
     ...doc,

@@ -14,6 +14,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { Config } from '../config.js';
 import { projectRoot } from '../paths.js';
+import { SESSION_COOKIE } from './console-cookie.js';
 import { completeDocument } from './openapi-document.js';
 import { ErrorSchemas, ValidationErrorSchemas } from './schemas.js';
 
@@ -57,7 +58,7 @@ function completeResponses(route: RouteOptions): Responses {
   }
   // A path parameter longer than the router takes (200 characters).
   if (route.url.includes(':')) add(414, ErrorSchemas.failure);
-  if (config.auth === 'user' || config.auth === 'staff' || config.auth === 'admin') add(401, ErrorSchemas.message);
+  if (config.auth && config.auth !== 'optional') add(401, ErrorSchemas.message);
   if (config.auth === 'staff' || config.auth === 'admin') add(403, ErrorSchemas.failure);
   // 422 also for any JSON body naming a forbidden field (__proto__), declared body or not.
   if (method !== 'GET' || schema.querystring !== undefined || schema.params !== undefined || response[422]) {
@@ -77,9 +78,11 @@ function packageVersion(): string {
 
 type Json = Record<string, unknown>;
 
-/** `security` of an operation: a token required, a token optional ({} = anonymous), or none. */
+/** `security` of an operation: a token, a console session cookie, either, optional ({} = anonymous), none. */
 function securityOf(auth: unknown): Array<Record<string, string[]>> {
-  if (auth === 'user' || auth === 'staff' || auth === 'admin') return [{ bearerAuth: [] }];
+  if (auth === 'user') return [{ bearerAuth: [] }];
+  if (auth === 'staff' || auth === 'admin') return [{ bearerAuth: [] }, { consoleSession: [] }];
+  if (auth === 'console') return [{ consoleSession: [] }];
   if (auth === 'optional') return [{}, { bearerAuth: [] }];
   return [];
 }
@@ -108,6 +111,13 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, tags
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'Personal access token: <id>|<secret>' },
+          consoleSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: SESSION_COOKIE,
+            description:
+              'The staff console session (sign-in by one-time link); state-changing calls also need X-CSRF-Token and the Origin of the service.',
+          },
         },
       },
     },

@@ -2,7 +2,9 @@
 import { Type, type Static } from 'typebox';
 import { paginationQuery, PageMetaSchema } from '../../core/pagination.js';
 import { errorResponses, IntegerId, NO_NUL, PathId, SuccessMessage, Timestamp } from '../../http/schemas.js';
+import { DOCUMENT_AS } from '../../http/openapi-document.js';
 import { AGENT_CHOICES, AGENT_IDS } from './agents.js';
+import { contextSchema } from './context-schema.js';
 import { CONTEXT_MAX_BYTES, CONTEXT_MAX_DEPTH, CONTEXT_MAX_KEY_LENGTH, CONTEXT_MAX_KEYS } from './context.js';
 import type { OpenApiTag } from '../../http/openapi.js';
 
@@ -16,6 +18,9 @@ const AgentId = Type.Enum([...AGENT_IDS], {
   description: 'The agent that answered: engineer, pilot, steward or guide.',
 });
 const tags = ['assistant'];
+
+const CONTEXT_FACTS =
+  "Facts about the user's screen; values are any JSON (strings, numbers, booleans, null, arrays, objects).";
 
 export const ChatBody = Type.Object({
   message: Type.String({
@@ -41,8 +46,8 @@ export const ChatBody = Type.Object({
       [
         // The key and size bounds span every level, so they are checked in context.ts, with one message each.
         Type.Record(Type.String(), Type.Unknown(), {
-          description:
-            "Facts about the user's screen; values are any JSON (strings, numbers, booleans, null, arrays, objects).",
+          description: CONTEXT_FACTS,
+          [DOCUMENT_AS]: { description: CONTEXT_FACTS, ...contextSchema() },
         }),
         Type.Null(),
       ],

@@ -1,6 +1,8 @@
 // Request and response schemas of the geographic endpoints (also the OpenAPI document).
 import { Type } from 'typebox';
+import { DOCUMENT_AS } from '../../http/openapi-document.js';
 import { errorResponses, IntegerId } from '../../http/schemas.js';
+import { CHILD_LEVEL_NAMES } from './keys.js';
 import type { OpenApiTag } from '../../http/openapi.js';
 
 const Name = Type.String({ description: 'Name in Persian, as in the source data.' });
@@ -59,10 +61,22 @@ export const ContinentsSchema = {
   response: { 200: Type.Array(GeoEntity, { description: 'Active continents, by name then id.' }), 304: NotModified },
 };
 
+/** A pattern matching the words in any letter case, as JSON Schema patterns have no flags. */
+export function anyCasePattern(words: readonly string[]): string {
+  const anyCase = (word: string) =>
+    [...word].map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toUpperCase()}${c.toLowerCase()}]`)).join('');
+  return `^(${words.map(anyCase).join('|')})$`;
+}
+
+export const LEVEL_PATTERN = anyCasePattern(CHILD_LEVEL_NAMES);
+const LEVEL_DESCRIPTION =
+  'Level of the parent, any case: continent, country, province, county, section, city, region, neighborhood, street.';
+
 export const ChildrenParams = Type.Object({
   level: Type.String({
-    description:
-      'Level of the parent, any case: continent, country, province, county, section, city, region, neighborhood, street.',
+    description: LEVEL_DESCRIPTION,
+    // The route answers an unknown level with its own 422 wording; the document says it as a pattern.
+    [DOCUMENT_AS]: { type: 'string', description: LEVEL_DESCRIPTION, pattern: LEVEL_PATTERN },
   }),
   parentId: Type.String({
     description: 'Id of the parent; for level city city_<id> (regions) or rural_<id> (villages of the rural).',

@@ -8,6 +8,7 @@ import {
   listTickets,
   showConversation,
   showTicket,
+  streamNotifications,
 } from './generated/hey-api/sdk.gen';
 import type { SlaStatus, TicketPriority } from './generated/hey-api/types.gen';
 
@@ -42,5 +43,18 @@ const answer = await chat({ body: { message: 'How do I open a support ticket?' }
 check(answer.data, `chat answered ${answer.response.status}`);
 const conversation = await showConversation({ path: { id: answer.data.conversation_id } });
 check(conversation.data?.conversation.messages.length === 2, 'conversation');
+
+// The notification stream through the generated SSE client: it yields each event's data, typed by
+// the document (UnreadCountEvent or Notification); the first one is the unread count.
+const closing = new AbortController();
+const live = await streamNotifications({ signal: closing.signal, sseMaxRetryAttempts: 1 });
+let unread = -1;
+for await (const data of live.stream) {
+  check('count' in data, 'the stream starts with unread_count');
+  unread = data.count;
+  closing.abort();
+  break;
+}
+check(unread === 0, `unread count ${unread}`);
 
 console.log(JSON.stringify({ client: 'hey-api', province, id, sla, conversation: answer.data.conversation_id }));

@@ -173,7 +173,7 @@ const consoleRoutes: FastifyPluginAsync = async (instance) => {
         operationId: 'showConsolePreferences',
         summary: 'The signed-in staff member’s console preferences',
         description:
-          'The language the console shows for the staff member (their locale). Session cookie or bearer token.',
+          "The signed-in staff member's preferences (the console's language); 401 without a live console session.",
         tags,
         response: { 200: PreferencesResult, ...errorResponses(401, 503) },
       },
@@ -207,7 +207,7 @@ const consoleRoutes: FastifyPluginAsync = async (instance) => {
       schema: {
         operationId: 'listStaff',
         summary: 'Support staff and administrators, to assign tickets to',
-        description: 'Active users with the support or admin role, ordered by name: the assignees a ticket can have.',
+        description: 'Support staff and administrators who can be assigned tickets, by name: for the console.',
         tags,
         response: { 200: StaffList, ...errorResponses(401, 403, 503) },
       },

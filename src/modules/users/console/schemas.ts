@@ -1,8 +1,8 @@
 // TypeBox schemas of the staff console's sign-in: the session, sign-in requests and links,
 // preferences, the staff list, and the admin integration's links and sessions of a user.
 import { Type } from 'typebox';
-import { IntegerId, Timestamp } from '../../../http/schemas.js';
 import type { OpenApiTag } from '../../../http/openapi.js';
+import { IntegerId, Timestamp } from '../../../http/schemas.js';
 
 const RoleSchema = Type.Enum(['member', 'support', 'admin'], {
   description: 'member: the platform’s users; support: works tickets; admin: also manages the service.',
@@ -104,11 +104,10 @@ export const EndedResult = Type.Object({
   count: Type.Integer({ description: 'Sessions ended by this call (0 when they already were).' }),
 });
 
-/** The console's own operations (sign-in, its session, preferences), declared in the OpenAPI document. */
+/** The tag of the staff console's sign-in and session operations in the OpenAPI document. */
 export const openApiTags: OpenApiTag[] = [
   {
     name: 'console',
-    description:
-      'The staff console: sign-in by one-time link, the session cookie and its anti-forgery token, preferences.',
+    description: 'Sign-in to the staff console by one-time link, its cookie session, preferences and the staff list.',
   },
 ];
