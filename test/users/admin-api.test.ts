@@ -124,6 +124,7 @@ describe('admin integration API: users and tokens', () => {
           first_name: 'Grace',
           last_name: 'Hopper',
           is_admin: false,
+          role: 'member',
           locale: 'en',
           active: true,
           created_at: expect.any(String),
@@ -135,6 +136,7 @@ describe('admin integration API: users and tokens', () => {
         id,
         email: `new.person-${id}@platform.test`,
         is_admin: 0,
+        role: 'member',
         locale: 'en',
         active: 1,
       });
