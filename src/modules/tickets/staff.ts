@@ -6,7 +6,7 @@ import { ValidationError, businessRule } from '../../core/errors.js';
 import { t, type Locale } from '../../core/i18n.js';
 import type { AppDeps } from '../../core/deps.js';
 import { fieldMessage } from '../../http/validation.js';
-import { usersByIds } from '../users/service.js';
+import { isStaffRole, usersByIds } from '../users/service.js';
 import * as repo from './repository.js';
 import type { Caller } from './service.js';
 import type { TicketStatus } from './tables.js';
@@ -25,8 +25,8 @@ export async function staffUpdate(
 ): Promise<void> {
   if (changes.assignee_id !== undefined && changes.assignee_id !== null) {
     const assignee = (await usersByIds(deps.db, [changes.assignee_id])).get(changes.assignee_id);
-    // Only administrators work tickets: anyone else is "invalid", like an id that does not exist.
-    if (!assignee?.is_admin) {
+    // Only staff (support and admin) work tickets: anyone else is "invalid", like an id that does not exist.
+    if (!assignee || !isStaffRole(assignee)) {
       throw new ValidationError({ assignee_id: [fieldMessage(locale, 'in', 'assignee_id')] }, 'tickets');
     }
   }
