@@ -202,7 +202,9 @@ function completeDocument(doc: Json, config: Config, corsOn: boolean): Json {
         answer.headers = headers;
         const content = answer.content as Record<string, { schema: Json }> | undefined;
         if (code === 304) delete answer.content;
-        else if (content && code >= 300) answer.content = { 'application/json': Object.values(content)[0]! };
+        // Errors are JSON, except on the pages a browser opens (the console's sign-in link), which answer HTML throughout.
+        else if (content && code >= 300 && !content['text/html'])
+          answer.content = { 'application/json': Object.values(content)[0]! };
         if (code === 405) answer.description = 'The path exists but not with this method; Allow lists its methods.';
       }
       void route;
