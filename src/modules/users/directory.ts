@@ -6,9 +6,9 @@
 import type { Kysely } from 'kysely';
 import { nowIso, type Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
-import { notFoundMessageOnly, ValidationError, type FieldErrors } from '../../core/errors.js';
-import { registerMessages, t, type Locale } from '../../core/i18n.js';
-import { fieldMessage } from '../../http/validation.js';
+import { msg, notFoundMessageOnly, ValidationError, type FieldMessages } from '../../core/errors.js';
+import { fieldMessage } from '../../core/fields.js';
+import { registerMessages } from '../../core/i18n.js';
 import {
   advanceUserIdSequence,
   emailTakenByOther,
@@ -89,11 +89,11 @@ export class UserDirectory {
    * every token of the user in the same transaction; the token lookup also refuses any token of
    * an inactive user, so nothing signs in until the platform reactivates and mints again.
    */
-  async save(id: number, report: UserReport, locale: Locale): Promise<SavedUser> {
-    const errors = this.reportErrors(report, locale);
+  async save(id: number, report: UserReport): Promise<SavedUser> {
+    const errors = this.reportErrors(report);
     if (errors) throw new ValidationError(errors);
     try {
-      return await this.saveOnce(id, report, locale);
+      return await this.saveOnce(id, report);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
@@ -101,20 +101,19 @@ export class UserDirectory {
     // index rather than being absorbed by ON CONFLICT (id), which covers only its own index. Once
     // more, now that the row is there: an update, or a real clash of addresses (422).
     try {
-      return await this.saveOnce(id, report, locale);
+      return await this.saveOnce(id, report);
     } catch (error) {
       // Another request took the address between the check and the write.
-      if (isUniqueViolation(error)) throw new ValidationError({ email: [t(locale, 'users.email_taken')] });
+      if (isUniqueViolation(error)) throw new ValidationError({ email: [msg('users.email_taken')] });
       throw error;
     }
   }
 
-  private async saveOnce(id: number, report: UserReport, locale: Locale): Promise<SavedUser> {
+  private async saveOnce(id: number, report: UserReport): Promise<SavedUser> {
     const { db, dialect } = this.deps;
     return db.transaction().execute(async (trx) => {
       const email = normaliseEmail(report.email);
-      if (await emailTakenByOther(trx, email, id))
-        throw new ValidationError({ email: [t(locale, 'users.email_taken')] });
+      if (await emailTakenByOther(trx, email, id)) throw new ValidationError({ email: [msg('users.email_taken')] });
       const now = nowIso();
       const freshRole = wantedRole(report, undefined);
       const fresh: MirroredFields = {
@@ -155,14 +154,13 @@ export class UserDirectory {
   async mintToken(
     userId: number,
     options: { name?: string; expiresInDays?: number | null },
-    locale: Locale,
   ): Promise<CreatedToken & { name: string }> {
     const { db, dialect } = this.deps;
     const name = options.name?.trim() || 'default';
     return db.transaction().execute(async (trx) => {
       const user = await findMirroredUser(trx, userId, dialect, true);
       if (!user) throw userNotFound(userId);
-      if (!user.active) throw new ValidationError({ user: [t(locale, 'users.inactive')] });
+      if (!user.active) throw new ValidationError({ user: [msg('users.inactive')] });
       const token = await createToken(trx, userId, { name, expiresInDays: options.expiresInDays ?? undefined });
       return { ...token, name };
     });
@@ -197,13 +195,13 @@ export class UserDirectory {
   }
 
   /** Names that are blank once trimmed, which the schema's length rule lets through. */
-  private reportErrors(report: UserReport, locale: Locale): FieldErrors | null {
-    const errors: FieldErrors = {};
+  private reportErrors(report: UserReport): FieldMessages | null {
+    const errors: FieldMessages = {};
     for (const field of ['first_name', 'last_name'] as const) {
-      if (report[field].trim() === '') errors[field] = [fieldMessage(locale, 'required', field)];
+      if (report[field].trim() === '') errors[field] = [fieldMessage('required', field)];
     }
     if (report.role !== undefined && report.is_admin !== undefined && report.is_admin !== (report.role === 'admin'))
-      errors.role = [t(locale, 'users.role_conflict')];
+      errors.role = [msg('users.role_conflict')];
     return Object.keys(errors).length > 0 ? errors : null;
   }
 }
