@@ -312,6 +312,36 @@ describe('sign-out and the end of sessions', () => {
   });
 });
 
+describe('housekeeping', () => {
+  it('forgets links and sessions that ended more than a day ago at the next sign-in', async () => {
+    const staff = await s.person('support');
+    const old = await s.signIn(admin, staff.id);
+    const stale = await s.link(admin, staff.id);
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    await s.db
+      .updateTable('console_sessions')
+      .set({ revoked_at: twoDaysAgo })
+      .where('token_hash', '=', sha256(old.cookie.split('=')[1]!))
+      .execute();
+    await s.db
+      .updateTable('console_links')
+      .set({ expires_at: twoDaysAgo })
+      .where('token_hash', '=', sha256(secretOf(stale)))
+      .execute();
+    const recent = await s.link(admin, staff.id);
+    await s.useLink(await s.link(admin, staff.id));
+    const sessions = await s.db
+      .selectFrom('console_sessions')
+      .select('token_hash')
+      .where('user_id', '=', staff.id)
+      .execute();
+    expect(sessions).toHaveLength(1);
+    const links = await s.db.selectFrom('console_links').select('token_hash').where('user_id', '=', staff.id).execute();
+    expect(links.map((l) => l.token_hash)).not.toContain(sha256(secretOf(stale)));
+    expect(links.map((l) => l.token_hash)).toContain(sha256(secretOf(recent)));
+  });
+});
+
 describe('behind a proxy with PUBLIC_URL set', () => {
   let proxied: ConsoleServer;
   let boss: TestUser;
