@@ -18,3 +18,40 @@ export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
+
+/** The processes a process started, and theirs (read from /proc while they run). */
+function descendants(pid: number): number[] {
+  const found: number[] = [];
+  let tasks: string[];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return found;
+  }
+  for (const task of tasks) {
+    let children = '';
+    try {
+      children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const child of children.split(' ').filter(Boolean).map(Number)) found.push(child, ...descendants(child));
+  }
+  return found;
+}
+
+/**
+ * User + system CPU time of a process and of the processes it started that are still running, µs
+ * (`npm start` is npm, then node: both count). Processes that have already exited are not counted.
+ */
+export function treeCpuMicros(pid: number): number {
+  let total = 0;
+  for (const each of [pid, ...descendants(pid)]) {
+    try {
+      total += processCpuMicros(each);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
+}

@@ -1,6 +1,6 @@
 // The geographic data as the API serves it, held in memory: every response body the endpoints
-// can give is serialised once, with its ETag, when the catalogue is built, so a request is one
-// Map lookup. Built at start (after the first-start load) and rebuilt when geo:import has bumped
+// can give is serialised once, with its ETag, on its first request after the catalogue is built,
+// so a request is one Map lookup. Built at start (after the first-start load) and rebuilt when geo:import has bumped
 // the revision in the database (checked every REVISION_CHECK_MS while the server runs).
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -9,8 +9,8 @@ import type { Database } from '../../db/schema.js';
 import { activeRows, currentRevision } from './repository.js';
 
 export interface CachedBody {
-  body: Buffer;
-  etag: string;
+  readonly body: Buffer;
+  readonly etag: string;
 }
 
 export type GeoItem = { id: number | string; name: string };
@@ -24,9 +24,32 @@ const collator = new Intl.Collator('fa', { numeric: true });
 const byNameThenId = (a: { name: string; id: number }, b: { name: string; id: number }) =>
   collator.compare(a.name, b.name) || a.id - b.id;
 
+/**
+ * A body serialised, and its ETag hashed, when first asked for: a build makes thousands of them and
+ * most are never requested, so a start does not wait for them (docs/performance.md, "Startup").
+ */
+class LazyBody implements CachedBody {
+  private bytes: Buffer | undefined;
+  private tag: string | undefined;
+
+  constructor(private value: unknown) {}
+
+  get body(): Buffer {
+    if (!this.bytes) {
+      this.bytes = Buffer.from(JSON.stringify(this.value));
+      this.value = undefined;
+    }
+    return this.bytes;
+  }
+
+  get etag(): string {
+    this.tag ??= `"${createHash('sha1').update(this.body).digest('base64url')}"`;
+    return this.tag;
+  }
+}
+
 function cached(value: unknown): CachedBody {
-  const body = Buffer.from(JSON.stringify(value));
-  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+  return new LazyBody(value);
 }
 
 export const EMPTY_ARRAY = cached([]);
