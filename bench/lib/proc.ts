@@ -40,15 +40,22 @@ function descendants(pid: number): number[] {
   return found;
 }
 
+/** User + system CPU time of a process and of its children that have exited and been waited for, µs. */
+function cpuWithExitedChildrenMicros(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10_000;
+}
+
 /**
- * User + system CPU time of a process and of the processes it started that are still running, µs
- * (`npm start` is npm, then node: both count). Processes that have already exited are not counted.
+ * User + system CPU time of a process and of every process it started, µs: those still running,
+ * and those that have exited (counted in their parent's children time: `npm start` runs a build
+ * step, then node).
  */
 export function treeCpuMicros(pid: number): number {
   let total = 0;
   for (const each of [pid, ...descendants(pid)]) {
     try {
-      total += processCpuMicros(each);
+      total += cpuWithExitedChildrenMicros(each);
     } catch {
       // exited meanwhile
     }
