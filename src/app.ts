@@ -67,6 +67,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler: answerClientError,
     // Answers held in memory (the geographic data) are sent before routing: src/http/prepared-answers.ts.
     serverFactory: preparedAnswers.serverFactory(inFlight),
+    // A first start loads the bundled geographic data in an onReady hook: seconds, and on a busy
+    // machine or a remote PostgreSQL more than Fastify's default 10 s, which would end the start.
+    pluginTimeout: 300_000,
   });
 
   // Infrastructure: what every request and every module relies on.

@@ -53,12 +53,15 @@ export default fp(
       allErrors: true,
       strict: false,
     };
-    const coercing = addFormats.default(new Ajv({ ...common, coerceTypes: 'array' }));
-    const exact = addFormats.default(new Ajv({ ...common, coerceTypes: false }));
+    // Made with the first validator compiled, like the validators themselves.
+    let coercing: Ajv | undefined;
+    let exact: Ajv | undefined;
+    const ajvFor = (httpPart: string | undefined): Ajv =>
+      httpPart === 'body'
+        ? (exact ??= addFormats.default(new Ajv({ ...common, coerceTypes: false })))
+        : (coercing ??= addFormats.default(new Ajv({ ...common, coerceTypes: 'array' })));
     app.setValidatorCompiler(({ schema, httpPart }) =>
-      validatorOnFirstUse(() =>
-        (httpPart === 'body' ? exact : coercing).compile(httpPart === 'querystring' ? closedObject(schema) : schema),
-      ),
+      validatorOnFirstUse(() => ajvFor(httpPart).compile(httpPart === 'querystring' ? closedObject(schema) : schema)),
     );
     app.setSerializerCompiler(({ schema }) => serializerOnFirstUse(schema as Schema));
   },
