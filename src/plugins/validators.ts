@@ -56,10 +56,14 @@ export default fp(
     // Made with the first validator compiled, like the validators themselves.
     let coercing: Ajv | undefined;
     let exact: Ajv | undefined;
-    const ajvFor = (httpPart: string | undefined): Ajv =>
-      httpPart === 'body'
-        ? (exact ??= addFormats.default(new Ajv({ ...common, coerceTypes: false })))
-        : (coercing ??= addFormats.default(new Ajv({ ...common, coerceTypes: 'array' })));
+    const ajvFor = (httpPart: string | undefined): Ajv => {
+      if (httpPart === 'body') {
+        exact ??= addFormats.default(new Ajv({ ...common, coerceTypes: false }));
+        return exact;
+      }
+      coercing ??= addFormats.default(new Ajv({ ...common, coerceTypes: 'array' }));
+      return coercing;
+    };
     app.setValidatorCompiler(({ schema, httpPart }) =>
       validatorOnFirstUse(() => ajvFor(httpPart).compile(httpPart === 'querystring' ? closedObject(schema) : schema)),
     );
