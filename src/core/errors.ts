@@ -48,10 +48,23 @@ export class ValidationError extends Error {
     readonly errors: FieldErrors,
     /** Overrides the form configured on the route. */
     readonly form?: ValidationForm,
+    /** Per field, a catalogue message the edge renders in the request's language (errors holds it in English). */
+    readonly refs?: Record<string, MessageRef>,
   ) {
     super('The given data was invalid.');
   }
 }
+
+/** 422 for fields a service finds wrong (a slug already taken), each with a catalogue message. */
+export const invalidFields = (refs: Record<string, MessageRef>) =>
+  new ValidationError(
+    Object.fromEntries(Object.entries(refs).map(([field, ref]) => [field, [t('en', ref.key, ref.params)]])),
+    undefined,
+    refs,
+  );
+
+/** 409 {success:false, message, data}: the request was made against a state that has changed since (data: the current one). */
+export const conflict = (message: MessageText, data: unknown) => withMessage(409, { success: false, data }, message);
 
 export const VALIDATION_MESSAGES: Record<Exclude<ValidationForm, 'assistant'>, string> = {
   tickets: 'Validation error.',

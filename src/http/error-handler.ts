@@ -79,7 +79,13 @@ export function handleError(error: FastifyError | Error, req: FastifyRequest, re
   }
 
   const form = req.routeOptions?.config?.validationForm ?? 'general';
-  if (error instanceof ValidationError) return send(reply, 422, validationBody(error.form ?? form, error.errors));
+  if (error instanceof ValidationError) {
+    const { refs } = error;
+    const errors = refs
+      ? Object.fromEntries(Object.entries(refs).map(([f, r]) => [f, [t(requestLocale(req), r.key, r.params)]]))
+      : error.errors;
+    return send(reply, 422, validationBody(error.form ?? form, errors));
+  }
 
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {

@@ -5,6 +5,8 @@ import type { CliCommand } from '../cli/command.js';
 import assistantRoutes from './assistant/routes.js';
 import { commands as assistantCommands } from './assistant/commands.js';
 import geoRoutes from './geo/routes.js';
+import kbRoutes from './kb/routes.js';
+import { commands as kbCommands } from './kb/commands.js';
 import { commands as geoCommands } from './geo/commands.js';
 import notificationRoutes from './notifications/routes.js';
 import { commands as notificationCommands } from './notifications/commands.js';
@@ -24,5 +26,6 @@ export const modules: FeatureModule[] = [
   { name: 'geo', routes: geoRoutes, commands: geoCommands },
   { name: 'tickets', routes: ticketRoutes, commands: ticketCommands },
   { name: 'assistant', routes: assistantRoutes, commands: assistantCommands },
+  { name: 'kb', routes: kbRoutes, commands: kbCommands },
   { name: 'notifications', routes: notificationRoutes, commands: notificationCommands },
 ];

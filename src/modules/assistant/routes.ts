@@ -10,7 +10,6 @@ import { requestLocale } from '../../http/i18n.js';
 import { agentById, allAgents, type AgentId } from './agents.js';
 import { streamChat, wantsEventStream } from './chat-stream.js';
 import { EscalationService } from './escalation.js';
-import { bundledKnowledgeBase } from './knowledge.js';
 import type { ConversationStatus } from './repository.js';
 import { providerFromConfig } from './providers/index.js';
 import * as s from './schemas.js';
@@ -33,7 +32,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
   const { deps } = app;
   // Everything that can fail at start fails here, before the server listens.
   const welcome = configuredWelcome(deps.config);
-  const service = new AssistantService(deps, bundledKnowledgeBase(), providerFromConfig(deps.config));
+  const service = new AssistantService(deps, app.knowledge, providerFromConfig(deps.config));
   const escalation = new EscalationService(deps);
   const user = { auth: 'user', validationForm: 'assistant' } as const;
 
