@@ -75,8 +75,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
       const { data, etag } = await helpArticleBySlug(deps.db, req.query.lang ?? requestLocale(req), req.params.slug);
       reply.header('etag', etag).header('cache-control', ARTICLE_CACHE).header('vary', 'accept-language');
       const asked = req.headers['if-none-match'];
-      if (asked?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag))
-        return reply.code(304).send(null);
+      if (asked?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) return reply.code(304).send(null);
       return { success: true, data };
     },
   );
