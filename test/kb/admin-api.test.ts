@@ -1,9 +1,12 @@
 // The staff's editing API under /api/admin/kb/ over real sockets, on the database of the run:
 // 401 and 403 on every route, each validation rule with its exact body, optimistic concurrency
 // (409 with the current article), publish, archive, revisions, restore, delete, categories, tags.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { userWithToken } from '../helpers/factories.js';
 import { article, KbServer } from './helpers.js';
+
+// Child processes (servers, the CLI through tsx) are slow on a loaded machine.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 240_000 });
 
 let kb: KbServer;
 let staff: Record<string, string>;

@@ -2,9 +2,12 @@
 // counts, published articles paginated like the tickets list, a search through the assistant's
 // retrieval (typos, colloquial Persian, Finglish), one article by slug with its ETag and 304, and
 // 404 for drafts, archived articles and unknown slugs. No token needed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { userWithToken } from '../helpers/factories.js';
 import { article, KbServer } from './helpers.js';
+
+// Child processes (servers, the CLI through tsx) are slow on a loaded machine.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 240_000 });
 
 let kb: KbServer;
 let staff: Record<string, string>;

@@ -5,11 +5,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchServer, type ServerProcess } from '../../harness/server.js';
 import { userWithToken } from '../helpers/factories.js';
 import { runCli } from '../helpers/process.js';
 import { KbServer } from './helpers.js';
+
+// Child processes (servers, the CLI through tsx) are slow on a loaded machine.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 240_000 });
 
 const DEADLINE_MS = 2_000;
 

@@ -5,12 +5,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_KNOWLEDGE_DIR } from '../../src/modules/assistant/knowledge.js';
 import { createArticle } from '../../src/modules/kb/service.js';
 import { createCategory } from '../../src/modules/kb/taxonomy.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
 import { runCli } from '../helpers/process.js';
+
+// Child processes (servers, the CLI through tsx) are slow on a loaded machine.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 240_000 });
 
 let database: TestDatabase;
 let scratch: string;
