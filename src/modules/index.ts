@@ -12,6 +12,9 @@ import { openApiTags as consoleTags } from './users/console/schemas.js';
 import assistantRoutes from './assistant/routes.js';
 import { commands as assistantCommands } from './assistant/commands.js';
 import geoRoutes from './geo/routes.js';
+import kbRoutes from './kb/routes.js';
+import { openApiTags as kbTags } from './kb/schemas.js';
+import { commands as kbCommands } from './kb/commands.js';
 import { commands as geoCommands } from './geo/commands.js';
 import notificationRoutes from './notifications/routes.js';
 import { commands as notificationCommands } from './notifications/commands.js';
@@ -38,5 +41,6 @@ export const modules: FeatureModule[] = [
   { name: 'geo', routes: geoRoutes, commands: geoCommands, openApiTags: geoTags },
   { name: 'tickets', routes: ticketRoutes, commands: ticketCommands, openApiTags: ticketTags },
   { name: 'assistant', routes: assistantRoutes, commands: assistantCommands, openApiTags: assistantTags },
+  { name: 'kb', routes: kbRoutes, commands: kbCommands, openApiTags: kbTags },
   { name: 'notifications', routes: notificationRoutes, commands: notificationCommands, openApiTags: notificationTags },
 ];
