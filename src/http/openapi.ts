@@ -147,9 +147,29 @@ function hoistNamed(node: unknown, named: Json): unknown {
   return copy;
 }
 
-/** The multipart form of an upload route's JSON body: the same fields, files under attachments[]. */
-function multipartForm(jsonSchema: Json): Json {
+/** The file fields of the upload routes whose files are not attachments[]. */
+const MULTIPART_FILES: Record<string, { fields: Json; required: string[] }> = {
+  '/api/admin/kb/files': {
+    fields: {
+      file: {
+        type: 'string',
+        format: 'binary',
+        description:
+          'The document: .pdf, .docx, .txt, .md or .markdown, smaller than 20 MB (at most 20,971,519 bytes).',
+      },
+    },
+    required: ['file'],
+  },
+};
+
+/** The multipart form of an upload route's JSON body: the same fields, files under attachments[] unless listed above. */
+function multipartForm(jsonSchema: Json, route: string): Json {
   const properties = { ...(jsonSchema.properties as Json) };
+  const own = MULTIPART_FILES[route];
+  if (own) {
+    Object.assign(properties, own.fields);
+    return { type: 'object', required: [...((jsonSchema.required as string[]) ?? []), ...own.required], properties };
+  }
   properties['attachments[]'] = {
     type: 'array',
     maxItems: 10,
@@ -185,7 +205,7 @@ function completeDocument(doc: Json, config: Config, corsOn: boolean): Json {
       operation.parameters = parameters;
       const body = (operation.requestBody as { content?: Record<string, { schema: Json }> } | undefined)?.content;
       if (body?.['multipart/form-data'])
-        body['multipart/form-data'] = { schema: multipartForm(body['multipart/form-data'].schema) };
+        body['multipart/form-data'] = { schema: multipartForm(body['multipart/form-data'].schema, route) };
       for (const [status, answer] of Object.entries(operation.responses as Record<string, Json>)) {
         const code = Number(status);
         const headers: Json = {

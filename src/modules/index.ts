@@ -8,6 +8,7 @@ import geoRoutes from './geo/routes.js';
 import { commands as geoCommands } from './geo/commands.js';
 import notificationRoutes from './notifications/routes.js';
 import { commands as notificationCommands } from './notifications/commands.js';
+import kbFileRoutes from './kb-files/routes.js';
 import ticketRoutes from './tickets/routes.js';
 import { commands as ticketCommands } from './tickets/commands.js';
 import userAdminRoutes from './users/admin-routes.js';
@@ -25,4 +26,5 @@ export const modules: FeatureModule[] = [
   { name: 'tickets', routes: ticketRoutes, commands: ticketCommands },
   { name: 'assistant', routes: assistantRoutes, commands: assistantCommands },
   { name: 'notifications', routes: notificationRoutes, commands: notificationCommands },
+  { name: 'kb-files', routes: kbFileRoutes, commands: [] },
 ];

@@ -34,7 +34,7 @@ export {
 } from './knowledge-files.js';
 
 type Indexed = Passage & { key: string };
-
+type PhraseEntry = { padded: string; adds: string[]; stands: string[] };
 // An answer sentence counts as a phrasing of its passage, discounted: it says how, not how members ask.
 const ANSWER_SENTENCE_WEIGHT = 0.5;
 
@@ -46,21 +46,40 @@ export class KnowledgeBase {
   /** Per language: every token of the thesaurus's phrases, so a phrase is found with an ending glued on. */
   private readonly phraseTokens = new Map<Locale, Set<string>>();
   /** Per language: the thesaurus's phrases by their first token, each padded with spaces and with the words it stands for. */
-  private readonly phrasesByFirstToken = new Map<
-    Locale,
-    Map<string, Array<{ padded: string; adds: string[]; stands: string[] }>>
-  >();
+  private readonly phrasesByFirstToken = new Map<Locale, Map<string, PhraseEntry[]>>();
   /** Per language: in how many passages (heading, alternates or answer) each word occurs. */
   private readonly passageFrequency = new Map<Locale, Map<string, number>>();
   /** Reads Persian typed in Latin letters as Persian, with the Persian side's words (finglish.ts). */
-  private readonly latinReader: LatinReader;
-
+  private latinReader!: LatinReader;
+  /** Passages from sources other than the constructor's (uploaded documents), by source id. */
+  private readonly sourcePassages = new Map<string, Passage[]>();
   constructor(
-    readonly passages: Passage[],
-    thesaurus: Thesaurus = { en: [], fa: [] },
+    private readonly ownPassages: Passage[],
+    private readonly thesaurus: Thesaurus = { en: [], fa: [] },
     readonly ranking: Record<Locale, Ranking> = DEFAULT_RANKING,
-    outside: Outside = { en: [], fa: [] },
+    private readonly outside: Outside = { en: [], fa: [] },
   ) {
+    this.reindex();
+  }
+  /** Every passage: the constructor's, then those of the other sources. */
+  get passages(): Passage[] {
+    return this.ownPassages.concat(...this.sourcePassages.values());
+  }
+
+  /** Puts a source's passages in the index, replacing what that source had (an uploaded document's, by its id). */
+  setSourcePassages(sourceId: string, passages: Passage[]): void {
+    this.sourcePassages.set(sourceId, passages);
+    this.reindex();
+  }
+
+  /** Takes a source's passages out of the index (an uploaded document deactivated or deleted). */
+  removeSourcePassages(sourceId: string): void {
+    if (this.sourcePassages.delete(sourceId)) this.reindex();
+  }
+
+  /** Builds every index from this.passages; synchronous, so a search never sees half of it. */
+  private reindex(): void {
+    const { passages, thesaurus, outside } = this;
     for (const lang of ['en', 'fa'] as const) {
       const own = passages.filter((p) => p.lang === lang);
       this.byLang.set(lang, own);
@@ -72,7 +91,7 @@ export class KnowledgeBase {
       this.passageFrequency.set(lang, frequency);
       this.phraseTokens.set(lang, new Set(thesaurus[lang].flatMap(({ phrase }) => phrase.split(' '))));
       // A message is only checked against the phrases that start with one of its tokens.
-      const byFirstToken = new Map<string, Array<{ padded: string; adds: string[]; stands: string[] }>>();
+      const byFirstToken = new Map<string, PhraseEntry[]>();
       for (const { phrase, adds } of thesaurus[lang]) {
         const first = phrase.split(' ')[0]!;
         const entry = { padded: ` ${phrase} `, adds, stands: this.words(phrase, lang) };
