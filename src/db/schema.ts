@@ -2,6 +2,7 @@
 // outbox and the answer versions, shared infrastructure, in mail/tables.ts and answer-versions.ts.
 import type { MailTables } from '../mail/tables.js';
 import type { AnswerVersionTables } from './answer-versions.js';
+import type { AnswerGapTables } from '../modules/answer-gaps/tables.js';
 import type { AssistantTables } from '../modules/assistant/tables.js';
 import type { GeoTables } from '../modules/geo/tables.js';
 import type { KbFileTables } from '../modules/kb-files/tables.js';
@@ -17,4 +18,5 @@ export interface Database
     NotificationTables,
     MailTables,
     AnswerVersionTables,
-    KbFileTables {}
+    KbFileTables,
+    AnswerGapTables {}

@@ -2,6 +2,7 @@
 // modules/ with its routes (a Fastify plugin mounted under /api) and its operator commands.
 import type { FastifyPluginAsync } from 'fastify';
 import type { CliCommand } from '../cli/command.js';
+import answerGapRoutes from './answer-gaps/routes.js';
 import assistantRoutes from './assistant/routes.js';
 import { commands as assistantCommands } from './assistant/commands.js';
 import geoRoutes from './geo/routes.js';
@@ -27,4 +28,5 @@ export const modules: FeatureModule[] = [
   { name: 'assistant', routes: assistantRoutes, commands: assistantCommands },
   { name: 'notifications', routes: notificationRoutes, commands: notificationCommands },
   { name: 'kb-files', routes: kbFileRoutes, commands: [] },
+  { name: 'answer-gaps', routes: answerGapRoutes, commands: [] },
 ];
