@@ -146,12 +146,9 @@ describe('the gaps', () => {
     expect(persian[0].count).toBe(2);
     expect(data.some((g) => /dogecoin/i.test(g.question))).toBe(false);
     const refund = data.find((g) => g.question === 'How long does a refund take?');
-    expect(refund).toMatchObject({
-      count: 1,
-      thumbs_down_count: 1,
-      no_answer_count: 0,
-      reasons: ['It did not say how long'],
-    });
+    // Two rated down in the feedback tests above, one here: the newest reason first.
+    expect(refund).toMatchObject({ count: 3, thumbs_down_count: 3, no_answer_count: 0 });
+    expect(refund.reasons[0]).toBe('It did not say how long');
     expect(await gaps('?lang=fa')).toEqual(persian);
     expect(await gaps('?limit=1')).toHaveLength(1);
   });
