@@ -34,7 +34,7 @@ describe('access', () => {
       ['DELETE', '/api/admin/kb/files/1'],
     ] as const)
       expect((await s.call(method, path, { auth: s.member.auth })).status).toBe(403);
-    expect((await s.call('PATCH', '/api/admin/kb/files/1', { auth: s.member.auth, json: {} })).status).toBe(403);
+    expect((await s.call('PUT', '/api/admin/kb/files/1', { auth: s.member.auth, json: {} })).status).toBe(403);
   });
 });
 
@@ -142,7 +142,7 @@ describe('limits and validation', () => {
     expect(missing).toEqual({ status: 404, body: { success: false, message: 'Document not found.' } });
     expect((await s.call('DELETE', '/api/admin/kb/files/999999', { auth: s.admin.auth })).status).toBe(404);
     expect((await s.call('GET', '/api/admin/kb/files/abc', { auth: s.admin.auth })).status).toBe(422);
-    const patch = await s.call('PATCH', '/api/admin/kb/files/1', { auth: s.admin.auth, json: { active: 'no' } });
+    const patch = await s.call('PUT', '/api/admin/kb/files/1', { auth: s.admin.auth, json: { active: 'no' } });
     expect(patch.status).toBe(422);
   });
 });
@@ -176,13 +176,13 @@ describe('the chat', () => {
     expect(answer.body.sources[0]).toEqual({ id: `file-${file.id}.2`, title: 'Solar handbook, page 2' });
     expect(answer.body.message).toContain('twelve years');
 
-    const off = await s.call('PATCH', `/api/admin/kb/files/${file.id}`, {
+    const off = await s.call('PUT', `/api/admin/kb/files/${file.id}`, {
       auth: s.admin.auth,
       json: { active: false },
     });
     expect(off.body.data).toMatchObject({ active: false, status: 'ready' });
     expect(await cites()).toEqual([]);
-    await s.call('PATCH', `/api/admin/kb/files/${file.id}`, { auth: s.admin.auth, json: { active: true } });
+    await s.call('PUT', `/api/admin/kb/files/${file.id}`, { auth: s.admin.auth, json: { active: true } });
     expect((await cites())[0]?.id).toBe(`file-${file.id}.2`);
 
     const deleted = await s.call('DELETE', `/api/admin/kb/files/${file.id}`, { auth: s.admin.auth });

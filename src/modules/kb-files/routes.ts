@@ -119,7 +119,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     }),
   );
 
-  app.patch(
+  app.put(
     '/admin/kb/files/:id',
     {
       schema: {
