@@ -104,7 +104,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req) => {
       const locale = requestLocale(req);
-      const gap = await service.decide(currentUser(req), req.params.id, req.body, locale, 365);
+      const gap = await service.decide(currentUser(req), req.params.id, req.body, 365);
       return {
         success: true,
         message: t(locale, gap.state === 'answered' ? 'assistant.gap.answered' : 'assistant.gap.dismissed'),

@@ -4,13 +4,13 @@
 // article. A decision covers the questions asked until it was taken: the same thing asked again
 // afterwards opens the group again.
 import { msg, notFound, ValidationError } from '../../core/errors.js';
+import { fieldMessage } from '../../core/fields.js';
 import type { AppDeps } from '../../core/deps.js';
 import type { Locale } from '../../core/i18n.js';
 import { nowIso } from '../../db/index.js';
-import { fieldMessage } from '../../http/validation.js';
 import type { KnowledgeBase } from '../assistant/knowledge.js';
 import { messageLanguage } from '../assistant/text.js';
-import { usersByIds, type UserRecord } from '../users/service.js';
+import { isStaffRole, usersByIds, type UserRecord } from '../users/service.js';
 import { groupQuestions, type GapGroup, type Unanswered } from './grouping.js';
 import * as repo from './repository.js';
 
@@ -57,7 +57,8 @@ export class AnswerGapService {
     const questions: Unanswered[] = [];
     for (const row of rows) {
       // Staff trying the assistant are not members missing an answer.
-      if (!row.question || askers.get(row.user_id)?.is_admin !== false) continue;
+      const asker = askers.get(row.user_id);
+      if (!row.question || !asker || isStaffRole(asker)) continue;
       const lang = messageLanguage(row.question);
       if (query.lang && lang !== query.lang) continue;
       questions.push({
@@ -100,14 +101,13 @@ export class AnswerGapService {
     user: UserRecord,
     id: string,
     input: { state: 'dismissed' | 'answered'; article_key?: string | null },
-    locale: Locale,
     days: number,
   ): Promise<Gap> {
     const articleKey = input.state === 'answered' ? (input.article_key ?? null) : null;
     if (input.state === 'answered') {
-      if (!articleKey) throw new ValidationError({ article_key: [fieldMessage(locale, 'required', 'article_key')] });
+      if (!articleKey) throw new ValidationError({ article_key: [fieldMessage('required', 'article_key')] });
       if (!this.knowledge.passage('en', articleKey) && !this.knowledge.passage('fa', articleKey))
-        throw new ValidationError({ article_key: [fieldMessage(locale, 'in', 'article_key')] });
+        throw new ValidationError({ article_key: [fieldMessage('in', 'article_key')] });
     }
     const gap = (await this.gaps({ days, state: 'all' })).find((g) => g.id === id || g.memberIds.has(id));
     if (!gap) throw notFound(msg('assistant.gap.not_found'));

@@ -5,15 +5,15 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { HttpError, type FieldErrors } from '../../core/errors.js';
+import { HttpError, type FieldMessages } from '../../core/errors.js';
+import { fieldMessage } from '../../core/fields.js';
 import { t } from '../../core/i18n.js';
 import { requestLocale } from '../../http/i18n.js';
-import { fieldMessage } from '../../http/validation.js';
 import { ACCEPTED_EXTENSIONS, DOCUMENT_KINDS, MAX_UPLOAD_BYTES, type DocumentKind } from './limits.js';
 
 export interface ReadUpload {
   file?: { fileName: string; kind: DocumentKind; bytes: Buffer };
-  errors: FieldErrors;
+  errors: FieldMessages;
 }
 
 declare module 'fastify' {
@@ -65,11 +65,10 @@ export async function readDocumentUpload(req: FastifyRequest): Promise<void> {
       const fileName = cleanName(part.filename ?? '');
       const extension = fileName.includes('.') ? fileName.slice(fileName.lastIndexOf('.') + 1).toLowerCase() : '';
       const kind = DOCUMENT_KINDS[extension as keyof typeof DOCUMENT_KINDS];
-      if (!kind)
-        state.errors.file = [fieldMessage(locale, 'mimes', 'file', { values: ACCEPTED_EXTENSIONS.join(', ') })];
+      if (!kind) state.errors.file = [fieldMessage('mimes', 'file', { values: ACCEPTED_EXTENSIONS.join(', ') })];
       else if (part.file.truncated)
-        state.errors.file = [fieldMessage(locale, 'file_max', 'file', { max: MAX_UPLOAD_BYTES / 1024 })];
-      else if (bytes.length === 0) state.errors.file = [fieldMessage(locale, 'file', 'file')];
+        state.errors.file = [fieldMessage('file_max', 'file', { max: MAX_UPLOAD_BYTES / 1024 })];
+      else if (bytes.length === 0) state.errors.file = [fieldMessage('file', 'file')];
       else state.file = { fileName, kind, bytes };
     }
   } catch (error) {
@@ -78,6 +77,6 @@ export async function readDocumentUpload(req: FastifyRequest): Promise<void> {
     if (typeof code === 'string' && code.startsWith('FST_')) throw error;
     throw new HttpError(400, { success: false, message: t(locale, 'http.bad_request') });
   }
-  if (!state.file && !state.errors.file) state.errors.file = [fieldMessage(locale, 'required', 'file')];
+  if (!state.file && !state.errors.file) state.errors.file = [fieldMessage('required', 'file')];
   req.body = body;
 }
