@@ -12,6 +12,34 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string | null;
+  messageId?: string | null;
+  inReplyTo?: string | null;
+  /** Message-IDs separated by spaces. */
+  references?: string | null;
+  replyTo?: string | null;
+  automatic?: boolean;
+}
+
+/** Every mail we send names its kind, so a copy of it coming back in is recognised as ours. */
+export const OWN_MAIL_HEADER = 'X-Platform-Mail';
+
+/** nodemailer's options for one mail, threading headers included when present. */
+function messageOptions(mail: OutgoingMail) {
+  return {
+    from: mail.from,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html ?? undefined,
+    messageId: mail.messageId ?? undefined,
+    inReplyTo: mail.inReplyTo ?? undefined,
+    references: mail.references ?? undefined,
+    replyTo: mail.replyTo ?? undefined,
+    headers: {
+      [OWN_MAIL_HEADER]: mail.automatic ? 'automatic' : 'reply',
+      ...(mail.automatic ? { 'Auto-Submitted': 'auto-generated' } : {}),
+    },
+  };
 }
 
 export interface MailTransport {
@@ -29,13 +57,7 @@ export function smtpTransport(url: string): MailTransport {
   } as nodemailer.TransportOptions);
   return {
     async send(mail) {
-      await transporter.sendMail({
-        from: mail.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html ?? undefined,
-      });
+      await transporter.sendMail(messageOptions(mail));
     },
     close: () => transporter.close(),
   };
@@ -45,13 +67,7 @@ export function fileTransport(folder: string): MailTransport {
   const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
-      const info = await builder.sendMail({
-        from: mail.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html ?? undefined,
-      });
+      const info = await builder.sendMail(messageOptions(mail));
       await fs.mkdir(folder, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
       // Written under a temporary name first so a reader never sees half a message.
