@@ -11,6 +11,7 @@ import { attachmentIdFrom, contentDisposition, throwIfInvalid, ticketIdFrom } fr
 import * as schemas from './schemas.js';
 import * as changes from './changes.js';
 import * as tickets from './service.js';
+import mailRoutes from './email/routes.js';
 import type { AttachmentStorage } from './storage/index.js';
 import { bodyAsObject, commitUploads, registerUploads, uploadErrors, uploadHooks, uploadsOf } from './uploads.js';
 
@@ -216,6 +217,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
   );
 
   await app.register(staffRoutes, { storage, withUploads });
+  await app.register(mailRoutes, { storage });
 };
 
 export default routes;
