@@ -20,6 +20,7 @@ import consoleAssets from './plugins/console-assets.js';
 import cors from './plugins/cors.js';
 import attachmentStorage from './plugins/attachment-storage.js';
 import deps from './plugins/deps.js';
+import mailInbox from './plugins/mail-inbox.js';
 import mailWorker from './plugins/mail-worker.js';
 import notificationStreams from './plugins/notification-streams.js';
 import redis from './plugins/redis.js';
@@ -79,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mailWorker);
   await app.register(attachmentStorage);
   await app.register(storageSweep);
+  await app.register(mailInbox);
   await app.register(notificationStreams);
 
   // The HTTP edge, in the order its hooks run.
