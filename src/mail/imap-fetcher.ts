@@ -164,7 +164,7 @@ export class InboxFetcher {
       if (this.stopped || !holding()) return;
       const place = { mailbox, uidValidity, uid };
       const message = await client.fetchOne(String(uid), { source: true }, { uid: true });
-      if (!message || !message.source) continue;
+      if (!message?.source) continue;
       try {
         await this.handler.process(message.source, place);
       } catch (err) {

@@ -20,7 +20,7 @@ export default fp(
       : undefined;
     let pass: Promise<unknown> | undefined;
     const timer = setInterval(() => {
-      if (pass) return;
+      if (pass !== undefined) return;
       pass = releaseDeferred(deps, storage)
         .catch((err: unknown) => app.log.warn({ err }, 'deferred inbound mail pass failed'))
         .finally(() => (pass = undefined));
