@@ -233,6 +233,8 @@ const settings = {
   MAIL_REPLY_KEY: replyKey,
   /** The mailbox fetched over IMAP (IDLE) for replies and new tickets; unset: no fetcher (the webhook still works). */
   MAIL_INBOX_URL: inboxUrl,
+  /** How long the fetching instance's lease lasts unrenewed: another instance takes over this long after it died. */
+  MAIL_INBOX_LEASE_SECONDS: integer(30, 2, 3600),
   /** Messages one sender may have applied per hour; more wait (deferred, not lost) until the hour allows. */
   MAIL_INBOUND_PER_SENDER_PER_HOUR: integer(30, 1, 100_000),
   LLM_BASE_URL: url(

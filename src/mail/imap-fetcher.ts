@@ -50,6 +50,8 @@ export class InboxFetcher {
   private loop: Promise<void> | undefined;
   private client: ImapFlow | undefined;
   private wake: (() => void) | undefined;
+  /** New mail was announced (EXISTS) while the fetcher was busy: look again before waiting. */
+  private announced = false;
   private readonly attempts = new Map<number, number>();
   /** Messages handled by this instance (for tests and logs). */
   processed = 0;
@@ -120,6 +122,8 @@ export class InboxFetcher {
       secure: url.protocol === 'imaps:',
       auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) },
       logger: false,
+      // IDLE soon after each fetch, so the server announces new mail at once.
+      autoIdleDelay: 500,
     });
     this.client = client;
     let holding = true;
@@ -133,15 +137,19 @@ export class InboxFetcher {
           if (!holding) this.wake?.();
         });
     }, this.options.leaseMs / 3);
-    client.on('exists', () => this.wake?.());
+    client.on('exists', () => {
+      this.announced = true;
+      this.wake?.();
+    });
     client.on('error', (err: unknown) => this.log.warn({ err }, 'mail inbox connection error'));
     const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
     try {
       await client.connect();
       await client.mailboxOpen(this.mailbox);
       while (!this.stopped && holding && client.usable) {
+        this.announced = false;
         await this.fetchNew(client, () => holding);
-        await Promise.race([this.sleep(this.options.pollMs), closed]);
+        if (!this.announced) await Promise.race([this.sleep(this.options.pollMs), closed]);
       }
     } finally {
       clearInterval(renew);
@@ -164,7 +172,7 @@ export class InboxFetcher {
       if (this.stopped || !holding()) return;
       const place = { mailbox, uidValidity, uid };
       const message = await client.fetchOne(String(uid), { source: true }, { uid: true });
-      if (!message?.source) continue;
+      if (message === false || message.source === undefined) continue;
       try {
         await this.handler.process(message.source, place);
       } catch (err) {

@@ -16,6 +16,7 @@ export default fp(
     const fetcher = deps.config.MAIL_INBOX_URL
       ? new InboxFetcher(deps.db, deps.config.MAIL_INBOX_URL, inboxHandler(deps, storage), app.log, {
           count: (outcome) => inboundMailMessages.inc({ outcome }),
+          leaseMs: deps.config.MAIL_INBOX_LEASE_SECONDS * 1000,
         })
       : undefined;
     let pass: Promise<unknown> | undefined;

@@ -127,7 +127,7 @@ export async function startDovecot(): Promise<Dovecot> {
       withClient(async (c) => {
         await c.mailboxOpen('INBOX');
         const out: Array<{ uid: number; flags: string[] }> = [];
-        if (c.mailbox?.exists === 0) return out;
+        if (c.mailbox === false || c.mailbox.exists === 0) return out;
         for await (const m of c.fetch('1:*', { uid: true, flags: true }))
           out.push({ uid: m.uid, flags: [...(m.flags ?? [])] });
         return out;
