@@ -171,13 +171,16 @@ describe('mailbox fetcher (IMAP)', () => {
       LOG_LEVEL: 'silent',
     };
     const before = await inboundCount();
-    const total = 60;
-    await dovecot.deliver(...Array.from({ length: total }, (_, i) => newMail(i, 'crash')));
+    const total = 120;
     const first = await launchServer({ env });
+    // Delivered while the first server fetches, so it is killed with mail still coming and in hand.
+    let delivering: Promise<void> = Promise.resolve();
     try {
-      await waitFor('some applied', async () => ((await inboundCount()) >= before + 5 ? true : undefined), 60_000, 20);
+      delivering = dovecot.deliver(...Array.from({ length: total }, (_, i) => newMail(i, 'crash')));
+      await waitFor('some applied', async () => ((await inboundCount()) >= before + 10 ? true : undefined), 60_000, 20);
     } finally {
       await first.kill();
+      await delivering;
     }
     const applied = (await inboundCount()) - before;
     expect(applied).toBeLessThan(total);
