@@ -12,6 +12,9 @@ import ticketRoutes from './tickets/routes.js';
 import { commands as ticketCommands } from './tickets/commands.js';
 import userAdminRoutes from './users/admin-routes.js';
 import { commands as userCommands } from './users/commands.js';
+import consoleAdminRoutes from './users/console/admin-routes.js';
+import { commands as consoleCommands } from './users/console/commands.js';
+import consoleRoutes from './users/console/routes.js';
 
 export interface FeatureModule {
   name: string;
@@ -21,6 +24,8 @@ export interface FeatureModule {
 
 export const modules: FeatureModule[] = [
   { name: 'users', routes: userAdminRoutes, commands: userCommands },
+  { name: 'console sign-in', routes: consoleRoutes, commands: consoleCommands },
+  { name: 'console sessions', routes: consoleAdminRoutes, commands: [] },
   { name: 'geo', routes: geoRoutes, commands: geoCommands },
   { name: 'tickets', routes: ticketRoutes, commands: ticketCommands },
   { name: 'assistant', routes: assistantRoutes, commands: assistantCommands },

@@ -82,7 +82,7 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
     async (req) => {
       const ticket = await tickets.ticketOf(deps, null, ticketIdFrom(req.params.id));
       throwIfInvalid(req);
-      await staffUpdate(deps, currentUser(req), ticket, req.body, requestLocale(req));
+      await staffUpdate(deps, currentUser(req), ticket, req.body);
       const updated = await tickets.ticketOf(deps, null, ticket.id);
       return {
         success: true,

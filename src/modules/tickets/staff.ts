@@ -2,10 +2,9 @@
 // in-progress; closing records resolved_at; leaving closed clears it. Replies go through
 // addComment(..., staff = true) in changes.ts.
 import { nowIso } from '../../db/index.js';
-import { ValidationError, businessRule } from '../../core/errors.js';
-import { t, type Locale } from '../../core/i18n.js';
+import { ValidationError, businessRule, msg } from '../../core/errors.js';
+import { fieldMessage } from '../../core/fields.js';
 import type { AppDeps } from '../../core/deps.js';
-import { fieldMessage } from '../../http/validation.js';
 import { usersByIds } from '../users/service.js';
 import { enqueueMail } from '../../mail/outbox.js';
 import { recipientOf, statusMail } from './email/outbound.js';
@@ -23,18 +22,17 @@ export async function staffUpdate(
   actor: Caller,
   ticket: repo.TicketRow,
   changes: StaffChanges,
-  locale: Locale,
 ): Promise<void> {
   if (changes.assignee_id !== undefined && changes.assignee_id !== null) {
     const assignee = (await usersByIds(deps.db, [changes.assignee_id])).get(changes.assignee_id);
     // Only administrators work tickets: anyone else is "invalid", like an id that does not exist.
     if (!assignee?.is_admin) {
-      throw new ValidationError({ assignee_id: [fieldMessage(locale, 'in', 'assignee_id')] }, 'tickets');
+      throw new ValidationError({ assignee_id: [fieldMessage('in', 'assignee_id')] }, 'tickets');
     }
   }
   await deps.db.transaction().execute(async (trx) => {
     const current = await repo.findTicket(trx, ticket.id, null);
-    if (!current) throw businessRule(t(locale, 'tickets.closed_not_editable'));
+    if (!current) throw businessRule(msg('tickets.closed_not_editable'));
     const now = nowIso();
     const set: Partial<repo.TicketRow> = {};
     const activities: repo.ActivityValues[] = [];

@@ -41,3 +41,6 @@ export async function usersByIds(db: Kysely<Database>, ids: readonly number[]): 
 export function userByEmail(db: Kysely<Database>, email: string): Promise<UserRecord | undefined> {
   return findUserByEmail(db, email);
 }
+
+export { ConsoleSessionVerifier, isStaffRole, type ConsoleSession } from './console/sessions.js';
+export type { Role } from './repository.js';

@@ -7,7 +7,7 @@
 import type { AppDeps } from '../../../core/deps.js';
 import { businessRule, msg } from '../../../core/errors.js';
 import type { InboundStatus } from '../../../mail/tables.js';
-import { userByEmail, type UserRecord } from '../../users/service.js';
+import { isStaffRole, userByEmail, type UserRecord } from '../../users/service.js';
 import { owns } from '../access.js';
 import type { TicketRow } from '../repository.js';
 import type { AttachmentStorage } from '../storage/index.js';
@@ -45,8 +45,8 @@ async function matchTicket(deps: AppDeps, mail: InboundMessage): Promise<TicketR
 
 /** Who may write into the ticket by mail: its owner (by user or address) or staff. */
 function writerOf(ticket: TicketRow, from: string, user: UserRecord | undefined) {
-  // Staff are the admins (the same rule as the staff routes' isStaff).
-  if (user?.is_admin) return { staff: true };
+  // Staff by the same rule as the staff routes: the support and admin roles.
+  if (user && isStaffRole(user)) return { staff: true };
   if (user && owns(user, ticket)) return { staff: false };
   if (ticket.email !== null && ticket.email === from) return { staff: false };
   return undefined;
