@@ -10,7 +10,7 @@ import { leaseHolder } from '../../src/mail/lease-query.js';
 import { replyAddressFor, threadRootId } from '../../src/modules/tickets/email/addresses.js';
 import { inboxHandler } from '../../src/modules/tickets/email/inbox.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { startDovecot, type Dovecot } from '../helpers/dovecot.js';
+import { startDovecot, type Dovecot } from '../../harness/dovecot.js';
 import { createTicketFor } from '../tickets/helpers.js';
 import { REPLIES, message, type TicketMailFacts } from './corpus.js';
 

@@ -1,4 +1,4 @@
-// A real IMAP server for the mail tests: Debian's dovecot-imapd started on loopback with a throwaway
+// A real IMAP server for the mail tests and benchmark: Debian's dovecot-imapd started on loopback with a throwaway
 // configuration in a temporary folder (its own base_dir, a passwd-file for users, maildirs in the
 // folder, no SSL), on a free port, in the foreground (dovecot -F) so it ends with its process.
 // Started as root (CI containers), its login processes run as dovenull and mail as dovecot, the
@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
-import { freePort } from '../../harness/ports.js';
+import { freePort } from './ports.js';
 
 export const DOVECOT = '/usr/sbin/dovecot';
 
