@@ -69,9 +69,11 @@ export default async function run(args: string[]): Promise<void> {
       Number(values.connections),
       10,
     );
-    let done = 0;
-    while ((done = await count()) < replies && Date.now() - started < 600_000)
+    let done = await count();
+    while (done < replies && Date.now() - started < 600_000) {
       await new Promise((r) => setTimeout(r, 250));
+      done = await count();
+    }
     const seconds = (Date.now() - started) / 1000;
     await delivered;
     const load = await api;
