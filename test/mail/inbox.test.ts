@@ -172,7 +172,7 @@ describe('mailbox fetcher (IMAP)', () => {
     };
     const before = await inboundCount();
     const total = 120;
-    const first = await launchServer({ env });
+    const first = await launchServer({ env, timeoutMs: 240_000 });
     // Delivered while the first server fetches, so it is killed with mail still coming and in hand.
     let delivering: Promise<void> = Promise.resolve();
     try {
@@ -184,7 +184,7 @@ describe('mailbox fetcher (IMAP)', () => {
     }
     const applied = (await inboundCount()) - before;
     expect(applied).toBeLessThan(total);
-    const second = await launchServer({ env });
+    const second = await launchServer({ env, timeoutMs: 240_000 });
     try {
       await waitFor('all applied', async () => ((await inboundCount()) === before + total ? true : undefined), 90_000);
     } finally {
@@ -193,5 +193,5 @@ describe('mailbox fetcher (IMAP)', () => {
     const rows = await t.db.selectFrom('tickets').select('subject').where('subject', 'like', 'crash %').execute();
     expect(rows).toHaveLength(total);
     expect(new Set(rows.map((r) => r.subject)).size).toBe(total);
-  }, 240_000);
+  }, 720_000);
 });
