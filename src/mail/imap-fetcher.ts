@@ -6,7 +6,7 @@
 // unflagged and is tried again; after maxAttempts the fetcher moves past it (flagged
 // $PlatformFailed, never deleted) so one broken message cannot stop the rest.
 import { randomBytes } from 'node:crypto';
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { releaseLease, takeLease } from './lease-query.js';
@@ -116,6 +116,8 @@ export class InboxFetcher {
   /** One connection: fetch what is new, then wait for more, while this instance holds the lease. */
   private async session(): Promise<void> {
     const url = new URL(this.url);
+    // Loaded by the instance that fetches, when it first does.
+    const { ImapFlow } = await import('imapflow');
     const client = new ImapFlow({
       host: url.hostname.replace(/^\[|\]$/g, ''),
       port: Number(url.port) || (url.protocol === 'imaps:' ? 993 : 143),

@@ -2,7 +2,7 @@
 // charsets, encoded words). Messages without a Message-ID get one derived from their bytes, so the
 // same message received twice is still recognised.
 import { createHash } from 'node:crypto';
-import { simpleParser, type AddressObject, type Attachment } from 'mailparser';
+import type { AddressObject, Attachment } from 'mailparser';
 import type { Locale } from '../../../core/i18n.js';
 import { bareAddress } from './addresses.js';
 import { newTextOf, textOfHtml } from './strip.js';
@@ -75,6 +75,8 @@ function isKeptAttachment(a: Attachment): boolean {
 }
 
 export async function parseMessage(raw: Buffer): Promise<InboundMessage> {
+  // Loaded with the first message, not when the service starts (docs/performance.md, "Startup").
+  const { simpleParser } = await import('mailparser');
   const parsed = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true });
   const headers = parsed.headers;
   const from = parsed.from?.value.find((v) => v.address)?.address;
