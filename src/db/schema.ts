@@ -3,6 +3,7 @@
 import type { MailTables } from '../mail/tables.js';
 import type { AnswerVersionTables } from './answer-versions.js';
 import type { AssistantTables } from '../modules/assistant/tables.js';
+import type { ConsoleTables } from '../modules/console/tables.js';
 import type { GeoTables } from '../modules/geo/tables.js';
 import type { NotificationTables } from '../modules/notifications/tables.js';
 import type { TicketTables } from '../modules/tickets/tables.js';
@@ -15,4 +16,5 @@ export interface Database
     AssistantTables,
     NotificationTables,
     MailTables,
-    AnswerVersionTables {}
+    AnswerVersionTables,
+    ConsoleTables {}

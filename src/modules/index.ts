@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { CliCommand } from '../cli/command.js';
 import assistantRoutes from './assistant/routes.js';
+import consoleRoutes from './console/routes.js';
 import { commands as assistantCommands } from './assistant/commands.js';
 import geoRoutes from './geo/routes.js';
 import { commands as geoCommands } from './geo/commands.js';
@@ -23,6 +24,7 @@ export const modules: FeatureModule[] = [
   { name: 'users', routes: userAdminRoutes, commands: userCommands },
   { name: 'geo', routes: geoRoutes, commands: geoCommands },
   { name: 'tickets', routes: ticketRoutes, commands: ticketCommands },
+  { name: 'console', routes: consoleRoutes, commands: [] },
   { name: 'assistant', routes: assistantRoutes, commands: assistantCommands },
   { name: 'notifications', routes: notificationRoutes, commands: notificationCommands },
 ];

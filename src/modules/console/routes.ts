@@ -1,0 +1,12 @@
+// The staff console's endpoints (under /api/admin): the queue, the ticket as staff see it, notes,
+// presence, bulk actions, saved replies, reports, the CSV export and the live stream.
+import type { FastifyPluginAsync } from 'fastify';
+import queueRoutes from './queue-routes.js';
+import ticketRoutes from './ticket-routes.js';
+
+const routes: FastifyPluginAsync = async (app) => {
+  await app.register(queueRoutes);
+  await app.register(ticketRoutes);
+};
+
+export default routes;
