@@ -116,11 +116,6 @@ export type PendingPaths = {
   '/api/console/sign-in-requests': Item<{ post: Send<{ email: string }, Said, never, 202> }>;
   '/api/console/preferences': Item<{ put: Send<{ locale: 'en' | 'fa' }, Said> }>;
   '/api/admin/staff': Item<{ get: Get<Answer<StaffMember[]>> }>;
-  '/api/admin/tickets/bulk': Item<{ post: Send<BulkBody, Answer<BulkResult>> }>;
-  '/api/admin/saved-replies': Item<{ get: Get<Answer<SavedReply[]>, { lang?: string }> }>;
   '/api/admin/stream-tokens': Item<{ post: Send<Record<string, never>, Answer<{ token: string }>, never, 201> }>;
-  '/api/admin/reports/sla': Item<{ get: Get<Answer<SlaReport>, ReportRange> }>;
-  '/api/admin/reports/times': Item<{ get: Get<Answer<TimesReport>, ReportRange> }>;
-  '/api/admin/reports/volume': Item<{ get: Get<Answer<VolumeReport>, ReportRange & { by: 'day' | 'category' }> }>;
   '/api/admin/assistant/gaps': Item<{ get: Get<Answer<Gap[]>> }>;
 };

@@ -15,7 +15,6 @@ registerMessages({
     en: 'The :attribute uses an unknown placeholder: :name.',
     fa: 'در :attribute جای‌نگهدار ناشناخته‌ای آمده است: :name.',
   },
-  'console.value_required': { en: 'The value field is required for this action.', fa: 'برای این کار، مقدار لازم است.' },
   'console.range_order': {
     en: 'The from date must not be after the to date.',
     fa: 'تاریخ شروع نباید پس از تاریخ پایان باشد.',

@@ -1,9 +1,11 @@
 // The queue (staff): GET /api/admin/tickets with views, filters and orders, the views' counts,
 // the tags.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import { currentUser } from '../../http/auth.js';
-import { QueueQuery, QueueResponses } from './queue-schemas.js';
+import { exportCsv } from './export.js';
+import { ExportQuery, QueueQuery, QueueResponses } from './queue-schemas.js';
 import * as queue from './queue.js';
 
 export const STAFF = { auth: 'staff', validationForm: 'tickets' } as const;
@@ -30,6 +32,31 @@ const queueRoutes: FastifyPluginAsync = async (root) => {
     async (req) => {
       const { page = 1, per_page: perPage = 15, sort = 'created_at', ...filters } = req.query;
       return queue.queuePage(deps, currentUser(req).id, filters, sort, page, perPage);
+    },
+  );
+
+  app.get(
+    '/admin/tickets/export.csv',
+    {
+      schema: {
+        operationId: 'exportStaffTickets',
+        summary: 'The filtered queue as CSV, streamed (staff)',
+        description:
+          'The same views and filters as the list, every matching ticket in id order, written as it is read (any number of rows in constant memory).',
+        tags,
+        querystring: ExportQuery,
+        produces: ['text/csv'],
+        response: QueueResponses.export,
+      },
+      config: STAFF,
+    },
+    async (req, reply) => {
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="tickets-${day}.csv"`)
+        .header('cache-control', 'private, no-store')
+        .send(Readable.from(exportCsv(deps, currentUser(req).id, req.query)));
     },
   );
 
