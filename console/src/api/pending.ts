@@ -116,6 +116,5 @@ export type PendingPaths = {
   '/api/console/sign-in-requests': Item<{ post: Send<{ email: string }, Said, never, 202> }>;
   '/api/console/preferences': Item<{ put: Send<{ locale: 'en' | 'fa' }, Said> }>;
   '/api/admin/staff': Item<{ get: Get<Answer<StaffMember[]>> }>;
-  '/api/admin/stream-tokens': Item<{ post: Send<Record<string, never>, Answer<{ token: string }>, never, 201> }>;
   '/api/admin/assistant/gaps': Item<{ get: Get<Answer<Gap[]>> }>;
 };

@@ -4,6 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import actRoutes from './act-routes.js';
 import queueRoutes from './queue-routes.js';
 import reportRoutes from './report-routes.js';
+import streamRoutes from './stream-routes.js';
 import ticketRoutes from './ticket-routes.js';
 
 const routes: FastifyPluginAsync = async (app) => {
@@ -11,6 +12,7 @@ const routes: FastifyPluginAsync = async (app) => {
   await app.register(ticketRoutes);
   await app.register(actRoutes);
   await app.register(reportRoutes);
+  await app.register(streamRoutes);
 };
 
 export default routes;
