@@ -46,11 +46,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql
     .raw(`create index tickets_open_next_due_index on tickets ((${NEXT_DUE}), id) where status <> 'closed'`)
     .execute(db);
-  await db.schema
-    .createIndex('tickets_assignee_status_index')
-    .on('tickets')
-    .columns(['assignee_id', 'status'])
-    .execute();
+  // Mine and Unassigned: one assignee's (or nobody's) open tickets, already in deadline order.
+  await sql
+    .raw(
+      `create index tickets_open_assignee_next_due_index on tickets (assignee_id, (${NEXT_DUE}), id) where status <> 'closed'`,
+    )
+    .execute(db);
   await db.schema
     .createIndex('tickets_status_updated_index')
     .on('tickets')
@@ -89,7 +90,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const index of [
     'assistant_conversations_escalated_ticket_index',
     'tickets_open_next_due_index',
-    'tickets_assignee_status_index',
+    'tickets_open_assignee_next_due_index',
     'tickets_status_updated_index',
   ])
     await db.schema.dropIndex(index).execute();
