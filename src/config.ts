@@ -180,6 +180,16 @@ const settings = {
   /** Prefix of every Redis key, so several deployments (or test runs) can share one Redis. */
   REDIS_KEY_PREFIX: text('platform-api:'),
   APP_URL: httpUrlWithDefault('http://localhost:5173'),
+  /**
+   * This service's own origin as browsers reach it (https://api.example.com): console sign-in
+   * links are built on it, and a console request's Origin must equal it. Unset: http://HOST:PORT
+   * for links, and the request's own origin for the Origin check.
+   */
+  PUBLIC_URL: url(['http:', 'https:'], 'an http:// or https:// URL such as https://api.example.com'),
+  /** A console session ends after this many minutes without a request. */
+  CONSOLE_SESSION_IDLE_MINUTES: integer(60, 5, 1440),
+  /** A console session ends this many hours after sign-in, however busy. */
+  CONSOLE_SESSION_MAX_HOURS: integer(12, 1, 720),
   LOG_LEVEL: oneOf('info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
   /** json (production) or pretty: readable lines through pino-pretty, a dev dependency (npm run dev). */
   LOG_FORMAT: oneOf('json', ['json', 'pretty'] as const),

@@ -2,11 +2,12 @@
 // the exact body the spec gives for its status code. A message is either fixed text (the spec's
 // English-only bodies) or a catalogue key with parameters (core/i18n.ts), which the edge renders
 // in the request's language: services never need to know the caller's locale.
-import { t } from './i18n.js';
+import { t, type Locale } from './i18n.js';
 
 export type ErrorBody = Record<string, unknown> & { message: string };
 /** The three 422 shapes of the spec: assistant endpoints, ticket endpoints, everything else. */
 export type ValidationForm = 'assistant' | 'tickets' | 'general';
+/** Field errors as the client reads them: readable sentences, keyed by field. */
 export type FieldErrors = Record<string, string[]>;
 
 /** A message of the catalogues: its key and the values of its :placeholders. */
@@ -17,6 +18,9 @@ export interface MessageRef {
 
 /** Fixed text, or a catalogue message rendered in the request's language by the edge. */
 export type MessageText = string | MessageRef;
+
+/** Field errors as services raise them: fixed text or catalogue messages, rendered by the edge. */
+export type FieldMessages = Record<string, MessageText[]>;
 
 /** A catalogue message, e.g. msg('tickets.not_found', { id }). */
 export const msg = (key: string, params?: Record<string, string | number>): MessageRef => ({ key, params });
@@ -45,7 +49,7 @@ export class ValidationError extends Error {
   override name = 'ValidationError';
   readonly statusCode = 422;
   constructor(
-    readonly errors: FieldErrors,
+    readonly errors: FieldMessages,
     /** Overrides the form configured on the route. */
     readonly form?: ValidationForm,
   ) {
@@ -93,4 +97,22 @@ export const serviceUnavailable = () =>
   new HttpError(503, { message: 'Service temporarily unavailable. Please try again shortly.' }, { 'retry-after': '5' });
 
 /** Field errors for one field, in the shape ValidationError takes. */
-export const fieldError = (field: string, message: string): FieldErrors => ({ [field]: [message] });
+export const fieldError = (field: string, message: MessageText): FieldMessages => ({ [field]: [message] });
+
+/** A message in the given language: fixed text as it is, a catalogue message rendered. */
+export const renderMessage = (locale: Locale, text: MessageText): string =>
+  typeof text === 'string' ? text : t(locale, text.key, text.params);
+
+/** The body of an HttpError with its message in the given language. */
+export function localisedBody(error: HttpError, locale: Locale): ErrorBody {
+  const ref = error.messageRef;
+  return ref ? { ...error.body, message: t(locale, ref.key, ref.params) } : error.body;
+}
+
+/** Field errors in the given language (English for the command line). */
+export function renderFieldErrors(errors: FieldMessages, locale: Locale): FieldErrors {
+  const rendered: FieldErrors = {};
+  for (const [field, messages] of Object.entries(errors))
+    rendered[field] = messages.map((m) => renderMessage(locale, m));
+  return rendered;
+}

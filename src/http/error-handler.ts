@@ -1,6 +1,13 @@
 // The one error handler: every error leaves the service in the spec's body for its status.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, ValidationError, serviceUnavailable, validationBody } from '../core/errors.js';
+import {
+  HttpError,
+  ValidationError,
+  localisedBody,
+  renderFieldErrors,
+  serviceUnavailable,
+  validationBody,
+} from '../core/errors.js';
 import { registerMessages, t } from '../core/i18n.js';
 import { requestLocale } from './i18n.js';
 import { fieldErrorsFromSchema } from './validation.js';
@@ -73,13 +80,13 @@ function takesUploads(req: FastifyRequest): boolean {
 
 export function handleError(error: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) {
-    const ref = error.messageRef;
-    const body = ref ? { ...error.body, message: t(requestLocale(req), ref.key, ref.params) } : error.body;
-    return send(reply, error.statusCode, body, error.headers);
+    return send(reply, error.statusCode, localisedBody(error, requestLocale(req)), error.headers);
   }
 
   const form = req.routeOptions?.config?.validationForm ?? 'general';
-  if (error instanceof ValidationError) return send(reply, 422, validationBody(error.form ?? form, error.errors));
+  if (error instanceof ValidationError) {
+    return send(reply, 422, validationBody(error.form ?? form, renderFieldErrors(error.errors, requestLocale(req))));
+  }
 
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {

@@ -1,13 +1,14 @@
 import type { AnswerScope } from '../db/answer-versions.js';
-import type { UserRecord } from '../modules/users/service.js';
+import type { ConsoleSession, UserRecord } from '../modules/users/service.js';
 import type { AppDeps } from '../core/deps.js';
 import type { ValidationForm } from '../core/errors.js';
 
 /**
  * Who may call a route: a signed-in user, staff (the people who answer tickets), an admin, or
- * anyone (a valid token, if sent, identifies the caller).
+ * anyone (a valid token, if sent, identifies the caller). Staff and admin routes also take a
+ * console session cookie; 'console' routes take only that (the session itself, preferences).
  */
-export type AuthMode = 'user' | 'staff' | 'admin' | 'optional';
+export type AuthMode = 'user' | 'staff' | 'admin' | 'optional' | 'console';
 
 import type { FastifyRequest } from 'fastify';
 
@@ -34,6 +35,8 @@ declare module 'fastify' {
     user: UserRecord | null;
     /** The caller's version of the route's config.answerScope, read by the auth hook with the token. */
     answerVersion: number | null;
+    /** The console session the caller signed in with (cookie), when they did. */
+    consoleSession: ConsoleSession | null;
   }
   interface FastifyInstance {
     deps: AppDeps;

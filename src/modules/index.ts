@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { CliCommand } from '../cli/command.js';
 import assistantRoutes from './assistant/routes.js';
-import consoleRoutes from './console/routes.js';
+import staffConsoleRoutes from './console/routes.js';
 import { commands as assistantCommands } from './assistant/commands.js';
 import geoRoutes from './geo/routes.js';
 import { commands as geoCommands } from './geo/commands.js';
@@ -13,6 +13,9 @@ import ticketRoutes from './tickets/routes.js';
 import { commands as ticketCommands } from './tickets/commands.js';
 import userAdminRoutes from './users/admin-routes.js';
 import { commands as userCommands } from './users/commands.js';
+import consoleAdminRoutes from './users/console/admin-routes.js';
+import { commands as consoleCommands } from './users/console/commands.js';
+import consoleRoutes from './users/console/routes.js';
 
 export interface FeatureModule {
   name: string;
@@ -22,9 +25,11 @@ export interface FeatureModule {
 
 export const modules: FeatureModule[] = [
   { name: 'users', routes: userAdminRoutes, commands: userCommands },
+  { name: 'console sign-in', routes: consoleRoutes, commands: consoleCommands },
+  { name: 'console sessions', routes: consoleAdminRoutes, commands: [] },
   { name: 'geo', routes: geoRoutes, commands: geoCommands },
   { name: 'tickets', routes: ticketRoutes, commands: ticketCommands },
-  { name: 'console', routes: consoleRoutes, commands: [] },
+  { name: 'staff console', routes: staffConsoleRoutes, commands: [] },
   { name: 'assistant', routes: assistantRoutes, commands: assistantCommands },
   { name: 'notifications', routes: notificationRoutes, commands: notificationCommands },
 ];

@@ -124,6 +124,7 @@ describe('admin integration API: users and tokens', () => {
           first_name: 'Grace',
           last_name: 'Hopper',
           is_admin: false,
+          role: 'member',
           locale: 'en',
           active: true,
           created_at: expect.any(String),

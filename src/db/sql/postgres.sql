@@ -1009,6 +1009,7 @@ select
   "u"."last_name",
   "u"."email",
   "u"."is_admin",
+  "u"."role",
   "u"."locale",
   "u"."created_at"
 from
@@ -1031,6 +1032,7 @@ select
   "u"."last_name",
   "u"."email",
   "u"."is_admin",
+  "u"."role",
   "u"."locale",
   "u"."created_at",
   (

@@ -990,6 +990,7 @@ select
   "u"."last_name",
   "u"."email",
   "u"."is_admin",
+  "u"."role",
   "u"."locale",
   "u"."created_at"
 from
@@ -1012,6 +1013,7 @@ select
   "u"."last_name",
   "u"."email",
   "u"."is_admin",
+  "u"."role",
   "u"."locale",
   "u"."created_at",
   (

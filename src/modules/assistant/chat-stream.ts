@@ -5,8 +5,9 @@
 // model call through an AbortSignal; the service saves what was written, marked interrupted.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { t } from '../../core/i18n.js';
-import { HttpError } from '../../core/errors.js';
+import { HttpError, localisedBody } from '../../core/errors.js';
 import { eventText, startEventStream } from '../../http/event-stream.js';
+import { requestLocale } from '../../http/i18n.js';
 import { agentById } from './agents.js';
 import { ChatResponse } from './schemas.js';
 import { ChatInterrupted, type AssistantService, type ChatTurn } from './service.js';
@@ -23,7 +24,7 @@ export async function streamChat(
   req: FastifyRequest,
   reply: FastifyReply,
 ): Promise<void> {
-  const { locale } = turn.meta;
+  const locale = requestLocale(req);
   const agent = agentById(turn.request.agent.id);
   const serializeDone = reply.compileSerializationSchema(ChatResponse as unknown as Record<string, unknown>) as (
     body: unknown,
@@ -70,7 +71,7 @@ export async function streamChat(
     }
     // The response is ours (hijacked): every failure ends it here, with an error event.
     if (error instanceof HttpError) {
-      send('error', JSON.stringify(error.body));
+      send('error', JSON.stringify(localisedBody(error, locale)));
     } else {
       req.log.error({ err: error }, 'streamed chat failed after it started');
       send(

@@ -3,8 +3,7 @@
 // bounds that keep it from bloating a prompt: its size as JSON, how deeply it nests, how many keys
 // it has in all. It is kept apart from who the user is: it never changes the user, role or agent,
 // and reaches a model only as labelled facts, one line each (page.module: projects).
-import type { FieldErrors } from '../../core/errors.js';
-import { t, type Locale } from '../../core/i18n.js';
+import { msg, type FieldMessages, type MessageRef } from '../../core/errors.js';
 import type { ContextFacts } from './providers/types.js';
 
 /** Bytes of the context serialized as JSON (UTF-8). */
@@ -38,19 +37,17 @@ function measure(value: unknown, level: number, shape: Shape): void {
 }
 
 /** Field errors of a context object (all keyed `context`), or null when it is within bounds. */
-export function contextErrors(context: Record<string, unknown>, locale: Locale): FieldErrors | null {
+export function contextErrors(context: Record<string, unknown>): FieldMessages | null {
   const shape: Shape = { depth: 0, keys: 0, badKey: false };
   measure(context, 1, shape);
-  const messages: string[] = [];
+  const messages: MessageRef[] = [];
   if (shape.depth > CONTEXT_MAX_DEPTH)
-    messages.push(t(locale, 'assistant.validation.context_depth', { max: CONTEXT_MAX_DEPTH }));
-  if (shape.keys > CONTEXT_MAX_KEYS)
-    messages.push(t(locale, 'assistant.validation.context_keys', { max: CONTEXT_MAX_KEYS }));
-  if (shape.badKey)
-    messages.push(t(locale, 'assistant.validation.context_key_length', { max: CONTEXT_MAX_KEY_LENGTH }));
+    messages.push(msg('assistant.validation.context_depth', { max: CONTEXT_MAX_DEPTH }));
+  if (shape.keys > CONTEXT_MAX_KEYS) messages.push(msg('assistant.validation.context_keys', { max: CONTEXT_MAX_KEYS }));
+  if (shape.badKey) messages.push(msg('assistant.validation.context_key_length', { max: CONTEXT_MAX_KEY_LENGTH }));
   // Serialized only once the depth is known to be small: stringify recurses.
   if (shape.depth <= CONTEXT_MAX_DEPTH && Buffer.byteLength(JSON.stringify(context)) > CONTEXT_MAX_BYTES) {
-    messages.push(t(locale, 'assistant.validation.context_size', { max: CONTEXT_MAX_BYTES }));
+    messages.push(msg('assistant.validation.context_size', { max: CONTEXT_MAX_BYTES }));
   }
   return messages.length > 0 ? { context: messages } : null;
 }

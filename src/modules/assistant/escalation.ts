@@ -1,8 +1,7 @@
 // Escalation of a conversation to a support ticket, through the tickets service (the assistant
 // never writes ticket rows). One ticket per conversation; without a conversation, a new ticket
 // each time.
-import { forbidden, ValidationError } from '../../core/errors.js';
-import { t, type Locale } from '../../core/i18n.js';
+import { forbidden, msg, ValidationError } from '../../core/errors.js';
 import type { AppDeps } from '../../core/deps.js';
 import { createTicket } from '../tickets/service.js';
 import { findUser, type UserRecord } from '../users/service.js';
@@ -40,16 +39,15 @@ export class EscalationService {
   async escalate(
     caller: UserRecord | null,
     input: { conversation_id?: number; reason?: string },
-    locale: Locale,
   ): Promise<EscalationResult> {
     const reason = input.reason?.trim() || undefined;
     if (input.conversation_id === undefined) return this.withoutConversation(caller, reason);
 
     const conversation = await repo.findConversation(this.deps.db, input.conversation_id);
     if (!conversation)
-      throw new ValidationError({ conversation_id: [t(locale, 'assistant.validation.conversation_unknown')] });
+      throw new ValidationError({ conversation_id: [msg('assistant.validation.conversation_unknown')] });
     // A signed-in caller may escalate only their own conversation: the transcript goes into the ticket.
-    if (caller && caller.id !== conversation.user_id) throw forbidden(t(locale, 'assistant.conversation.forbidden'));
+    if (caller && caller.id !== conversation.user_id) throw forbidden(msg('assistant.conversation.forbidden'));
     if (conversation.escalated_ticket_id !== null)
       return { ticketId: conversation.escalated_ticket_id, created: false };
 

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { currentUser } from '../../http/auth.js';
-import { notFound } from '../../core/errors.js';
+import { msg, notFound } from '../../core/errors.js';
 import { t } from '../../core/i18n.js';
 import { requestLocale } from '../../http/i18n.js';
 import { agentById, allAgents, type AgentId } from './agents.js';
@@ -21,10 +21,9 @@ export const ESCALATE_LIMIT = { max: 30, timeWindow: 60_000 };
 const MAX_ID = 2_147_483_647;
 
 /** A path id: digits only and within range, else the conversation 404. */
-function conversationId(req: FastifyRequest, id: string): number {
+function conversationId(id: string): number {
   const value = /^\d{1,10}$/.test(id) ? Number(id) : NaN;
-  if (!Number.isInteger(value) || value < 1 || value > MAX_ID)
-    throw notFound(t(requestLocale(req), 'assistant.conversation.not_found'));
+  if (!Number.isInteger(value) || value < 1 || value > MAX_ID) throw notFound(msg('assistant.conversation.not_found'));
   return value;
 }
 
@@ -65,11 +64,11 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req, reply) => {
       const startedAt = performance.now();
-      const locale = requestLocale(req);
-      const turn = await service.begin(currentUser(req), req.body, { requestId: req.id, startedAt, locale });
+      const turn = await service.begin(currentUser(req), req.body, { requestId: req.id, startedAt });
       if (wantsEventStream(req)) return streamChat(service, turn, req, reply);
       const result = await service.answer(turn);
       const agent = agentById(result.agent);
+      const locale = requestLocale(req);
       return { success: true, ...result, agent_name: agent.name[locale], agent_icon: agent.icon, request_id: req.id };
     },
   );
@@ -124,8 +123,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     async (req) => {
       const { conversation, messages } = await service.showConversation(
         currentUser(req),
-        conversationId(req, req.params.id),
-        requestLocale(req),
+        conversationId(req.params.id),
       );
       return {
         success: true,
@@ -158,7 +156,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
       config: user,
     },
     async (req) => {
-      await service.setStatus(currentUser(req), conversationId(req, req.params.id), 'deleted', requestLocale(req));
+      await service.setStatus(currentUser(req), conversationId(req.params.id), 'deleted');
       return { success: true, message: t(requestLocale(req), 'assistant.conversation.deleted') };
     },
   );
@@ -175,7 +173,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
       config: user,
     },
     async (req) => {
-      await service.setStatus(currentUser(req), conversationId(req, req.params.id), 'archived', requestLocale(req));
+      await service.setStatus(currentUser(req), conversationId(req.params.id), 'archived');
       return { success: true, message: t(requestLocale(req), 'assistant.conversation.archived') };
     },
   );
@@ -192,7 +190,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
       config: user,
     },
     async (req, reply) => {
-      const feedbackId = await service.addFeedback(currentUser(req), req.body, requestLocale(req));
+      const feedbackId = await service.addFeedback(currentUser(req), req.body);
       return reply
         .code(201)
         .send({ success: true, message: t(requestLocale(req), 'assistant.feedback.thanks'), feedback_id: feedbackId });
@@ -249,7 +247,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req, reply) => {
       const locale = requestLocale(req);
-      const result = await escalation.escalate(req.user, req.body, locale);
+      const result = await escalation.escalate(req.user, req.body);
       const message = t(locale, result.created ? 'assistant.escalate.created' : 'assistant.escalate.existing');
       return reply.code(result.created ? 201 : 200).send({ success: true, message, ticket_id: result.ticketId });
     },

@@ -1,11 +1,11 @@
 // The assistant's rules: who answers, what is saved when, who may see which conversation.
 import { performance } from 'node:perf_hooks';
 import { nowIso } from '../../db/index.js';
-import { forbidden, HttpError, notFound, ValidationError, type FieldErrors } from '../../core/errors.js';
-import { t, type Locale } from '../../core/i18n.js';
+import { forbidden, HttpError, msg, notFound, ValidationError, type FieldMessages } from '../../core/errors.js';
+import { t } from '../../core/i18n.js';
+import { fieldMessage } from '../../core/fields.js';
 import { pageMeta, pageOffset, type PageMeta } from '../../core/pagination.js';
 import type { AppDeps } from '../../core/deps.js';
-import { fieldMessage } from '../../http/validation.js';
 import type { UserRecord } from '../users/service.js';
 import { AGENT_CHOICES, agentById, chooseAgent, type AgentChoice, type AgentId } from './agents.js';
 import { contextErrors, contextFacts } from './context.js';
@@ -44,7 +44,6 @@ export interface ChatResult {
 export interface ChatMeta {
   requestId: string;
   startedAt: number;
-  locale: Locale;
 }
 
 /** A chat accepted and its user message saved, waiting for the answer. */
@@ -67,10 +66,10 @@ export class AssistantService {
   ) {}
 
   /** The conversation when the caller owns it: 404 when absent, 403 when another account's. */
-  async ownedConversation(user: UserRecord, id: number, locale: Locale): Promise<repo.ConversationRow> {
+  async ownedConversation(user: UserRecord, id: number): Promise<repo.ConversationRow> {
     const conversation = await repo.findConversation(this.deps.db, id);
-    if (!conversation) throw notFound(t(locale, 'assistant.conversation.not_found'));
-    if (conversation.user_id !== user.id) throw forbidden(t(locale, 'assistant.conversation.forbidden'));
+    if (!conversation) throw notFound(msg('assistant.conversation.not_found'));
+    if (conversation.user_id !== user.id) throw forbidden(msg('assistant.conversation.forbidden'));
     return conversation;
   }
 
@@ -83,20 +82,19 @@ export class AssistantService {
    * message is committed and the passages found. Errors here keep their JSON statuses, streamed or not.
    */
   async begin(user: UserRecord, input: ChatInput, meta: ChatMeta): Promise<ChatTurn> {
-    const { locale } = meta;
     const message = input.message.trim();
-    const errors: FieldErrors = {};
-    if (message === '') errors.message = [fieldMessage(locale, 'required', 'message')];
+    const errors: FieldMessages = {};
+    if (message === '') errors.message = [fieldMessage('required', 'message')];
     // A non-admin is answered by steward whatever `agent` holds, so only an admin's is checked.
     const agentAsked = user.is_admin ? (input.agent ?? undefined) : undefined;
-    if (agentAsked !== undefined && !isAgentChoice(agentAsked)) errors.agent = [fieldMessage(locale, 'in', 'agent')];
-    Object.assign(errors, input.context ? contextErrors(input.context, locale) : null);
+    if (agentAsked !== undefined && !isAgentChoice(agentAsked)) errors.agent = [fieldMessage('in', 'agent')];
+    Object.assign(errors, input.context ? contextErrors(input.context) : null);
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
     const existing =
-      input.conversation_id == null ? undefined : await this.ownedConversation(user, input.conversation_id, locale);
+      input.conversation_id == null ? undefined : await this.ownedConversation(user, input.conversation_id);
     // A deleted conversation cannot be continued; an archived one can, and becomes active again.
-    if (existing?.status === 'deleted') throw notFound(t(locale, 'assistant.conversation.not_found'));
+    if (existing?.status === 'deleted') throw notFound(msg('assistant.conversation.not_found'));
     // An admin continuing a conversation without naming an agent keeps the agent in force.
     const requested =
       (agentAsked as AgentChoice | undefined) ??
@@ -162,7 +160,7 @@ export class AssistantService {
    * and ChatInterrupted is thrown.
    */
   async answer(turn: ChatTurn, stream?: StreamOptions): Promise<ChatResult> {
-    const { meta, conversationId, request } = turn;
+    const { conversationId, request } = turn;
     const { agent, language } = request;
     let written = '';
     const relay = stream && {
@@ -182,11 +180,8 @@ export class AssistantService {
         throw new ChatInterrupted();
       }
       if (!(error instanceof ProviderError)) throw error;
-      throw new HttpError(500, {
-        success: false,
-        message: t(meta.locale, `assistant.error.${error.code}`),
-        error: error.code,
-      });
+      const message = msg(`assistant.error.${error.code}`);
+      throw new HttpError(500, { success: false, message: t('en', message.key), error: error.code }, {}, message);
     }
 
     const sources = used.map((p) => ({ id: p.id, title: p.question }));
@@ -247,25 +242,24 @@ export class AssistantService {
     return { rows, pagination: pageMeta(total, query.page, query.perPage) };
   }
 
-  async showConversation(user: UserRecord, id: number, locale: Locale) {
-    const conversation = await this.ownedConversation(user, id, locale);
+  async showConversation(user: UserRecord, id: number) {
+    const conversation = await this.ownedConversation(user, id);
     const messages = await repo.listMessages(this.deps.db, id);
     return { conversation, messages };
   }
 
-  async setStatus(user: UserRecord, id: number, status: 'archived' | 'deleted', locale: Locale): Promise<void> {
-    await this.ownedConversation(user, id, locale);
+  async setStatus(user: UserRecord, id: number, status: 'archived' | 'deleted'): Promise<void> {
+    await this.ownedConversation(user, id);
     await repo.setConversationStatus(this.deps.db, id, status);
   }
 
   async addFeedback(
     user: UserRecord,
     input: { type: string; subject: string; content: string; rating?: number },
-    locale: Locale,
   ): Promise<number> {
-    const errors: Record<string, string[]> = {};
+    const errors: FieldMessages = {};
     for (const field of ['subject', 'content'] as const) {
-      if (input[field].trim() === '') errors[field] = [fieldMessage(locale, 'required', field)];
+      if (input[field].trim() === '') errors[field] = [fieldMessage('required', field)];
     }
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
     return repo.insertFeedback(this.deps.db, {

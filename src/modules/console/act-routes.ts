@@ -1,11 +1,11 @@
 // Bulk actions and saved replies (staff).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { HttpError, ValidationError } from '../../core/errors.js';
+import { HttpError, msg, ValidationError } from '../../core/errors.js';
 import { t } from '../../core/i18n.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale } from '../../http/i18n.js';
-import { fieldMessage } from '../../http/validation.js';
+import { fieldMessage } from '../../core/fields.js';
 import { throwIfInvalid } from '../tickets/http-helpers.js';
 import { ActResponses, BulkBody, SavedReplyBody, SavedReplyParams, SavedReplyQuery } from './act-schemas.js';
 import { bulkChange, changeFor, type BulkAction } from './bulk.js';
@@ -20,10 +20,9 @@ const VALUES: Partial<Record<BulkAction, string[]>> = {
 };
 
 /** The value the action needs, or the tickets 422 on value. */
-function checkValue(req: FastifyRequest, action: BulkAction, value: unknown): void {
-  const locale = requestLocale(req);
+function checkValue(action: BulkAction, value: unknown): void {
   const refuse = (rule: 'required' | 'in' | 'integer') => {
-    throw new ValidationError({ value: [fieldMessage(locale, rule, 'value')] }, 'tickets');
+    throw new ValidationError({ value: [fieldMessage(rule, 'value')] }, 'tickets');
   };
   if (action === 'close') return;
   if (value === undefined || (value === null && action !== 'assign')) refuse('required');
@@ -62,11 +61,10 @@ const actRoutes: FastifyPluginAsync = async (root) => {
     async (req) => {
       throwIfInvalid(req);
       const { ids, action, value } = req.body;
-      checkValue(req, action, value);
+      checkValue(action, value);
       const change = changeFor(action, value);
-      if (change.assignee_id) await checkChange(deps, req, change, { assignee: 'value', tags: 'value' });
-      if (change.add_tag)
-        await checkChange(deps, req, { tags: [change.add_tag] }, { assignee: 'value', tags: 'value' });
+      if (change.assignee_id) await checkChange(deps, change, { assignee: 'value', tags: 'value' });
+      if (change.add_tag) await checkChange(deps, { tags: [change.add_tag] }, { assignee: 'value', tags: 'value' });
       const result = await bulkChange(deps, currentUser(req), ids, change);
       return {
         success: true,
@@ -95,11 +93,11 @@ const actRoutes: FastifyPluginAsync = async (root) => {
   );
 
   /** The body's placeholders must all be known. */
-  const checkPlaceholders = (req: FastifyRequest, body: string) => {
+  const checkPlaceholders = (body: string) => {
     const unknown = saved.unknownPlaceholders(body);
     if (unknown.length)
       throw new ValidationError(
-        { body: [t(requestLocale(req), 'console.unknown_placeholder', { attribute: 'body', name: unknown[0]! })] },
+        { body: [msg('console.unknown_placeholder', { attribute: 'body', name: unknown[0]! })] },
         'tickets',
       );
   };
@@ -118,7 +116,7 @@ const actRoutes: FastifyPluginAsync = async (root) => {
       config: STAFF,
     },
     async (req, reply) => {
-      checkPlaceholders(req, req.body.body);
+      checkPlaceholders(req.body.body);
       const data = await saved.createSavedReply(deps, currentUser(req).id, req.body);
       return reply
         .code(201)
@@ -144,7 +142,7 @@ const actRoutes: FastifyPluginAsync = async (root) => {
     async (req) => {
       const id = saved.savedReplyId(req.params.id);
       throwIfInvalid(req);
-      checkPlaceholders(req, req.body.body);
+      checkPlaceholders(req.body.body);
       const data = await saved.updateSavedReply(deps, id, req.body);
       return { success: true, message: t(requestLocale(req), 'console.saved_reply_updated'), data };
     },

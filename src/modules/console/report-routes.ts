@@ -1,10 +1,8 @@
 // The reports (staff): SLA compliance, first-response and resolution times, volume.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { ValidationError } from '../../core/errors.js';
-import { t } from '../../core/i18n.js';
-import { requestLocale } from '../../http/i18n.js';
+import { msg, ValidationError } from '../../core/errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import { STAFF } from './queue-routes.js';
 import * as reports from './reports.js';
@@ -53,10 +51,9 @@ const ok = <T extends TSchema>(data: T) => ({
 });
 
 /** The range of the query; 422 (on from) when it ends before it starts. */
-function rangeOf(req: FastifyRequest, query: { from?: string; to?: string }) {
+function rangeOf(query: { from?: string; to?: string }) {
   const { from, to } = query;
-  if (from && to && from > to)
-    throw new ValidationError({ from: [t(requestLocale(req), 'console.range_order')] }, 'tickets');
+  if (from && to && from > to) throw new ValidationError({ from: [msg('console.range_order')] }, 'tickets');
   return reports.rangeOf(from, to);
 }
 
@@ -78,7 +75,7 @@ const reportRoutes: FastifyPluginAsync = async (root) => {
       },
       config: STAFF,
     },
-    async (req) => ({ success: true, data: await reports.slaReport(deps, rangeOf(req, req.query)) }),
+    async (req) => ({ success: true, data: await reports.slaReport(deps, rangeOf(req.query)) }),
   );
 
   app.get(
@@ -94,7 +91,7 @@ const reportRoutes: FastifyPluginAsync = async (root) => {
       },
       config: STAFF,
     },
-    async (req) => ({ success: true, data: await reports.timesReport(deps, rangeOf(req, req.query)) }),
+    async (req) => ({ success: true, data: await reports.timesReport(deps, rangeOf(req.query)) }),
   );
 
   app.get(
@@ -111,7 +108,7 @@ const reportRoutes: FastifyPluginAsync = async (root) => {
       },
       config: STAFF,
     },
-    async (req) => ({ success: true, data: await reports.volumeReport(deps, rangeOf(req, req.query), req.query.by) }),
+    async (req) => ({ success: true, data: await reports.volumeReport(deps, rangeOf(req.query), req.query.by) }),
   );
 };
 

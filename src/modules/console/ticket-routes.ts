@@ -61,7 +61,7 @@ const ticketRoutes: FastifyPluginAsync = async (root) => {
       await ticketOf(deps, null, id);
       throwIfInvalid(req);
       const change = req.body ?? {};
-      await checkChange(deps, req, change);
+      await checkChange(deps, change);
       await changeTicket(deps, currentUser(req), id, change);
       return {
         success: true,

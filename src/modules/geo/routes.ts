@@ -4,8 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { fieldError, ValidationError } from '../../core/errors.js';
 import { etagMatches, type PreparedMatch } from '../../http/prepared-answers.js';
-import { requestLocale } from '../../http/i18n.js';
-import { fieldMessage } from '../../http/validation.js';
+import { fieldMessage } from '../../core/fields.js';
 import type { AppDeps } from '../../core/deps.js';
 import { EMPTY_ARRAY, EMPTY_DATA, GeoCatalog, type CachedBody } from './catalog.js';
 import { childrenKey, isChildLevel } from './keys.js';
@@ -76,8 +75,7 @@ const routes: FastifyPluginAsync = async (instance) => {
 
   app.get('/geographic/:level/:parentId/children', { schema: ChildrenSchema, config: routeConfig }, (req, reply) => {
     const level = req.params.level.toLowerCase();
-    if (!isChildLevel(level))
-      throw new ValidationError(fieldError('level', fieldMessage(requestLocale(req), 'in', 'level')));
+    if (!isChildLevel(level)) throw new ValidationError(fieldError('level', fieldMessage('in', 'level')));
     const key = childrenKey(level, req.params.parentId);
     sendCached(req, reply as FastifyReply, (key && catalog.get(key)) || EMPTY_ARRAY);
   });

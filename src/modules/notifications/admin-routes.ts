@@ -59,8 +59,7 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
       },
       config,
     },
-    async (req, reply) =>
-      savedAnswer(req, reply, 'project', await integration.saveProject(req.params.id, req.body, requestLocale(req))),
+    async (req, reply) => savedAnswer(req, reply, 'project', await integration.saveProject(req.params.id, req.body)),
   );
 
   app.post(
@@ -76,7 +75,7 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req, reply) => {
-      const saved = await integration.requestRevision(req.params.id, req.body.revision_notes, requestLocale(req));
+      const saved = await integration.requestRevision(req.params.id, req.body.revision_notes);
       reply.code(201);
       return {
         success: true,
@@ -102,12 +101,7 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req, reply) =>
-      savedAnswer(
-        req,
-        reply,
-        'investment',
-        await integration.saveInvestment(req.params.id, req.body, requestLocale(req)),
-      ),
+      savedAnswer(req, reply, 'investment', await integration.saveInvestment(req.params.id, req.body)),
   );
 };
 

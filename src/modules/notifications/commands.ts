@@ -2,7 +2,7 @@
 // or an investment status from the shell. Same rules and transaction as the HTTP API; the result
 // is printed as one line of JSON.
 import { CommandFailed, UsageError, requireString, type CliCommand, type CliContext } from '../../cli/command.js';
-import { ValidationError } from '../../core/errors.js';
+import { renderFieldErrors, ValidationError } from '../../core/errors.js';
 import { INVESTMENT_STATUSES, PROJECT_STATUSES } from './events.js';
 import { IntegrationService, type Saved } from './integration.js';
 
@@ -46,7 +46,7 @@ async function report<T>(
     );
   } catch (error) {
     if (error instanceof ValidationError) {
-      throw new CommandFailed(Object.values(error.errors).flat().join(' '));
+      throw new CommandFailed(Object.values(renderFieldErrors(error.errors, 'en')).flat().join(' '));
     }
     throw error;
   }
@@ -72,7 +72,7 @@ export const commands: CliCommand[] = [
         status: oneOf(values, 'status', PROJECT_STATUSES),
         comment: text(values, 'comment', 2000, false),
       };
-      await report(context, (service) => service.saveProject(id, input, 'en'));
+      await report(context, (service) => service.saveProject(id, input));
     },
   },
   {
@@ -86,7 +86,7 @@ export const commands: CliCommand[] = [
     async run(values, context) {
       const id = wholeNumber(values, 'project', 1, MAX_ID);
       const notes = text(values, 'notes', 5000, true)!;
-      await report(context, (service) => service.requestRevision(id, notes, 'en'));
+      await report(context, (service) => service.requestRevision(id, notes));
     },
   },
   {
@@ -110,7 +110,7 @@ export const commands: CliCommand[] = [
         status: oneOf(values, 'status', INVESTMENT_STATUSES),
         notes: text(values, 'notes', 2000, false),
       };
-      await report(context, (service) => service.saveInvestment(id, input, 'en'));
+      await report(context, (service) => service.saveInvestment(id, input));
     },
   },
 ];

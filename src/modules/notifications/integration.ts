@@ -6,9 +6,9 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import { nowIso, type Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
-import { ValidationError, type FieldErrors } from '../../core/errors.js';
-import { registerMessages, t, type Locale } from '../../core/i18n.js';
-import { fieldMessage } from '../../http/validation.js';
+import { msg, ValidationError, type FieldMessages } from '../../core/errors.js';
+import { fieldMessage } from '../../core/fields.js';
+import { registerMessages } from '../../core/i18n.js';
 import { findUser, referencedUser, type UserRecord } from '../users/service.js';
 import {
   NotificationBuilder,
@@ -71,13 +71,10 @@ registerMessages({
 /** 422 naming each reference field whose id points at nothing; for a user, that no such user exists. */
 function unknownReferences(
   missing: ReadonlyArray<readonly [field: 'project_id' | 'owner_id' | 'investor_id', id: number]>,
-  locale: Locale,
 ): ValidationError {
-  const errors: FieldErrors = {};
+  const errors: FieldMessages = {};
   for (const [field, id] of missing)
-    errors[field] = [
-      field === 'project_id' ? fieldMessage(locale, 'in', field) : t(locale, 'notifications.no_such_user', { id }),
-    ];
+    errors[field] = [field === 'project_id' ? fieldMessage('in', field) : msg('notifications.no_such_user', { id })];
   return new ValidationError(errors);
 }
 
@@ -109,11 +106,11 @@ export class IntegrationService {
   }
 
   /** PUT a project: creates it or updates it; a change into a notifying status tells the owner. */
-  async saveProject(id: number, report: ProjectReport, locale: Locale): Promise<Saved<ProjectRecord>> {
+  async saveProject(id: number, report: ProjectReport): Promise<Saved<ProjectRecord>> {
     const { db, dialect } = this.deps;
     return db.transaction().execute(async (trx) => {
       const owner = await findUser(trx, report.owner_id);
-      if (!owner) throw unknownReferences([['owner_id', report.owner_id]], locale);
+      if (!owner) throw unknownReferences([['owner_id', report.owner_id]]);
       const now = nowIso();
       const fresh: ProjectRecord = {
         id,
@@ -133,15 +130,11 @@ export class IntegrationService {
   }
 
   /** An administrator asks the owner for changes before approval: a request record and its notification. */
-  async requestRevision(
-    projectId: number,
-    revisionNotes: string,
-    locale: Locale,
-  ): Promise<Saved<RevisionRequestRecord>> {
+  async requestRevision(projectId: number, revisionNotes: string): Promise<Saved<RevisionRequestRecord>> {
     const { db } = this.deps;
     return db.transaction().execute(async (trx) => {
       const project = await findProject(trx, projectId);
-      if (!project) throw unknownReferences([['project_id', projectId]], locale);
+      if (!project) throw unknownReferences([['project_id', projectId]]);
       const owner = await referencedUser(trx, project.owner_id);
       const now = nowIso();
       const request = await insertRevisionRequest(trx, {
@@ -162,19 +155,16 @@ export class IntegrationService {
    * PUT an investment: creates it or updates it. A change into a notifying status tells the
    * investor; a change into paid also tells the project's owner that money came in.
    */
-  async saveInvestment(id: number, report: InvestmentReport, locale: Locale): Promise<Saved<InvestmentRecord>> {
+  async saveInvestment(id: number, report: InvestmentReport): Promise<Saved<InvestmentRecord>> {
     const { db, dialect } = this.deps;
     return db.transaction().execute(async (trx) => {
       const project = await findProject(trx, report.project_id);
       const investor = await findUser(trx, report.investor_id);
       if (!project || !investor) {
-        throw unknownReferences(
-          [
-            ...(project ? [] : [['project_id', report.project_id] as const]),
-            ...(investor ? [] : [['investor_id', report.investor_id] as const]),
-          ],
-          locale,
-        );
+        throw unknownReferences([
+          ...(project ? [] : [['project_id', report.project_id] as const]),
+          ...(investor ? [] : [['investor_id', report.investor_id] as const]),
+        ]);
       }
       const now = nowIso();
       const values = {

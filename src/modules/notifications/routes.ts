@@ -87,7 +87,7 @@ const routes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req) => {
-      await notifications.markRead(currentUser(req).id, req.params.id, requestLocale(req));
+      await notifications.markRead(currentUser(req).id, req.params.id);
       return { success: true, message: t(requestLocale(req), 'notifications.marked_read') };
     },
   );
@@ -104,7 +104,7 @@ const routes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req) => {
-      await notifications.delete(currentUser(req).id, req.params.id, requestLocale(req));
+      await notifications.delete(currentUser(req).id, req.params.id);
       return { success: true, message: t(requestLocale(req), 'notifications.deleted') };
     },
   );

@@ -3,8 +3,8 @@
 import type { Kysely } from 'kysely';
 import { nowIso } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
-import { notFoundMessageOnly } from '../../core/errors.js';
-import { registerMessages, t, type Locale } from '../../core/i18n.js';
+import { msg, notFoundMessageOnly } from '../../core/errors.js';
+import { registerMessages } from '../../core/i18n.js';
 import type { UnreadItem } from './list-json.js';
 import {
   countUnread,
@@ -43,11 +43,11 @@ export class NotificationService {
   }
 
   /** Marks the notification read; one already read keeps its read_at. Returns it as stored. */
-  async markRead(userId: number, id: string, locale: Locale): Promise<NotificationRecord> {
-    const key = this.validId(id, locale);
+  async markRead(userId: number, id: string): Promise<NotificationRecord> {
+    const key = this.validId(id);
     await markRead(this.db, userId, key, nowIso());
     const notification = await findOwned(this.db, userId, key);
-    if (!notification) throw notFoundMessageOnly(t(locale, 'notifications.not_found'));
+    if (!notification) throw notFoundMessageOnly(msg('notifications.not_found'));
     return notification;
   }
 
@@ -55,14 +55,14 @@ export class NotificationService {
     return markAllRead(this.db, userId, nowIso());
   }
 
-  async delete(userId: number, id: string, locale: Locale): Promise<void> {
-    const deleted = await deleteOwned(this.db, userId, this.validId(id, locale));
-    if (deleted === 0) throw notFoundMessageOnly(t(locale, 'notifications.not_found'));
+  async delete(userId: number, id: string): Promise<void> {
+    const deleted = await deleteOwned(this.db, userId, this.validId(id));
+    if (deleted === 0) throw notFoundMessageOnly(msg('notifications.not_found'));
   }
 
   /** The id in its stored (lower-case) form; anything but a UUID cannot name a notification. */
-  private validId(id: string, locale: Locale): string {
-    if (!UUID.test(id)) throw notFoundMessageOnly(t(locale, 'notifications.not_found'));
+  private validId(id: string): string {
+    if (!UUID.test(id)) throw notFoundMessageOnly(msg('notifications.not_found'));
     return id.toLowerCase();
   }
 }

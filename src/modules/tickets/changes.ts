@@ -1,8 +1,7 @@
 // Changes to an existing ticket: its fields, closing it, a comment (member or staff), and the
 // file of one of its attachments. Each change and its activity rows share one transaction.
 import { nowIso } from '../../db/index.js';
-import { businessRule, notFound } from '../../core/errors.js';
-import { t, type Locale } from '../../core/i18n.js';
+import { businessRule, msg, notFound } from '../../core/errors.js';
 import type { AppDeps } from '../../core/deps.js';
 import './messages.js';
 import { commentView } from './presenter.js';
@@ -23,9 +22,8 @@ export async function updateTicketFields(
   caller: Caller,
   ticket: repo.TicketRow,
   changes: TicketChanges,
-  locale: Locale,
 ) {
-  if (ticket.status === 'closed') throw businessRule(t(locale, 'tickets.closed_not_editable'));
+  if (ticket.status === 'closed') throw businessRule(msg('tickets.closed_not_editable'));
   const clock = slaClockOf(deps.config);
   await clock.refresh(deps.db);
   return deps.db.transaction().execute(async (trx) => {
@@ -56,7 +54,7 @@ export async function updateTicketFields(
     if (activities.length) {
       // Guarded by status so a close racing this edit wins cleanly: a closed ticket is never edited.
       if (!(await repo.updateOpenTicket(trx, ticket.id, { ...set, updated_at: now })))
-        throw businessRule(t(locale, 'tickets.closed_not_editable'));
+        throw businessRule(msg('tickets.closed_not_editable'));
       await repo.insertActivities(trx, activities);
     }
     const updated = { ...ticket, ...set };
@@ -70,12 +68,12 @@ export async function updateTicketFields(
   });
 }
 
-export async function closeTicket(deps: AppDeps, caller: Caller, ticket: repo.TicketRow, locale: Locale) {
-  if (ticket.status === 'closed') throw businessRule(t(locale, 'tickets.already_closed'));
+export async function closeTicket(deps: AppDeps, caller: Caller, ticket: repo.TicketRow) {
+  if (ticket.status === 'closed') throw businessRule(msg('tickets.already_closed'));
   return deps.db.transaction().execute(async (trx) => {
     const now = nowIso();
     if (!(await repo.updateOpenTicket(trx, ticket.id, { status: 'closed', resolved_at: now, updated_at: now })))
-      throw businessRule(t(locale, 'tickets.already_closed'));
+      throw businessRule(msg('tickets.already_closed'));
     await repo.insertActivities(trx, [
       {
         ticket_id: ticket.id,
@@ -167,11 +165,10 @@ export async function attachmentFile(
   storage: AttachmentStorage,
   ticket: repo.TicketRow,
   attachmentId: number,
-  locale: Locale,
 ) {
   const attachment = await repo.findAttachment(deps.db, ticket.id, attachmentId);
-  if (!attachment) throw notFound(t(locale, 'tickets.attachment_not_found'));
+  if (!attachment) throw notFound(msg('tickets.attachment_not_found'));
   const file = await storage.open(attachment.storage_key);
-  if (!file) throw notFound(t(locale, 'tickets.file_missing'));
+  if (!file) throw notFound(msg('tickets.file_missing'));
   return { attachment, ...file };
 }

@@ -1,7 +1,6 @@
 // Small pieces the ticket routes share: id parsing, deferred validation, Content-Disposition.
 import type { FastifyRequest } from 'fastify';
-import { ValidationError, notFound, type FieldErrors } from '../../core/errors.js';
-import { t } from '../../core/i18n.js';
+import { ValidationError, msg, notFound, type FieldMessages } from '../../core/errors.js';
 import { requestLocale } from '../../http/i18n.js';
 import { fieldErrorsFromSchema } from '../../http/validation.js';
 import { ticketNotFound } from './service.js';
@@ -20,9 +19,9 @@ export function ticketIdFrom(raw: string): number {
   return id;
 }
 
-export function attachmentIdFrom(req: FastifyRequest, raw: string): number {
+export function attachmentIdFrom(raw: string): number {
   const id = parseId(raw);
-  if (id === undefined) throw notFound(t(requestLocale(req), 'tickets.attachment_not_found'));
+  if (id === undefined) throw notFound(msg('tickets.attachment_not_found'));
   return id;
 }
 
@@ -30,11 +29,11 @@ export function attachmentIdFrom(req: FastifyRequest, raw: string): number {
  * Routes with attachValidation check ownership first (a stranger's ticket is 404 whatever the
  * body), then report schema errors and file errors together in the tickets 422 form.
  */
-export function throwIfInvalid(req: FastifyRequest, extra: FieldErrors = {}): void {
+export function throwIfInvalid(req: FastifyRequest, extra: FieldMessages = {}): void {
   const schemaErrors = req.validationError?.validation
     ? fieldErrorsFromSchema(req.validationError.validation, requestLocale(req))
     : {};
-  const errors = { ...schemaErrors, ...extra };
+  const errors: FieldMessages = { ...schemaErrors, ...extra };
   if (Object.keys(errors).length) throw new ValidationError(errors, 'tickets');
   if (req.validationError) throw req.validationError;
 }

@@ -88,7 +88,6 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
         owner: user,
         ...req.body,
         attachments: uploadsOf(req),
-        locale: requestLocale(req),
       });
       commitUploads(req);
       return reply.code(201).send({ success: true, message: t(requestLocale(req), 'tickets.created'), data: ticket });
@@ -130,7 +129,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
       const user = currentUser(req);
       const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));
       throwIfInvalid(req);
-      const data = await changes.updateTicketFields(deps, user, ticket, req.body ?? {}, requestLocale(req));
+      const data = await changes.updateTicketFields(deps, user, ticket, req.body ?? {});
       return { success: true, message: t(requestLocale(req), 'tickets.updated'), data };
     },
   );
@@ -149,7 +148,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     async (req) => {
       const user = currentUser(req);
       const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));
-      const data = await changes.closeTicket(deps, user, ticket, requestLocale(req));
+      const data = await changes.closeTicket(deps, user, ticket);
       return { success: true, message: t(requestLocale(req), 'tickets.closed'), data };
     },
   );
@@ -195,13 +194,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     },
     async (req, reply) => {
       const ticket = await tickets.ticketOf(deps, currentUser(req), ticketIdFrom(req.params.id));
-      const file = await changes.attachmentFile(
-        deps,
-        storage,
-        ticket,
-        attachmentIdFrom(req, req.params.attachment_id),
-        requestLocale(req),
-      );
+      const file = await changes.attachmentFile(deps, storage, ticket, attachmentIdFrom(req.params.attachment_id));
       const type = file.attachment.file_type.startsWith('text/')
         ? `${file.attachment.file_type}; charset=utf-8`
         : file.attachment.file_type;

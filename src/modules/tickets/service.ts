@@ -2,11 +2,10 @@
 // change and its activity rows (and the outbox mail) are written in one transaction.
 import { randomInt } from 'node:crypto';
 import { nowIso } from '../../db/index.js';
-import { ValidationError, notFoundMessageOnly } from '../../core/errors.js';
-import type { Locale } from '../../core/i18n.js';
+import { ValidationError, notFoundMessageOnly, type FieldMessages } from '../../core/errors.js';
+import { fieldMessage } from '../../core/fields.js';
 import { pageMeta } from '../../core/pagination.js';
 import type { AppDeps } from '../../core/deps.js';
-import { fieldMessage } from '../../http/validation.js';
 import { enqueueMail } from '../../mail/outbox.js';
 import { confirmationMail } from './confirmation-mail.js';
 import type { TicketScope } from './access.js';
@@ -43,8 +42,6 @@ export interface StoredUpload {
 export interface FullTicketInput extends NewTicketInput {
   tags?: number[];
   attachments?: StoredUpload[];
-  /** Used for the validation messages of tags. */
-  locale?: Locale;
 }
 
 export function ticketNotFound(id: number | string) {
@@ -60,12 +57,12 @@ export function newTrackingCode(): string {
 }
 
 /** Unknown tag ids give 422 on tags.N, N being the position in the request. */
-async function checkTags(deps: AppDeps, tagIds: number[], locale: Locale): Promise<void> {
+async function checkTags(deps: AppDeps, tagIds: number[]): Promise<void> {
   if (tagIds.length === 0) return;
   const known = new Set((await repo.findTagsByIds(deps.db, [...new Set(tagIds)])).map((t) => t.id));
-  const errors: Record<string, string[]> = {};
+  const errors: FieldMessages = {};
   tagIds.forEach((id, index) => {
-    if (!known.has(id)) errors[`tags.${index}`] = [fieldMessage(locale, 'in', `tags.${index}`)];
+    if (!known.has(id)) errors[`tags.${index}`] = [fieldMessage('in', `tags.${index}`)];
   });
   if (Object.keys(errors).length) throw new ValidationError(errors, 'tickets');
 }
@@ -77,7 +74,7 @@ async function checkTags(deps: AppDeps, tagIds: number[], locale: Locale): Promi
  */
 export async function createFullTicket(deps: AppDeps, input: FullTicketInput, inTransaction?: repo.Db) {
   const tagIds = input.tags ?? [];
-  await checkTags(deps, tagIds, input.locale ?? 'en');
+  await checkTags(deps, tagIds);
   const priority = input.priority ?? priorityFor(input.subject, input.message);
   // Inside the caller's transaction (SQLite has one connection: deps.db would wait for it forever).
   await slaClockOf(deps.config).refresh(inTransaction ?? deps.db);

@@ -6,10 +6,8 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { HttpError, type FieldErrors } from '../../core/errors.js';
-import { t } from '../../core/i18n.js';
-import { requestLocale } from '../../http/i18n.js';
-import { fieldMessage } from '../../http/validation.js';
+import { businessRule, msg, type FieldMessages } from '../../core/errors.js';
+import { fieldMessage } from '../../core/fields.js';
 import {
   ALLOWED_EXTENSIONS,
   ALLOWED_TYPES,
@@ -24,7 +22,7 @@ import { StorageError, StorageUnavailableError, type AttachmentStorage } from '.
 
 export interface UploadState {
   stored: StoredUpload[];
-  errors: FieldErrors;
+  errors: FieldMessages;
   /** Set once the ticket or comment that records the files has committed (or may have: a 503). */
   committed: boolean;
 }
@@ -52,9 +50,8 @@ async function drain(stream: Readable): Promise<number> {
   return bytes;
 }
 
-function malformed(req: FastifyRequest) {
-  return new HttpError(400, { success: false, message: t(requestLocale(req), 'http.bad_request') });
-}
+/** 400 {success:false, message}: a multipart body that cannot be read. */
+const malformed = () => businessRule(msg('http.bad_request'));
 
 /** The multipart parser, for the routes of this plugin that ask for it (see uploadHooks). */
 export async function registerUploads(app: FastifyInstance): Promise<void> {
@@ -103,7 +100,6 @@ export async function bodyAsObject(req: FastifyRequest): Promise<void> {
 function readMultipart(storage: AttachmentStorage) {
   return async (req: FastifyRequest): Promise<void> => {
     if (!req.isMultipart()) return bodyAsObject(req);
-    const locale = requestLocale(req);
     const state: UploadState = { stored: [], errors: {}, committed: false };
     req.ticketUploads = state;
     const body: Record<string, unknown> = {};
@@ -133,26 +129,26 @@ function readMultipart(storage: AttachmentStorage) {
         const key = `attachments.${index}`;
         if (index >= MAX_FILES) {
           await drain(part.file);
-          state.errors.attachments = [fieldMessage(locale, 'max.array', 'attachments', { max: MAX_FILES })];
+          state.errors.attachments = [fieldMessage('max.array', 'attachments', { max: MAX_FILES })];
           continue;
         }
         const fileName = cleanFileName(part.filename ?? '');
         const extension = extensionOf(fileName);
         if (!ALLOWED_TYPES[extension]) {
           await drain(part.file);
-          state.errors[key] = [fieldMessage(locale, 'mimes', key, { values: ALLOWED_EXTENSIONS.join(', ') })];
+          state.errors[key] = [fieldMessage('mimes', key, { values: ALLOWED_EXTENSIONS.join(', ') })];
           continue;
         }
         const temp = await storage.writeTemp(part.file);
         if (part.file.truncated) {
           await storage.discardTemp(temp);
-          state.errors[key] = [fieldMessage(locale, 'file_max', key, { max: MAX_FILE_BYTES / 1024 })];
+          state.errors[key] = [fieldMessage('file_max', key, { max: MAX_FILE_BYTES / 1024 })];
         } else if (temp.size === 0) {
           await storage.discardTemp(temp);
-          state.errors[key] = [fieldMessage(locale, 'file', key)];
+          state.errors[key] = [fieldMessage('file', key)];
         } else if (!(await contentMatchesExtension(temp.path, extension))) {
           await storage.discardTemp(temp);
-          state.errors[key] = [fieldMessage(locale, 'mimes', key, { values: ALLOWED_EXTENSIONS.join(', ') })];
+          state.errors[key] = [fieldMessage('mimes', key, { values: ALLOWED_EXTENSIONS.join(', ') })];
         } else {
           const storageKey = await storage.keep(temp);
           state.stored.push({
@@ -175,7 +171,7 @@ function readMultipart(storage: AttachmentStorage) {
       const code = (error as { code?: string }).code;
       if ((typeof code === 'string' && code.startsWith('FST_')) || (error as NodeJS.ErrnoException).errno !== undefined)
         throw error;
-      throw malformed(req);
+      throw malformed();
     }
     // Form fields are text: digit strings are the integers a JSON client would send.
     if (tags.length) body.tags = tags.map((v) => (/^\d{1,10}$/.test(v) ? Number(v) : v));
@@ -192,6 +188,6 @@ export function uploadsOf(req: FastifyRequest): StoredUpload[] {
   return req.ticketUploads?.stored ?? [];
 }
 
-export function uploadErrors(req: FastifyRequest): FieldErrors {
+export function uploadErrors(req: FastifyRequest): FieldMessages {
   return req.ticketUploads?.errors ?? {};
 }

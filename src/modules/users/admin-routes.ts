@@ -50,7 +50,7 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req, reply) => {
-      const saved = await directory.save(req.params.id, req.body, requestLocale(req));
+      const saved = await directory.save(req.params.id, req.body);
       reply.code(saved.created ? 201 : 200);
       return {
         success: true,
@@ -80,11 +80,10 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
       },
     },
     async (req, reply) => {
-      const token = await directory.mintToken(
-        req.params.id,
-        { name: req.body.name, expiresInDays: req.body.expires_in_days },
-        requestLocale(req),
-      );
+      const token = await directory.mintToken(req.params.id, {
+        name: req.body.name,
+        expiresInDays: req.body.expires_in_days,
+      });
       reply.code(201);
       return { success: true, id: token.id, name: token.name, token: token.plaintext, expires_at: token.expires_at };
     },

@@ -25,7 +25,14 @@ export const UserBody = Type.Object({
   last_name: Name('1 to 100 characters.'),
   is_admin: Type.Optional(
     Type.Boolean({
-      description: 'Administrator rights. Omitted: false for a new user, unchanged for an existing one.',
+      description:
+        'Administrator rights: true is role admin; false takes them away (an admin becomes a member, support stays support). Omitted: false for a new user, unchanged for an existing one.',
+    }),
+  ),
+  role: Type.Optional(
+    Type.Enum(['member', 'support', 'admin'], {
+      description:
+        'member; support (works tickets in the staff console); admin (also manages users, the knowledge base, holidays, feedback). Wins over is_admin, which must agree when both are sent (422). Omitted: from is_admin, else member for a new user and unchanged for an existing one. Leaving support or admin ends the user’s console sessions.',
     }),
   ),
   locale: Type.Optional(
@@ -36,7 +43,7 @@ export const UserBody = Type.Object({
   active: Type.Optional(
     Type.Boolean({
       description:
-        'false: every token of the user is revoked and none signs in again until a new one is made after active is true. Omitted: true for a new user, unchanged for an existing one.',
+        'false: every token and console session of the user is revoked and none signs in again until a new one is made after active is true. Omitted: true for a new user, unchanged for an existing one.',
     }),
   ),
 });
@@ -47,7 +54,8 @@ export const MirroredUser = Type.Object({
   email: Type.String(),
   first_name: Type.String(),
   last_name: Type.String(),
-  is_admin: Type.Boolean(),
+  is_admin: Type.Boolean({ description: 'true exactly when role is admin.' }),
+  role: Type.Enum(['member', 'support', 'admin']),
   locale: Type.Enum(['en', 'fa']),
   active: Type.Boolean(),
   created_at: Timestamp,

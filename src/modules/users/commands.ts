@@ -13,13 +13,37 @@ import {
   findMirroredUser,
   findUserByEmail,
   insertUser,
-  setAdmin,
+  ROLES,
+  setRole,
+  type Role,
   type UserRecord,
 } from './repository.js';
+import { endSessionsOf } from './console/service.js';
 import { listCommands } from './list-commands.js';
 import { createToken, revokeAllTokens, revokeToken } from './tokens.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function roleOption(value: string | boolean | undefined): Role | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !(ROLES as readonly string[]).includes(value))
+    throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+  return value as Role;
+}
+
+/** What the user commands print of a user. */
+function userJson(user: Pick<UserRecord, 'id' | 'email' | 'first_name' | 'last_name' | 'role'>): string {
+  const { id, email, first_name, last_name, role } = user;
+  return JSON.stringify({ id, email, first_name, last_name, is_admin: role === 'admin', role });
+}
+
+/** Gives the user the role; taking staff rights away ends their console sessions in the same transaction. */
+async function changeRole(db: Kysely<Database>, user: UserRecord, role: Role): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await setRole(trx, user.id, role);
+    if (role === 'member') await endSessionsOf(trx, user.id);
+  });
+}
 
 /** The user the command names by --email; a command fails when there is none. */
 async function userWithEmail(db: Kysely<Database>, email: string): Promise<UserRecord> {
@@ -32,7 +56,7 @@ export const commands: CliCommand[] = [
   {
     name: 'user:create',
     summary: 'Create a user and print it as JSON.',
-    usage: '--email E --first-name F --last-name L [--admin] [--locale en|fa] [--id N]',
+    usage: '--email E --first-name F --last-name L [--role member|support|admin | --admin] [--locale en|fa] [--id N]',
     options: {
       id: {
         type: 'string',
@@ -41,7 +65,8 @@ export const commands: CliCommand[] = [
       email: { type: 'string', description: 'email address (unique, case-insensitive)' },
       'first-name': { type: 'string', description: 'first name' },
       'last-name': { type: 'string', description: 'last name' },
-      admin: { type: 'boolean', description: 'make the user an administrator' },
+      admin: { type: 'boolean', description: 'make the user an administrator (the same as --role admin)' },
+      role: { type: 'string', description: 'member (default), support (works tickets in the console) or admin' },
       locale: { type: 'string', description: 'language of notifications and mail: en (default) or fa' },
     },
     async run(values, { db, dialect, out }) {
@@ -53,6 +78,10 @@ export const commands: CliCommand[] = [
       const locale = values.locale ?? 'en';
       if (locale !== 'en' && locale !== 'fa') throw new UsageError('--locale must be en or fa');
       if (firstName.length > 100 || lastName.length > 100) throw new UsageError('names must be at most 100 characters');
+      const asked = roleOption(values.role);
+      if (asked !== undefined && values.admin === true && asked !== 'admin')
+        throw new UsageError('--admin and --role disagree: give one of them');
+      const role: Role = asked ?? (values.admin === true ? 'admin' : 'member');
       const id = optionalPositiveInteger(values, 'id');
       if (id !== undefined && id > 2_147_483_647) throw new UsageError('--id must be at most 2147483647');
       if (await findUserByEmail(db, email))
@@ -64,19 +93,11 @@ export const commands: CliCommand[] = [
         email,
         first_name: firstName,
         last_name: lastName,
-        is_admin: values.admin === true,
+        role,
         locale,
       });
       if (id !== undefined) await advanceUserIdSequence(db, dialect);
-      out(
-        JSON.stringify({
-          id: user.id,
-          email: user.email,
-          first_name: user.first_name,
-          last_name: user.last_name,
-          is_admin: user.is_admin,
-        }),
-      );
+      out(userJson(user));
     },
   },
   {
@@ -138,8 +159,27 @@ export const commands: CliCommand[] = [
       const email = requireString(values, 'email');
       if ((values.on === true) === (values.off === true)) throw new UsageError('give exactly one of --on or --off');
       const user = await userWithEmail(db, email);
-      await setAdmin(db, user.id, values.on === true);
-      out(JSON.stringify({ id: user.id, email: user.email, is_admin: values.on === true }));
+      // --off takes administrator rights away; a support role that came before them is not restored.
+      const role: Role = values.on === true ? 'admin' : user.role === 'admin' ? 'member' : user.role;
+      await changeRole(db, user, role);
+      out(JSON.stringify({ id: user.id, email: user.email, is_admin: role === 'admin', role }));
+    },
+  },
+  {
+    name: 'user:set-role',
+    summary: 'Give a user the role member, support or admin; taking staff rights away ends their console sessions.',
+    usage: '--email E --role member|support|admin',
+    options: {
+      email: { type: 'string', description: 'the user' },
+      role: { type: 'string', description: 'member, support (works tickets in the console) or admin' },
+    },
+    async run(values, { db, out }) {
+      const email = requireString(values, 'email');
+      const role = roleOption(values.role);
+      if (role === undefined) throw new UsageError('--role is required');
+      const user = await userWithEmail(db, email);
+      await changeRole(db, user, role);
+      out(userJson({ ...user, role }));
     },
   },
   {

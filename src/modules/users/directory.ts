@@ -6,9 +6,9 @@
 import type { Kysely } from 'kysely';
 import { nowIso, type Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
-import { notFoundMessageOnly, ValidationError, type FieldErrors } from '../../core/errors.js';
-import { registerMessages, t, type Locale } from '../../core/i18n.js';
-import { fieldMessage } from '../../http/validation.js';
+import { msg, notFoundMessageOnly, ValidationError, type FieldMessages } from '../../core/errors.js';
+import { fieldMessage } from '../../core/fields.js';
+import { registerMessages } from '../../core/i18n.js';
 import {
   advanceUserIdSequence,
   emailTakenByOther,
@@ -19,7 +19,9 @@ import {
   updateMirroredUser,
   type MirroredFields,
   type MirroredUser,
+  type Role,
 } from './repository.js';
+import { endSessionsOf } from './console/service.js';
 import {
   createToken,
   liveTokens,
@@ -31,6 +33,10 @@ import {
 
 registerMessages({
   'users.email_taken': { en: 'The email has already been taken.', fa: 'این email پیش‌تر ثبت شده است.' },
+  'users.role_conflict': {
+    en: 'The role and is_admin disagree: is_admin is true exactly when the role is admin.',
+    fa: 'role و is_admin با هم نمی‌خوانند: is_admin فقط وقتی true است که role برابر admin باشد.',
+  },
   'users.inactive': {
     en: 'The user is inactive: set active to true first.',
     fa: 'این کاربر غیرفعال است: نخست active را true کنید.',
@@ -42,6 +48,7 @@ export interface UserReport {
   first_name: string;
   last_name: string;
   is_admin?: boolean;
+  role?: Role;
   locale?: 'en' | 'fa';
   active?: boolean;
 }
@@ -54,6 +61,17 @@ export interface SavedUser {
 
 const userNotFound = (id: number) => notFoundMessageOnly(`No query results for model [User] ${id}`);
 const tokenNotFound = (id: number) => notFoundMessageOnly(`No query results for model [PersonalAccessToken] ${id}`);
+
+/**
+ * The role a report asks for: its role; else from is_admin (true: admin; false: an admin becomes
+ * a member, support stays support); else the stored one (a new user: member).
+ */
+function wantedRole(report: UserReport, existing: Role | undefined): Role {
+  if (report.role !== undefined) return report.role;
+  if (report.is_admin === true) return 'admin';
+  if (report.is_admin === false) return existing === 'support' ? 'support' : 'member';
+  return existing ?? 'member';
+}
 
 /** The fields whose value differs from the stored user's. */
 function changedFields(existing: MirroredUser, wanted: MirroredFields): Partial<MirroredFields> {
@@ -71,11 +89,11 @@ export class UserDirectory {
    * every token of the user in the same transaction; the token lookup also refuses any token of
    * an inactive user, so nothing signs in until the platform reactivates and mints again.
    */
-  async save(id: number, report: UserReport, locale: Locale): Promise<SavedUser> {
-    const errors = this.reportErrors(report, locale);
+  async save(id: number, report: UserReport): Promise<SavedUser> {
+    const errors = this.reportErrors(report);
     if (errors) throw new ValidationError(errors);
     try {
-      return await this.saveOnce(id, report, locale);
+      return await this.saveOnce(id, report);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
@@ -83,26 +101,27 @@ export class UserDirectory {
     // index rather than being absorbed by ON CONFLICT (id), which covers only its own index. Once
     // more, now that the row is there: an update, or a real clash of addresses (422).
     try {
-      return await this.saveOnce(id, report, locale);
+      return await this.saveOnce(id, report);
     } catch (error) {
       // Another request took the address between the check and the write.
-      if (isUniqueViolation(error)) throw new ValidationError({ email: [t(locale, 'users.email_taken')] });
+      if (isUniqueViolation(error)) throw new ValidationError({ email: [msg('users.email_taken')] });
       throw error;
     }
   }
 
-  private async saveOnce(id: number, report: UserReport, locale: Locale): Promise<SavedUser> {
+  private async saveOnce(id: number, report: UserReport): Promise<SavedUser> {
     const { db, dialect } = this.deps;
     return db.transaction().execute(async (trx) => {
       const email = normaliseEmail(report.email);
-      if (await emailTakenByOther(trx, email, id))
-        throw new ValidationError({ email: [t(locale, 'users.email_taken')] });
+      if (await emailTakenByOther(trx, email, id)) throw new ValidationError({ email: [msg('users.email_taken')] });
       const now = nowIso();
+      const freshRole = wantedRole(report, undefined);
       const fresh: MirroredFields = {
         email,
         first_name: report.first_name.trim(),
         last_name: report.last_name.trim(),
-        is_admin: report.is_admin ?? false,
+        is_admin: freshRole === 'admin',
+        role: freshRole,
         locale: report.locale ?? 'en',
         active: report.active ?? true,
       };
@@ -113,9 +132,11 @@ export class UserDirectory {
       existing ??= (await findMirroredUser(trx, id, dialect, true))!;
       let user = existing;
       if (!created) {
+        const role = wantedRole(report, existing.role);
         const wanted: MirroredFields = {
           ...fresh,
-          is_admin: report.is_admin ?? existing.is_admin,
+          is_admin: role === 'admin',
+          role,
           locale: report.locale ?? existing.locale,
           active: report.active ?? existing.active,
         };
@@ -123,6 +144,8 @@ export class UserDirectory {
         if (Object.keys(changes).length > 0) user = await updateMirroredUser(trx, id, changes, now);
       }
       const tokensRevoked = user.active ? 0 : await revokeAllTokens(trx, id);
+      // Console sessions end with the account or with the staff role, in the same transaction.
+      if (!user.active || user.role === 'member') await endSessionsOf(trx, id);
       return { created, user, tokens_revoked: tokensRevoked };
     });
   }
@@ -131,14 +154,13 @@ export class UserDirectory {
   async mintToken(
     userId: number,
     options: { name?: string; expiresInDays?: number | null },
-    locale: Locale,
   ): Promise<CreatedToken & { name: string }> {
     const { db, dialect } = this.deps;
     const name = options.name?.trim() || 'default';
     return db.transaction().execute(async (trx) => {
       const user = await findMirroredUser(trx, userId, dialect, true);
       if (!user) throw userNotFound(userId);
-      if (!user.active) throw new ValidationError({ user: [t(locale, 'users.inactive')] });
+      if (!user.active) throw new ValidationError({ user: [msg('users.inactive')] });
       const token = await createToken(trx, userId, { name, expiresInDays: options.expiresInDays ?? undefined });
       return { ...token, name };
     });
@@ -173,11 +195,13 @@ export class UserDirectory {
   }
 
   /** Names that are blank once trimmed, which the schema's length rule lets through. */
-  private reportErrors(report: UserReport, locale: Locale): FieldErrors | null {
-    const errors: FieldErrors = {};
+  private reportErrors(report: UserReport): FieldMessages | null {
+    const errors: FieldMessages = {};
     for (const field of ['first_name', 'last_name'] as const) {
-      if (report[field].trim() === '') errors[field] = [fieldMessage(locale, 'required', field)];
+      if (report[field].trim() === '') errors[field] = [fieldMessage('required', field)];
     }
+    if (report.role !== undefined && report.is_admin !== undefined && report.is_admin !== (report.role === 'admin'))
+      errors.role = [msg('users.role_conflict')];
     return Object.keys(errors).length > 0 ? errors : null;
   }
 }

@@ -2,13 +2,13 @@
 // output (what the other commands print), so the output reads well and pipes into jq; a token's
 // secret is never printed (only its hash is stored).
 import { CommandFailed, requireString, type CliCommand } from '../../cli/command.js';
-import { findUserByEmail, listUsers } from './repository.js';
+import { findUserByEmail, listUsers, roleOf } from './repository.js';
 import { tokensOf } from './tokens.js';
 
 export const listCommands: CliCommand[] = [
   {
     name: 'user:list',
-    summary: 'List users, one JSON object per line (id, email, names, is_admin, active, created_at).',
+    summary: 'List users, one JSON object per line (id, email, names, is_admin, role, active, created_at).',
     usage: '[--admin] [--email-like S]',
     options: {
       admin: { type: 'boolean', description: 'only administrators' },
@@ -17,7 +17,8 @@ export const listCommands: CliCommand[] = [
     async run(values, { db, out, progress }) {
       const emailLike = typeof values['email-like'] === 'string' ? values['email-like'] : undefined;
       const users = await listUsers(db, { admin: values.admin === true, emailLike });
-      for (const u of users) out(JSON.stringify({ ...u, is_admin: u.is_admin === 1, active: u.active === 1 }));
+      for (const u of users)
+        out(JSON.stringify({ ...u, is_admin: u.is_admin === 1, role: roleOf(u), active: u.active === 1 }));
       progress(`${users.length} user${users.length === 1 ? '' : 's'}`);
     },
   },

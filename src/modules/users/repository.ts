@@ -3,17 +3,32 @@ import { nowIso, type Dialect } from '../../db/index.js';
 import { wasInserted } from '../../db/row-writes.js';
 import type { Database } from '../../db/schema.js';
 
+/** member: the platform's users; support: staff who work tickets; admin: staff who also manage the service. */
+export type Role = 'member' | 'support' | 'admin';
+export const ROLES: readonly Role[] = ['member', 'support', 'admin'];
+
 export interface UserRecord {
   id: number;
   first_name: string;
   last_name: string;
   email: string;
+  /** Always role === 'admin'. */
   is_admin: boolean;
+  role: Role;
   locale: 'en' | 'fa';
   created_at: string;
 }
 
-export const USER_COLUMNS = ['id', 'first_name', 'last_name', 'email', 'is_admin', 'locale', 'created_at'] as const;
+export const USER_COLUMNS = [
+  'id',
+  'first_name',
+  'last_name',
+  'email',
+  'is_admin',
+  'role',
+  'locale',
+  'created_at',
+] as const;
 
 export type UserRow = {
   id: number;
@@ -21,12 +36,28 @@ export type UserRow = {
   last_name: string;
   email: string;
   is_admin: number;
+  role: string;
   locale: string;
   created_at: string;
 };
 
+/**
+ * The role as stored: is_admin 1 is an administrator whatever role says (a write of is_admin
+ * alone, by SQL or an older caller, still counts); otherwise support or member.
+ */
+export function roleOf(row: { is_admin: number; role: string }): Role {
+  if (row.is_admin === 1) return 'admin';
+  return row.role === 'support' ? 'support' : 'member';
+}
+
 export function toUser(row: UserRow): UserRecord {
-  return { ...row, is_admin: row.is_admin === 1, locale: row.locale === 'fa' ? 'fa' : 'en' };
+  const role = roleOf(row);
+  return { ...row, is_admin: role === 'admin', role, locale: row.locale === 'fa' ? 'fa' : 'en' };
+}
+
+/** The columns that store a role: both, always in step. */
+export function roleColumns(role: Role): { role: Role; is_admin: number } {
+  return { role, is_admin: role === 'admin' ? 1 : 0 };
 }
 
 export function normaliseEmail(email: string): string {
@@ -58,7 +89,7 @@ export async function findUsersByIds(db: Kysely<Database>, ids: readonly number[
 export async function listUsers(db: Kysely<Database>, filter: { admin: boolean; emailLike?: string }) {
   let query = db
     .selectFrom('users')
-    .select(['id', 'email', 'first_name', 'last_name', 'is_admin', 'active', 'created_at'])
+    .select(['id', 'email', 'first_name', 'last_name', 'is_admin', 'role', 'active', 'created_at'])
     .orderBy('id');
   if (filter.admin) query = query.where('is_admin', '=', 1);
   if (filter.emailLike) {
@@ -84,6 +115,8 @@ export interface NewUser {
   first_name: string;
   last_name: string;
   is_admin?: boolean;
+  /** Wins over is_admin when given. */
+  role?: Role;
   locale?: 'en' | 'fa';
 }
 
@@ -96,7 +129,7 @@ export async function insertUser(db: Kysely<Database>, user: NewUser): Promise<U
       email: normaliseEmail(user.email),
       first_name: user.first_name,
       last_name: user.last_name,
-      is_admin: user.is_admin ? 1 : 0,
+      ...roleColumns(user.role ?? (user.is_admin ? 'admin' : 'member')),
       locale: user.locale ?? 'en',
       created_at: now,
       updated_at: now,
@@ -106,10 +139,10 @@ export async function insertUser(db: Kysely<Database>, user: NewUser): Promise<U
   return toUser(row);
 }
 
-export async function setAdmin(db: Kysely<Database>, userId: number, isAdmin: boolean): Promise<void> {
+export async function setRole(db: Kysely<Database>, userId: number, role: Role): Promise<void> {
   await db
     .updateTable('users')
-    .set({ is_admin: isAdmin ? 1 : 0, updated_at: nowIso() })
+    .set({ ...roleColumns(role), updated_at: nowIso() })
     .where('id', '=', userId)
     .execute();
 }
@@ -147,6 +180,7 @@ export interface MirroredFields {
   first_name: string;
   last_name: string;
   is_admin: boolean;
+  role: Role;
   locale: 'en' | 'fa';
   active: boolean;
 }
@@ -164,7 +198,7 @@ export async function insertMirroredUserIfAbsent(
       .values({
         id,
         ...fields,
-        is_admin: fields.is_admin ? 1 : 0,
+        ...roleColumns(fields.role),
         active: fields.active ? 1 : 0,
         created_at: now,
         updated_at: now,
@@ -184,12 +218,12 @@ export async function updateMirroredUser(
   changes: Partial<MirroredFields>,
   now: string,
 ): Promise<MirroredUser> {
-  const { is_admin, active, ...text } = changes;
+  const { is_admin: _derived, role, active, ...text } = changes;
   const row = await db
     .updateTable('users')
     .set({
       ...text,
-      ...(is_admin === undefined ? {} : { is_admin: is_admin ? 1 : 0 }),
+      ...(role === undefined ? {} : roleColumns(role)),
       ...(active === undefined ? {} : { active: active ? 1 : 0 }),
       updated_at: now,
     })

@@ -36,3 +36,6 @@ export async function usersByIds(db: Kysely<Database>, ids: readonly number[]): 
   const users = await findUsersByIds(db, unique);
   return new Map(users.map((user) => [user.id, user]));
 }
+
+export { ConsoleSessionVerifier, isStaffRole, type ConsoleSession } from './console/sessions.js';
+export type { Role } from './repository.js';

@@ -60,7 +60,16 @@ function tokenAndUser(db: Kysely<Database>, id: number) {
       .selectFrom('personal_access_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
       .select(['t.id', 't.token_hash', 't.expires_at', 't.revoked_at', 't.last_used_at'])
-      .select(['u.id as user_id', 'u.first_name', 'u.last_name', 'u.email', 'u.is_admin', 'u.locale', 'u.created_at'])
+      .select([
+        'u.id as user_id',
+        'u.first_name',
+        'u.last_name',
+        'u.email',
+        'u.is_admin',
+        'u.role',
+        'u.locale',
+        'u.created_at',
+      ])
       .where('t.id', '=', id)
       // A deactivated user's tokens stop working on the next request, whoever deactivated them.
       .where('u.active', '=', 1)
@@ -131,8 +140,8 @@ export class TokenVerifier {
     const now = Date.now();
     if (token.expires_at !== null && Date.parse(token.expires_at) <= now) return undefined;
     this.touch(token.id, token.last_used_at, now);
-    const { user_id, first_name, last_name, email, is_admin, locale, created_at } = token;
-    return toUser({ id: user_id, first_name, last_name, email, is_admin, locale, created_at });
+    const { user_id, first_name, last_name, email, is_admin, role, locale, created_at } = token;
+    return toUser({ id: user_id, first_name, last_name, email, is_admin, role, locale, created_at });
   }
 
   private touch(tokenId: number, lastUsedAt: string | null, now: number): void {
