@@ -158,7 +158,7 @@ describe('saved replies', () => {
     expect(unknown.status).toBe(422);
     expect(unknown.json).toEqual({
       success: false,
-      message: 'Validation error.',
+      message: 'The given data was invalid.',
       errors: { body: ['The body uses an unknown placeholder: password.'] },
     });
     for (const body of [

@@ -146,7 +146,7 @@ describe('reports', () => {
     ]) {
       const res = await api.call(staff.auth, 'GET', `/api/admin/reports/${query}`);
       expect(res.status, query).toBe(422);
-      expect(res.json.message).toBe('Validation error.');
+      expect(res.json.message).toBe('The given data was invalid.');
     }
     const reversed = await api.call(staff.auth, 'GET', '/api/admin/reports/sla?from=2026-11-30&to=2026-11-01');
     expect(reversed.json.errors).toEqual({ from: ['The from date must not be after the to date.'] });

@@ -10,7 +10,7 @@ import { throwIfInvalid } from '../tickets/http-helpers.js';
 import { ActResponses, BulkBody, SavedReplyBody, SavedReplyParams, SavedReplyQuery } from './act-schemas.js';
 import { bulkChange, changeFor, type BulkAction } from './bulk.js';
 import { checkChange } from './change-checks.js';
-import { STAFF } from './queue-routes.js';
+import { STAFF, STAFF_GENERAL } from './queue-routes.js';
 import * as saved from './saved-replies.js';
 
 const tags = ['tickets-staff'];
@@ -87,7 +87,7 @@ const actRoutes: FastifyPluginAsync = async (root) => {
         querystring: SavedReplyQuery,
         response: ActResponses.savedReplies,
       },
-      config: STAFF,
+      config: STAFF_GENERAL,
     },
     async (req) => ({ success: true, data: await saved.listSavedReplies(deps, req.query.lang) }),
   );
@@ -98,7 +98,7 @@ const actRoutes: FastifyPluginAsync = async (root) => {
     if (unknown.length)
       throw new ValidationError(
         { body: [msg('console.unknown_placeholder', { attribute: 'body', name: unknown[0]! })] },
-        'tickets',
+        'general',
       );
   };
 
@@ -113,7 +113,7 @@ const actRoutes: FastifyPluginAsync = async (root) => {
         body: SavedReplyBody,
         response: ActResponses.savedReplyCreated,
       },
-      config: STAFF,
+      config: STAFF_GENERAL,
     },
     async (req, reply) => {
       checkPlaceholders(req.body.body);
@@ -136,12 +136,10 @@ const actRoutes: FastifyPluginAsync = async (root) => {
         body: SavedReplyBody,
         response: ActResponses.savedReplyUpdated,
       },
-      config: STAFF,
-      attachValidation: true,
+      config: STAFF_GENERAL,
     },
     async (req) => {
       const id = saved.savedReplyId(req.params.id);
-      throwIfInvalid(req);
       checkPlaceholders(req.body.body);
       const data = await saved.updateSavedReply(deps, id, req.body);
       return { success: true, message: t(requestLocale(req), 'console.saved_reply_updated'), data };
@@ -159,7 +157,7 @@ const actRoutes: FastifyPluginAsync = async (root) => {
         params: SavedReplyParams,
         response: ActResponses.savedReplyDeleted,
       },
-      config: STAFF,
+      config: STAFF_GENERAL,
     },
     async (req) => {
       await saved.deleteSavedReply(deps, saved.savedReplyId(req.params.id));

@@ -9,6 +9,8 @@ import { ExportQuery, QueueQuery, QueueResponses } from './queue-schemas.js';
 import * as queue from './queue.js';
 
 export const STAFF = { auth: 'staff', validationForm: 'tickets' } as const;
+/** Staff routes outside /tickets answer the general 422 form. */
+export const STAFF_GENERAL = { auth: 'staff', validationForm: 'general' } as const;
 const tags = ['tickets-staff'];
 
 const queueRoutes: FastifyPluginAsync = async (root) => {
@@ -85,7 +87,7 @@ const queueRoutes: FastifyPluginAsync = async (root) => {
         tags,
         response: QueueResponses.tags,
       },
-      config: STAFF,
+      config: STAFF_GENERAL,
     },
     async () => ({ success: true, data: await queue.allTags(deps) }),
   );

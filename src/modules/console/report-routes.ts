@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { msg, ValidationError } from '../../core/errors.js';
 import { errorResponses } from '../../http/schemas.js';
-import { STAFF } from './queue-routes.js';
+import { STAFF_GENERAL as STAFF } from './queue-routes.js';
 import * as reports from './reports.js';
 
 const tags = ['tickets-staff'];
@@ -53,7 +53,7 @@ const ok = <T extends TSchema>(data: T) => ({
 /** The range of the query; 422 (on from) when it ends before it starts. */
 function rangeOf(query: { from?: string; to?: string }) {
   const { from, to } = query;
-  if (from && to && from > to) throw new ValidationError({ from: [msg('console.range_order')] }, 'tickets');
+  if (from && to && from > to) throw new ValidationError({ from: [msg('console.range_order')] }, 'general');
   return reports.rangeOf(from, to);
 }
 

@@ -11,7 +11,7 @@ import { startEventStream } from '../../http/event-stream.js';
 import { errorResponses } from '../../http/schemas.js';
 import { issueStreamToken, redeemStreamToken } from '../notifications/stream-tokens.js';
 import { bodyAsObject } from '../tickets/uploads.js';
-import { STAFF } from './queue-routes.js';
+import { STAFF_GENERAL as STAFF } from './queue-routes.js';
 import { type Signals, StaffPoll, StaffPostgresSignals } from './staff-signals.js';
 import { StaffStreams } from './staff-stream.js';
 
