@@ -373,3 +373,15 @@ describe('the ticket', () => {
     expect(bad.status).toBe(422);
   });
 });
+
+describe('the queue without a view', () => {
+  it('orders open tickets by their next deadline, then closed ones', async () => {
+    const res = await api.call(staff.auth, 'GET', '/api/admin/tickets?sort=sla&per_page=100');
+    const rows = res.json.data as Array<{ id: number; status: string }>;
+    const firstClosed = rows.findIndex((r) => r.status === 'closed');
+    expect(firstClosed).toBeGreaterThan(0);
+    expect(rows.slice(firstClosed).every((r) => r.status === 'closed')).toBe(true);
+    expect(rows[0]!.id).toBe(ids.overdue);
+    expect(res.json.meta.total).toBe(5);
+  });
+});

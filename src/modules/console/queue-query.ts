@@ -112,9 +112,14 @@ export interface QueueRow {
   first_response_at: string | null;
 }
 
-/** Whether a sort by the next deadline can use the open tickets' index (no closed ticket can match). */
-function openOnlyFor(filters: QueueFilters): boolean {
-  return filters.view !== 'closed' && filters.status !== 'closed';
+/** Whether the filters already leave closed tickets out (then the open tickets' indexes serve the order). */
+function openOnly(filters: QueueFilters): boolean {
+  const openView = filters.view !== undefined && filters.view !== 'closed';
+  return openView || filters.status === 'open' || filters.status === 'in-progress';
+}
+
+function closedOnly(filters: QueueFilters): boolean {
+  return filters.view === 'closed' || filters.status === 'closed';
 }
 
 /** One page of the queue in the sort's order. */
@@ -126,14 +131,19 @@ export async function queuePage(
   limit: number,
   offset: number,
 ): Promise<QueueRow[]> {
-  const byNextDue = sort === 'sla' && openOnlyFor(filters);
+  const byNextDue = sort === 'sla' && openOnly(filters);
   let query = filtered(db, filters, context, byNextDue).select([
     ...ROW_COLUMNS,
     'tickets.first_response_due_at',
     'tickets.first_response_at',
   ]);
   if (byNextDue) query = query.orderBy(NEXT_DUE).orderBy('tickets.id');
-  else if (sort === 'sla_deadline') query = query.orderBy('tickets.sla_deadline').orderBy('tickets.id');
+  else if (sort === 'sla' && !closedOnly(filters)) {
+    // Open and closed together: open ones by their next deadline, then closed ones, latest change first.
+    const closed = sql<number>`(case when tickets.status = 'closed' then 1 else 0 end)`;
+    const due = sql<string | null>`(case when tickets.status = 'closed' then null else ${NEXT_DUE} end)`;
+    query = query.orderBy(closed).orderBy(due).orderBy('tickets.updated_at', 'desc').orderBy('tickets.id', 'desc');
+  } else if (sort === 'sla_deadline') query = query.orderBy('tickets.sla_deadline').orderBy('tickets.id');
   else if (sort === 'updated_at' || sort === 'sla')
     query = query.orderBy('tickets.updated_at', 'desc').orderBy('tickets.id', 'desc');
   else query = query.orderBy('tickets.created_at', 'desc').orderBy('tickets.id', 'desc');
