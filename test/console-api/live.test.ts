@@ -2,6 +2,8 @@
 // the same database: a new ticket and a member's comment written through one instance reach a
 // stream opened on the other within 2 s (PostgreSQL: NOTIFY at commit; SQLite: the poll); a
 // note arrives as kind note; the stream token is single-use and staff-only.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchServer, type ServerProcess } from '../../harness/server.js';
 import { type TestUser, userWithToken } from '../helpers/factories.js';
@@ -14,9 +16,15 @@ let staff: TestUser;
 let member: TestUser;
 const opened: SseClient[] = [];
 
+/** Both instances keep presence in one Redis, under a prefix of this run. */
+const redis = {
+  REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  REDIS_KEY_PREFIX: `staff-live-${randomBytes(4).toString('hex')}:`,
+};
+
 beforeAll(async () => {
-  api = await startStaffApi({ NOTIFICATION_STREAM_HEARTBEAT_SECONDS: '1' });
-  second = await launchServer({ env: api.database.env });
+  api = await startStaffApi({ NOTIFICATION_STREAM_HEARTBEAT_SECONDS: '1', ...redis });
+  second = await launchServer({ env: { ...api.database.env, ...redis } });
   staff = await userWithToken(api.database.db, { admin: true });
   member = await userWithToken(api.database.db);
 }, 240_000);
@@ -98,5 +106,37 @@ describe('the staff stream', () => {
     expect(forbidden.json).toEqual({ success: false, message: 'This action is reserved for administrators.' });
     expect((await api.call(null, 'POST', '/api/admin/stream-tokens', {})).status).toBe(401);
     expect((await open(api.server.url, '', member.auth)).status).toBe(403);
+  });
+});
+
+describe('presence across instances', () => {
+  it('shows a colleague marked on the other instance, kept in Redis', async () => {
+    const colleague = await userWithToken(api.database.db, { admin: true, firstName: 'Omid', lastName: 'Tehrani' });
+    const filed = await api.call(member.auth, 'POST', '/api/tickets', {
+      subject: 'Presence',
+      message: 'Who is looking at this?',
+    });
+    const path = `/api/admin/tickets/${filed.json.data.id}/presence`;
+    expect((await api.call(staff.auth, 'PUT', path, { state: 'replying' })).status).toBe(200);
+    const res = await fetch(`${second.url}${path}`, {
+      method: 'PUT',
+      headers: { ...colleague.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ state: 'viewing' }),
+    });
+    const viewers = ((await res.json()) as { data: { viewers: Array<{ id: number; state: string }> } }).data.viewers;
+    expect(viewers.map((v) => [v.id, v.state]).sort()).toEqual(
+      [
+        [staff.id, 'replying'],
+        [colleague.id, 'viewing'],
+      ].sort(),
+    );
+    const client = new Redis(redis.REDIS_URL);
+    try {
+      const key = `${redis.REDIS_KEY_PREFIX}presence:ticket:${filed.json.data.id}`;
+      expect(Object.keys(await client.hgetall(key)).sort()).toEqual([String(staff.id), String(colleague.id)].sort());
+      await client.del(key);
+    } finally {
+      client.disconnect();
+    }
   });
 });

@@ -47,9 +47,12 @@ async function databaseMarks(deps: AppDeps, ticketId: number, userId: number, st
 /** Records the caller's state on the ticket and answers who is there now (the caller included unless they left). */
 export async function markPresence(deps: AppDeps, ticketId: number, userId: number, state: PresenceState) {
   const now = Date.now();
-  const marks = deps.redis
-    ? await redisMarks(deps, ticketId, userId, state, now)
-    : await databaseMarks(deps, ticketId, userId, state, now);
+  let marks: Mark[] | undefined;
+  if (deps.redis) {
+    // Redis down: the database keeps presence working on this instance meanwhile.
+    marks = await redisMarks(deps, ticketId, userId, state, now).catch(() => undefined);
+  }
+  marks ??= await databaseMarks(deps, ticketId, userId, state, now);
   const people = await usersByIds(
     deps.db,
     marks.map((m) => m.user_id),
