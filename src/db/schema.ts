@@ -5,6 +5,7 @@ import type { AnswerVersionTables } from './answer-versions.js';
 import type { AssistantTables } from '../modules/assistant/tables.js';
 import type { ConsoleTables } from '../modules/console/tables.js';
 import type { GeoTables } from '../modules/geo/tables.js';
+import type { KbTables } from '../modules/kb/tables.js';
 import type { NotificationTables } from '../modules/notifications/tables.js';
 import type { TicketTables } from '../modules/tickets/tables.js';
 import type { UserTables } from '../modules/users/tables.js';
@@ -17,4 +18,5 @@ export interface Database
     NotificationTables,
     MailTables,
     AnswerVersionTables,
-    ConsoleTables {}
+    ConsoleTables,
+    KbTables {}

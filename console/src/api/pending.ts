@@ -31,7 +31,6 @@ type Methods = {
 };
 type Item<M> = Omit<Methods, keyof M> & M;
 type Answer<T> = { success: boolean; data: T };
-type Said = { success: boolean; message: string };
 
 export type Role = 'member' | 'support' | 'admin';
 export type ViewName = 'mine' | 'unassigned' | 'open' | 'at_risk' | 'closed';
@@ -109,12 +108,5 @@ export interface Gap {
 export type ReportRange = { from?: string; to?: string };
 
 export type PendingPaths = {
-  '/api/console/session': Item<{
-    get: Get<Answer<ConsoleSession>>;
-    delete: { parameters: Params<never, never>; requestBody?: never; responses: { 200: Ok<Said>; 401: Failure } };
-  }>;
-  '/api/console/sign-in-requests': Item<{ post: Send<{ email: string }, Said, never, 202> }>;
-  '/api/console/preferences': Item<{ put: Send<{ locale: 'en' | 'fa' }, Said> }>;
-  '/api/admin/staff': Item<{ get: Get<Answer<StaffMember[]>> }>;
   '/api/admin/assistant/gaps': Item<{ get: Get<Answer<Gap[]>> }>;
 };

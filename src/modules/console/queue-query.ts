@@ -7,7 +7,7 @@ import type { Database } from '../../db/schema.js';
 import { isPostgres } from '../../db/schema-helpers.js';
 import { likeContains, SUMMARY_COLUMNS } from '../tickets/list-query.js';
 import type { TagRow } from '../tickets/repository.js';
-import { slaCondition } from '../tickets/sla-sql.js';
+import { slaCondition, type SlaFilter } from '../tickets/sla-sql.js';
 import type { TicketPriority, TicketStatus } from '../tickets/tables.js';
 
 export type ViewName = 'mine' | 'unassigned' | 'open' | 'at_risk' | 'closed';
@@ -22,7 +22,7 @@ export interface QueueFilters {
   tag?: number;
   assignee_id?: number;
   q?: string;
-  sla_status?: 'on_track' | 'at_risk' | 'breached' | 'met';
+  sla_status?: SlaFilter;
 }
 
 /** Who asks and when: "mine" is the caller's, SLA conditions are evaluated at nowMs. */

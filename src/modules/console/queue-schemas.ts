@@ -3,7 +3,15 @@
 import { Type, type TSchema } from 'typebox';
 import { PageMetaSchema, paginationQuery } from '../../core/pagination.js';
 import { errorResponses, NO_NUL, Timestamp } from '../../http/schemas.js';
-import { PersonWithEmail, PriorityEnum, StatusEnum, SummaryProperties, TagSchema } from '../tickets/schemas.js';
+import {
+  LegacySlaStatusEnum,
+  PersonWithEmail,
+  PriorityEnum,
+  SlaStatusEnum,
+  StatusEnum,
+  SummaryProperties,
+  TagSchema,
+} from '../tickets/schemas.js';
 
 const MAX_ID = 2_147_483_647;
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -30,8 +38,9 @@ const FilterProperties = {
     }),
   ),
   sla_status: Type.Optional(
-    Type.Enum(['on_track', 'at_risk', 'breached', 'met'], {
-      description: 'Only tickets whose sla.status is this now.',
+    Type.Union([SlaStatusEnum, LegacySlaStatusEnum], {
+      description:
+        'Only tickets whose sla_status is this now; the deprecated words of sla.status still filter for one release.',
     }),
   ),
 };

@@ -9,6 +9,7 @@ import { versionOf } from '../console/ticket-query.js';
 import { StaffReplyBody, TicketResponses } from '../console/ticket-schemas.js';
 import { requestLocale } from '../../http/i18n.js';
 import { throwIfInvalid, ticketIdFrom } from './http-helpers.js';
+import { MULTIPART_BODY } from '../../http/openapi-document.js';
 import * as schemas from './schemas.js';
 import * as changes from './changes.js';
 import * as tickets from './service.js';
@@ -30,12 +31,13 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
     '/admin/tickets/:id/comments',
     {
       schema: {
-        operationId: 'replyStaffTicket',
         summary: 'Staff reply (moves the ticket to in-progress)',
+        operationId: 'addStaffComment',
         description:
-          'A reply the member reads (and is mailed about by the platform). With if_version, 409 when a comment arrived since that version; the body then carries the current one.',
+          'A staff reply, with files in a multipart form; an open ticket moves to in-progress and the first reply is recorded for the SLA: for support staff. With if_version, 409 when a comment arrived since that version; the body then carries the current one.',
         tags: ['tickets-staff'],
         consumes: schemas.UPLOAD_TYPES,
+        [MULTIPART_BODY]: schemas.uploadForm(StaffReplyBody),
         params: schemas.TicketIdParams,
         body: StaffReplyBody,
         response: TicketResponses.reply,
