@@ -4,6 +4,7 @@ import type { MailTables } from '../mail/tables.js';
 import type { AnswerVersionTables } from './answer-versions.js';
 import type { AnswerGapTables } from '../modules/answer-gaps/tables.js';
 import type { AssistantTables } from '../modules/assistant/tables.js';
+import type { ConsoleTables } from '../modules/console/tables.js';
 import type { GeoTables } from '../modules/geo/tables.js';
 import type { KbTables } from '../modules/kb/tables.js';
 import type { KbFileTables } from '../modules/kb-files/tables.js';
@@ -19,6 +20,7 @@ export interface Database
     NotificationTables,
     MailTables,
     AnswerVersionTables,
+    ConsoleTables,
     KbTables,
     KbFileTables,
     AnswerGapTables {}

@@ -13,6 +13,7 @@ import answerGapRoutes from './answer-gaps/routes.js';
 import { openApiTags as answerGapTags } from './answer-gaps/schemas.js';
 import { openApiTags as kbFileTags } from './kb-files/schemas.js';
 import assistantRoutes from './assistant/routes.js';
+import staffConsoleRoutes from './console/routes.js';
 import { commands as assistantCommands } from './assistant/commands.js';
 import geoRoutes from './geo/routes.js';
 import kbRoutes from './kb/routes.js';
@@ -44,6 +45,7 @@ export const modules: FeatureModule[] = [
   { name: 'console sessions', routes: consoleAdminRoutes, commands: [], openApiTags: [] },
   { name: 'geo', routes: geoRoutes, commands: geoCommands, openApiTags: geoTags },
   { name: 'tickets', routes: ticketRoutes, commands: ticketCommands, openApiTags: ticketTags },
+  { name: 'staff console', routes: staffConsoleRoutes, commands: [], openApiTags: [] },
   { name: 'assistant', routes: assistantRoutes, commands: assistantCommands, openApiTags: assistantTags },
   { name: 'kb', routes: kbRoutes, commands: kbCommands, openApiTags: kbTags },
   { name: 'notifications', routes: notificationRoutes, commands: notificationCommands, openApiTags: notificationTags },

@@ -99,7 +99,9 @@ export async function apiAs<T = { data: unknown }>(
   }
   const res = await fetch(`${base}${url}`, init);
   const text = await res.text();
-  return { status: res.status, json: (text ? JSON.parse(text) : {}) as T };
+  // A non-JSON answer (the CSV export) has no json.
+  const json = res.headers.get('content-type')?.startsWith('application/json') && text ? JSON.parse(text) : {};
+  return { status: res.status, json: json as T };
 }
 
 /**

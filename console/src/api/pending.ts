@@ -3,9 +3,6 @@
 // them to the generated paths only where the document has no such path, so each one switches to
 // the generated type as soon as the service documents it (and a difference then fails the type
 // check where the console relies on it). Delete an entry once its path is in the document.
-import type { components } from '../../generated/api';
-
-type Schemas = components['schemas'];
 type Ok<T> = { headers: { [name: string]: unknown }; content: { 'application/json': T } };
 type Failure = { headers: { [name: string]: unknown }; content: { 'application/json': { message: string } } };
 type Path<P> = [P] extends [never] ? { path?: never } : { path: P };
@@ -109,20 +106,7 @@ export interface Gap {
   lang?: string;
 }
 export type ReportRange = { from?: string; to?: string };
-type Ids = { id: string };
 
 export type PendingPaths = {
-  '/api/admin/tickets/views': Item<{ get: Get<Answer<{ view: ViewName; count: number }[]>> }>;
-  '/api/admin/tags': Item<{ get: Get<Answer<Schemas['Tag'][]>> }>;
-  '/api/admin/tickets/{id}/notes': Item<{ post: Send<{ message: string }, unknown, Ids, 201> }>;
-  '/api/admin/tickets/{id}/presence': Item<{
-    put: Send<{ state: 'viewing' | 'replying' | 'left' }, Answer<{ viewers: Viewer[] }>, Ids>;
-  }>;
-  '/api/admin/tickets/bulk': Item<{ post: Send<BulkBody, Answer<BulkResult>> }>;
-  '/api/admin/saved-replies': Item<{ get: Get<Answer<SavedReply[]>, { lang?: string }> }>;
-  '/api/admin/stream-tokens': Item<{ post: Send<Record<string, never>, Answer<{ token: string }>, never, 201> }>;
-  '/api/admin/reports/sla': Item<{ get: Get<Answer<SlaReport>, ReportRange> }>;
-  '/api/admin/reports/times': Item<{ get: Get<Answer<TimesReport>, ReportRange> }>;
-  '/api/admin/reports/volume': Item<{ get: Get<Answer<VolumeReport>, ReportRange & { by: 'day' | 'category' }> }>;
   '/api/admin/assistant/gaps': Item<{ get: Get<Answer<Gap[]>> }>;
 };

@@ -25,7 +25,7 @@ function usePresence(id: number, replying: boolean): Viewer[] {
     let stopped = false;
     const beat = async (state: 'viewing' | 'replying' | 'left') => {
       const answer = await api
-        .PUT('/api/admin/tickets/{id}/presence', { params: { path: { id: String(id) } }, body: { state } })
+        .PUT('/api/admin/tickets/{id}/presence', { params: { path: { id } }, body: { state } })
         .catch(() => null);
       if (answer?.response.status === 404 || answer?.response.status === 405) stopped = true;
       if (answer?.response.ok && answer.data) setViewers(answer.data.data.viewers);

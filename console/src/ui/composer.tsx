@@ -24,9 +24,7 @@ async function send(ticketId: number, mode: Mode, message: string, files: File[]
   }
   const params = { path: { id: ticketId } };
   if (mode === 'note')
-    await call(
-      api.POST('/api/admin/tickets/{id}/notes', { params: { path: { id: String(ticketId) } }, body: { message } }),
-    );
+    await call(api.POST('/api/admin/tickets/{id}/notes', { params: { path: { id: ticketId } }, body: { message } }));
   else {
     const body = version ? ({ message, if_version: version } as { message: string }) : { message };
     await call(api.POST('/api/admin/tickets/{id}/comments', { params, body }));

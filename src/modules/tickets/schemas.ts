@@ -53,26 +53,6 @@ export const ListQuery = Type.Object({
   ...paginationQuery(15, 100),
 });
 
-export const StaffListQuery = Type.Object({
-  ...ListQuery.properties,
-  assignee_id: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Only tickets assigned to this admin.' }),
-  ),
-  sla_status: Type.Optional(
-    Type.Union([SlaStatusEnum, LegacySlaStatusEnum], {
-      description:
-        'Extension: only tickets whose sla_status is this now. The deprecated words of sla.status still filter for one release (breached: overdue or missed).',
-    }),
-  ),
-  sort: Type.Optional(
-    StringEnum(['created_at', 'sla_deadline'], {
-      title: 'TicketSort',
-      description:
-        'Extension: created_at (newest first, the default) or sla_deadline (soonest resolution deadline first).',
-    }),
-  ),
-});
-
 /** The upload routes take JSON or a multipart form (documented with attachments[] as files). */
 export const UPLOAD_TYPES = ['application/json', 'multipart/form-data'];
 
@@ -127,11 +107,11 @@ export const StaffUpdateBody = Type.Object({
   assignee_id: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_ID }), 'An admin user; null unassigns.')),
 });
 
-const PersonSchema = Type.Object(
+export const PersonSchema = Type.Object(
   { id: Type.Integer(), first_name: Type.String(), last_name: Type.String() },
   { title: 'Person' },
 );
-const PersonWithEmail = Type.Object(
+export const PersonWithEmail = Type.Object(
   {
     id: Nullable(Type.Integer()),
     first_name: Nullable(Type.String()),
@@ -140,7 +120,7 @@ const PersonWithEmail = Type.Object(
   },
   { title: 'PersonWithEmail', description: 'id and names are null for an address without an account.' },
 );
-const TagSchema = Type.Object({ id: Type.Integer(), name: Type.String() }, { title: 'Tag' });
+export const TagSchema = Type.Object({ id: Type.Integer(), name: Type.String() }, { title: 'Tag' });
 export const AttachmentSchema = Type.Object(
   {
     id: Type.Integer(),
@@ -152,7 +132,7 @@ export const AttachmentSchema = Type.Object(
   { title: 'Attachment' },
 );
 
-const SummaryProperties = {
+export const SummaryProperties = {
   id: Type.Integer(),
   tracking_code: Type.String({ description: 'TK- and 8 characters A-Z0-9.' }),
   subject: Type.String(),
@@ -165,11 +145,6 @@ const SummaryProperties = {
   sla_status: SlaStatusEnum,
 };
 const Summary = Type.Object(SummaryProperties, { title: 'TicketSummary' });
-const StaffSummary = Type.Object(
-  { ...SummaryProperties, user: Nullable(PersonWithEmail) },
-  { title: 'StaffTicketSummary' },
-);
-
 const FullProperties = {
   ...SummaryProperties,
   message: Type.String(),
@@ -225,7 +200,7 @@ const ActivitySchema = Type.Object(
   { title: 'Activity' },
 );
 
-const DetailTicket = Type.Object(
+export const DetailTicket = Type.Object(
   {
     ...FullProperties,
     assignee: Nullable(PersonWithEmail),
@@ -244,10 +219,6 @@ export const Responses = {
   list: {
     200: Type.Object({ success: Type.Boolean(), data: Type.Array(Summary), meta: PageMetaSchema }),
     ...errorResponses(401, 422),
-  },
-  staffList: {
-    200: Type.Object({ success: Type.Boolean(), data: Type.Array(StaffSummary), meta: PageMetaSchema }),
-    ...errorResponses(401, 403, 422),
   },
   stats: {
     200: ok(

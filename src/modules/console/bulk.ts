@@ -1,0 +1,38 @@
+// Bulk actions: one change applied to many tickets, each ticket in a transaction of its own. A
+// ticket that cannot take the change (gone, closed) is reported and the others go on: one bad row
+// never undoes the rest, and a retry of the same request changes nothing twice (each change sets
+// a state; a ticket already in it counts as updated and gets no activity).
+import type { AppDeps } from '../../core/deps.js';
+import { changeTicket, type StaffChange } from './actions.js';
+
+export type BulkAction = 'assign' | 'status' | 'priority' | 'tag' | 'close';
+
+/** The change a bulk action makes to each ticket (the value already checked). */
+export function changeFor(action: BulkAction, value: string | number | null | undefined): StaffChange {
+  switch (action) {
+    case 'assign':
+      return { assignee_id: value === null || value === undefined ? null : Number(value) };
+    case 'status':
+      return { status: value as StaffChange['status'] };
+    case 'priority':
+      return { priority: value as StaffChange['priority'] };
+    case 'tag':
+      return { add_tag: Number(value) };
+    case 'close':
+      return { status: 'closed' };
+  }
+}
+
+export async function bulkChange(deps: AppDeps, actor: { id: number }, ids: number[], change: StaffChange) {
+  const updated: number[] = [];
+  const failed: { id: number; error: unknown }[] = [];
+  for (const id of [...new Set(ids)]) {
+    try {
+      await changeTicket(deps, actor, id, change);
+      updated.push(id);
+    } catch (error) {
+      failed.push({ id, error });
+    }
+  }
+  return { updated, failed };
+}

@@ -1,0 +1,58 @@
+// The staff console's API over a real socket: one server process (harness/server.ts) on the
+// database under test, requests as a user, and every answer checked against the server's own
+// OpenAPI document.
+import { expect } from 'vitest';
+import { launchServer, type ServerProcess } from '../../harness/server.js';
+import { Contract } from '../helpers/contract.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+export interface StaffApi {
+  database: TestDatabase;
+  server: ServerProcess;
+  call(auth: Record<string, string> | null, method: string, path: string, body?: unknown): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+export async function startStaffApi(env: Record<string, string> = {}): Promise<StaffApi> {
+  const database = await createTestDatabase();
+  const server = await launchServer({ env: { ...database.env, ...env } });
+  const contract = new Contract((await (await fetch(`${server.url}/openapi.json`)).json()) as never, false);
+  return {
+    database,
+    server,
+    async call(auth, method, path, body) {
+      const headers: Record<string, string> = { ...(auth ?? {}) };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      const problem = contract.problem(method, path.split('?')[0]!, {
+        statusCode: res.status,
+        headers: Object.fromEntries(res.headers),
+        body: text,
+      });
+      expect(problem, `${method} ${path} ${res.status}: ${text.slice(0, 300)}`).toBeUndefined();
+      let json: any;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: res.status, headers: res.headers, text, json };
+    },
+    async close() {
+      await server.stop();
+      await database.destroy();
+    },
+  };
+}

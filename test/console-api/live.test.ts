@@ -1,0 +1,142 @@
+// The staff stream over real sockets, on the database under test, with two server processes on
+// the same database: a new ticket and a member's comment written through one instance reach a
+// stream opened on the other within 2 s (PostgreSQL: NOTIFY at commit; SQLite: the poll); a
+// note arrives as kind note; the stream token is single-use and staff-only.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchServer, type ServerProcess } from '../../harness/server.js';
+import { type TestUser, userWithToken } from '../helpers/factories.js';
+import { SseClient } from '../helpers/sse.js';
+import { type StaffApi, startStaffApi } from './client.js';
+
+let api: StaffApi;
+let second: ServerProcess;
+let staff: TestUser;
+let member: TestUser;
+const opened: SseClient[] = [];
+
+/** Both instances keep presence in one Redis, under a prefix of this run. */
+const redis = {
+  REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  REDIS_KEY_PREFIX: `staff-live-${randomBytes(4).toString('hex')}:`,
+};
+
+beforeAll(async () => {
+  api = await startStaffApi({ NOTIFICATION_STREAM_HEARTBEAT_SECONDS: '1', ...redis });
+  second = await launchServer({ env: { ...api.database.env, ...redis } });
+  staff = await userWithToken(api.database.db, { admin: true });
+  member = await userWithToken(api.database.db);
+}, 240_000);
+
+afterAll(async () => {
+  for (const client of opened) client.close();
+  await second?.stop();
+  await api?.close();
+});
+
+async function token(auth: Record<string, string>): Promise<string> {
+  const res = await api.call(auth, 'POST', '/api/admin/stream-tokens', {});
+  expect(res.status).toBe(201);
+  expect(res.json).toEqual({ success: true, data: { token: expect.any(String), expires_at: expect.any(String) } });
+  return res.json.data.token;
+}
+
+async function open(base: string, query: string, headers: Record<string, string> = {}): Promise<SseClient> {
+  const client = await SseClient.open(`${base}/api/admin/stream${query}`, { headers });
+  opened.push(client);
+  return client;
+}
+
+describe('the staff stream', () => {
+  it('sends a ticket and a comment written on another instance within 2 s, and notes as notes', async () => {
+    const stream = await open(api.server.url, `?stream_token=${await token(staff.auth)}`);
+    expect(stream.status).toBe(200);
+    expect(stream.response.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    let started = Date.now();
+    const created = await fetch(`${second.url}/api/tickets`, {
+      method: 'POST',
+      headers: { ...member.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ subject: 'Arrived live', message: 'Written on the other instance.' }),
+    });
+    expect(created.status).toBe(201);
+    const id = ((await created.json()) as { data: { id: number; tracking_code: string } }).data.id;
+    const event = await stream.next('ticket_created', 2_000);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(event.json).toMatchObject({ id, subject: 'Arrived live', status: 'open' });
+
+    started = Date.now();
+    const comment = await fetch(`${second.url}/api/tickets/${id}/comments`, {
+      method: 'POST',
+      headers: { ...member.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'One more detail.' }),
+    });
+    const commentId = ((await comment.json()) as { data: { id: number } }).data.id;
+    expect((await stream.next('comment_added', 2_000)).json).toEqual({
+      ticket_id: id,
+      comment_id: commentId,
+      kind: 'member',
+    });
+    expect(Date.now() - started).toBeLessThan(2_000);
+
+    const note = await api.call(staff.auth, 'POST', `/api/admin/tickets/${id}/notes`, { message: 'Internal.' });
+    expect((await stream.next('comment_added', 2_000)).json).toEqual({
+      ticket_id: id,
+      comment_id: note.json.data.id,
+      kind: 'note',
+    });
+  });
+
+  it('opens with a bearer token too, and keeps the connection alive with heartbeats', async () => {
+    const stream = await open(api.server.url, '', staff.auth);
+    expect(stream.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(stream.comments).toContain('heartbeat');
+  });
+
+  it('refuses a used or missing token (401) and a member (403)', async () => {
+    const once = await token(staff.auth);
+    (await open(api.server.url, `?stream_token=${once}`)).close();
+    const reused = await open(api.server.url, `?stream_token=${once}`);
+    expect(reused.status).toBe(401);
+    expect((await open(api.server.url, '')).status).toBe(401);
+    const forbidden = await api.call(member.auth, 'POST', '/api/admin/stream-tokens', {});
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.json).toEqual({ success: false, message: 'This action is reserved for administrators.' });
+    expect((await api.call(null, 'POST', '/api/admin/stream-tokens', {})).status).toBe(401);
+    expect((await open(api.server.url, '', member.auth)).status).toBe(403);
+  });
+});
+
+describe('presence across instances', () => {
+  it('shows a colleague marked on the other instance, kept in Redis', async () => {
+    const colleague = await userWithToken(api.database.db, { admin: true, firstName: 'Omid', lastName: 'Tehrani' });
+    const filed = await api.call(member.auth, 'POST', '/api/tickets', {
+      subject: 'Presence',
+      message: 'Who is looking at this?',
+    });
+    const path = `/api/admin/tickets/${filed.json.data.id}/presence`;
+    expect((await api.call(staff.auth, 'PUT', path, { state: 'replying' })).status).toBe(200);
+    const res = await fetch(`${second.url}${path}`, {
+      method: 'PUT',
+      headers: { ...colleague.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ state: 'viewing' }),
+    });
+    const viewers = ((await res.json()) as { data: { viewers: Array<{ id: number; state: string }> } }).data.viewers;
+    expect(viewers.map((v) => [v.id, v.state]).sort()).toEqual(
+      [
+        [staff.id, 'replying'],
+        [colleague.id, 'viewing'],
+      ].sort(),
+    );
+    const client = new Redis(redis.REDIS_URL);
+    try {
+      const key = `${redis.REDIS_KEY_PREFIX}presence:ticket:${filed.json.data.id}`;
+      expect(Object.keys(await client.hgetall(key)).sort()).toEqual([String(staff.id), String(colleague.id)].sort());
+      await client.del(key);
+    } finally {
+      client.disconnect();
+    }
+  });
+});
