@@ -15,6 +15,7 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { PreparedAnswers, registerPreparedAnswers } from './http/prepared-answers.js';
 import { registerRequestIdEcho, requestIdOf } from './http/request-id.js';
 import { securityHeadersHook } from './http/security-headers.js';
+import { mailOutboxMetrics } from './mail/metrics.js';
 import { modules } from './modules/index.js';
 import consoleAssets from './plugins/console-assets.js';
 import cors from './plugins/cors.js';
@@ -89,14 +90,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerMethodNotAllowed(app, config.CORS_ORIGINS.length > 0);
   registerLingeringClose(app, config.BODY_LIMIT_BYTES);
-  registerMetrics(app, app.deps.database.pool);
+  registerMetrics(app, app.deps.database.pool, [mailOutboxMetrics]);
   registerAuth(app);
   await registerRateLimit(app);
   app.addHook('onRequest', securityHeadersHook());
   await app.register(cors);
   await app.register(swagger);
   await app.register(consoleAssets);
-  registerHealth(app);
+  registerHealth(app, modules.flatMap((m) => m.readiness ?? []));
 
   // The feature modules, each under /api.
   for (const module of modules) {

@@ -5,7 +5,7 @@ import { compiledQueryByShape } from '../../db/compiled.js';
 import type { Database } from '../../db/schema.js';
 import { isPostgres } from '../../db/schema-helpers.js';
 import { ownershipHalves, type TicketScope } from './access.js';
-import type { Db, TagRow, TicketRow } from './repository.js';
+import type { Db, TagRow, TicketRow } from './rows.js';
 import { slaCondition, type SlaFilter } from './sla-sql.js';
 import type { TicketPriority, TicketStatus } from './tables.js';
 
