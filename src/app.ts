@@ -21,6 +21,7 @@ import consoleAssets from './plugins/console-assets.js';
 import cors from './plugins/cors.js';
 import attachmentStorage from './plugins/attachment-storage.js';
 import deps from './plugins/deps.js';
+import geoCatalog from './plugins/geo-catalog.js';
 import mailWorker from './plugins/mail-worker.js';
 import notificationStreams from './plugins/notification-streams.js';
 import redis from './plugins/redis.js';
@@ -81,6 +82,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(attachmentStorage);
   await app.register(storageSweep);
   await app.register(notificationStreams);
+  await app.register(geoCatalog);
 
   // The HTTP edge, in the order its hooks run.
   registerPreparedAnswers(app, preparedAnswers);
@@ -97,7 +99,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cors);
   await app.register(swagger);
   await app.register(consoleAssets);
-  registerHealth(app, modules.flatMap((m) => m.readiness ?? []));
+  registerHealth(
+    app,
+    modules.flatMap((m) => m.readiness ?? []),
+  );
 
   // The feature modules, each under /api.
   for (const module of modules) {

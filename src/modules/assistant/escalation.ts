@@ -1,10 +1,11 @@
 // Escalation of a conversation to a support ticket, through the tickets service (the assistant
 // never writes ticket rows). One ticket per conversation; without a conversation, a new ticket
 // each time.
-import { forbidden, msg, ValidationError } from '../../core/errors.js';
+import { msg, ValidationError } from '../../core/errors.js';
 import type { AppDeps } from '../../core/deps.js';
 import { createTicket } from '../tickets/service.js';
 import { findUser, type UserRecord } from '../users/service.js';
+import { checkEscalation } from './access.js';
 import { agentById, AGENT_IDS, type AgentId } from './agents.js';
 import * as repo from './repository.js';
 import { conversationTitle } from './text.js';
@@ -47,7 +48,7 @@ export class EscalationService {
     if (!conversation)
       throw new ValidationError({ conversation_id: [msg('assistant.validation.conversation_unknown')] });
     // A signed-in caller may escalate only their own conversation: the transcript goes into the ticket.
-    if (caller && caller.id !== conversation.user_id) throw forbidden(msg('assistant.conversation.forbidden'));
+    checkEscalation(caller, conversation);
     if (conversation.escalated_ticket_id !== null)
       return { ticketId: conversation.escalated_ticket_id, created: false };
 

@@ -1,12 +1,13 @@
 // The assistant's rules: who answers, what is saved when, who may see which conversation.
 import { performance } from 'node:perf_hooks';
 import { nowIso } from '../../db/index.js';
-import { forbidden, HttpError, msg, notFound, ValidationError, type FieldMessages } from '../../core/errors.js';
+import { HttpError, msg, notFound, ValidationError, type FieldMessages } from '../../core/errors.js';
 import { t } from '../../core/i18n.js';
 import { fieldMessage } from '../../core/fields.js';
 import { pageMeta, pageOffset, type PageMeta } from '../../core/pagination.js';
 import type { AppDeps } from '../../core/deps.js';
 import type { UserRecord } from '../users/service.js';
+import { ownConversation } from './access.js';
 import { AGENT_CHOICES, agentById, chooseAgent, type AgentChoice, type AgentId } from './agents.js';
 import { contextErrors, contextFacts } from './context.js';
 import { conversationContext } from './conversation-context.js';
@@ -67,10 +68,7 @@ export class AssistantService {
 
   /** The conversation when the caller owns it: 404 when absent, 403 when another account's. */
   async ownedConversation(user: UserRecord, id: number): Promise<repo.ConversationRow> {
-    const conversation = await repo.findConversation(this.deps.db, id);
-    if (!conversation) throw notFound(msg('assistant.conversation.not_found'));
-    if (conversation.user_id !== user.id) throw forbidden(msg('assistant.conversation.forbidden'));
-    return conversation;
+    return ownConversation(user, await repo.findConversation(this.deps.db, id));
   }
 
   async chat(user: UserRecord, input: ChatInput, meta: ChatMeta): Promise<ChatResult> {

@@ -5,6 +5,7 @@ import { nowIso } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { msg, notFoundMessageOnly } from '../../core/errors.js';
 import { registerMessages } from '../../core/i18n.js';
+import { notificationKey } from './access.js';
 import type { UnreadItem } from './list-json.js';
 import {
   countUnread,
@@ -17,8 +18,6 @@ import {
 } from './repository.js';
 
 export { UNREAD_LIST_LIMIT } from './repository.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 registerMessages({
   'notifications.not_found': { en: 'Notification not found.', fa: 'اعلان یافت نشد.' },
@@ -60,9 +59,10 @@ export class NotificationService {
     if (deleted === 0) throw notFoundMessageOnly(msg('notifications.not_found'));
   }
 
-  /** The id in its stored (lower-case) form; anything but a UUID cannot name a notification. */
+  /** The id in its stored form; 404 for anything that cannot name a notification (access.ts). */
   private validId(id: string): string {
-    if (!UUID.test(id)) throw notFoundMessageOnly(msg('notifications.not_found'));
-    return id.toLowerCase();
+    const key = notificationKey(id);
+    if (key === undefined) throw notFoundMessageOnly(msg('notifications.not_found'));
+    return key;
   }
 }

@@ -8,7 +8,7 @@ import type { Database } from '../../../db/schema.js';
 import { holidayOverrides, type HolidayOverride } from '../holiday-query.js';
 import { isoDate } from './dates.js';
 import { iranHolidaysOn } from './holidays.js';
-import { parseSchedule } from './schedule.js';
+import { parseSchedule } from '../../../core/working-week.js';
 import { addWorkingTime, type WorkCalendar } from './working-time.js';
 
 export const REFRESH_MS = 30_000;
