@@ -6,7 +6,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { registerMessages, t } from '../../core/i18n.js';
 import { requestLocale } from '../../http/i18n.js';
 import { errorResponses } from '../../http/schemas.js';
-import { IntegrationService, type Saved } from './integration.js';
+import * as integration from './integration.js';
+import type { Saved } from './integration.js';
 import {
   InvestmentBody,
   InvestmentResult,
@@ -42,7 +43,7 @@ const errors = errorResponses(400, 401, 403, 422, 503);
 
 const adminRoutes: FastifyPluginAsync = async (instance) => {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const integration = new IntegrationService(app.deps);
+  const { deps } = app;
   const config = { auth: 'admin', validationForm: 'general', rateLimit: false } as const;
 
   app.put(
@@ -59,7 +60,8 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
       },
       config,
     },
-    async (req, reply) => savedAnswer(req, reply, 'project', await integration.saveProject(req.params.id, req.body)),
+    async (req, reply) =>
+      savedAnswer(req, reply, 'project', await integration.saveProject(deps, req.params.id, req.body)),
   );
 
   app.post(
@@ -75,7 +77,7 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req, reply) => {
-      const saved = await integration.requestRevision(req.params.id, req.body.revision_notes);
+      const saved = await integration.requestRevision(deps, req.params.id, req.body.revision_notes);
       reply.code(201);
       return {
         success: true,
@@ -101,7 +103,7 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req, reply) =>
-      savedAnswer(req, reply, 'investment', await integration.saveInvestment(req.params.id, req.body)),
+      savedAnswer(req, reply, 'investment', await integration.saveInvestment(deps, req.params.id, req.body)),
   );
 };
 

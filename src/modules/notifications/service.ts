@@ -1,8 +1,7 @@
 // The caller's notifications: list the unread, count them, mark read, delete. Another user's
 // notification and an id that is not a UUID are answered exactly like a missing one.
-import type { Kysely } from 'kysely';
 import { nowIso } from '../../db/index.js';
-import type { Database } from '../../db/schema.js';
+import type { AppDeps } from '../../core/deps.js';
 import { msg, notFoundMessageOnly } from '../../core/errors.js';
 import { registerMessages } from '../../core/i18n.js';
 import { notificationKey } from './access.js';
@@ -29,40 +28,40 @@ registerMessages({
   },
 });
 
-export class NotificationService {
-  constructor(private readonly db: Kysely<Database>) {}
+type Deps = Pick<AppDeps, 'db'>;
 
-  /** The unread list, newest first, at most UNREAD_LIST_LIMIT. */
-  unread(userId: number): Promise<UnreadItem[]> {
-    return listUnread(this.db, userId);
-  }
+const notFound = () => notFoundMessageOnly(msg('notifications.not_found'));
 
-  unreadCount(userId: number): Promise<number> {
-    return countUnread(this.db, userId);
-  }
+/** The id in its stored form; 404 for anything that cannot name a notification (access.ts). */
+function validId(id: string): string {
+  const key = notificationKey(id);
+  if (key === undefined) throw notFound();
+  return key;
+}
 
-  /** Marks the notification read; one already read keeps its read_at. Returns it as stored. */
-  async markRead(userId: number, id: string): Promise<NotificationRecord> {
-    const key = this.validId(id);
-    await markRead(this.db, userId, key, nowIso());
-    const notification = await findOwned(this.db, userId, key);
-    if (!notification) throw notFoundMessageOnly(msg('notifications.not_found'));
-    return notification;
-  }
+/** The unread list, newest first, at most UNREAD_LIST_LIMIT. */
+export function unread(deps: Deps, userId: number): Promise<UnreadItem[]> {
+  return listUnread(deps.db, userId);
+}
 
-  async markAllRead(userId: number): Promise<number> {
-    return markAllRead(this.db, userId, nowIso());
-  }
+export function unreadCount(deps: Deps, userId: number): Promise<number> {
+  return countUnread(deps.db, userId);
+}
 
-  async delete(userId: number, id: string): Promise<void> {
-    const deleted = await deleteOwned(this.db, userId, this.validId(id));
-    if (deleted === 0) throw notFoundMessageOnly(msg('notifications.not_found'));
-  }
+/** Marks the notification read; one already read keeps its read_at. Returns it as stored. */
+export async function markOneRead(deps: Deps, userId: number, id: string): Promise<NotificationRecord> {
+  const key = validId(id);
+  await markRead(deps.db, userId, key, nowIso());
+  const notification = await findOwned(deps.db, userId, key);
+  if (!notification) throw notFound();
+  return notification;
+}
 
-  /** The id in its stored form; 404 for anything that cannot name a notification (access.ts). */
-  private validId(id: string): string {
-    const key = notificationKey(id);
-    if (key === undefined) throw notFoundMessageOnly(msg('notifications.not_found'));
-    return key;
-  }
+export function markEveryRead(deps: Deps, userId: number): Promise<number> {
+  return markAllRead(deps.db, userId, nowIso());
+}
+
+export async function deleteOne(deps: Deps, userId: number, id: string): Promise<void> {
+  const deleted = await deleteOwned(deps.db, userId, validId(id));
+  if (deleted === 0) throw notFound();
 }

@@ -16,7 +16,7 @@ import {
   UserResult,
   UserTokenParams,
 } from './admin-schemas.js';
-import { UserDirectory } from './directory.js';
+import * as directory from './directory.js';
 
 registerMessages({
   'users.created': { en: 'User created.', fa: 'کاربر ایجاد شد.' },
@@ -29,7 +29,7 @@ const tags = ['admin integration'];
 
 const userAdminRoutes: FastifyPluginAsync = async (instance) => {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const directory = new UserDirectory(app.deps);
+  const { deps } = app;
   const config = { auth: 'admin', validationForm: 'general', rateLimit: false } as const;
 
   app.put(
@@ -50,7 +50,7 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req, reply) => {
-      const saved = await directory.save(req.params.id, req.body);
+      const saved = await directory.saveUser(deps, req.params.id, req.body);
       reply.code(saved.created ? 201 : 200);
       return {
         success: true,
@@ -80,7 +80,7 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
       },
     },
     async (req, reply) => {
-      const token = await directory.mintToken(req.params.id, {
+      const token = await directory.mintToken(deps, req.params.id, {
         name: req.body.name,
         expiresInDays: req.body.expires_in_days,
       });
@@ -101,7 +101,7 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
       },
       config,
     },
-    async (req) => ({ success: true, data: await directory.listTokens(req.params.id) }),
+    async (req) => ({ success: true, data: await directory.listTokens(deps, req.params.id) }),
   );
 
   app.delete(
@@ -117,7 +117,7 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req) => {
-      const count = await directory.revokeToken(req.params.id, req.params.token_id);
+      const count = await directory.revokeUserToken(deps, req.params.id, req.params.token_id);
       return { success: true, message: t(requestLocale(req), 'users.token_revoked'), count };
     },
   );
@@ -135,7 +135,7 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req) => {
-      const count = await directory.revokeAllTokens(req.params.id);
+      const count = await directory.revokeUserTokens(deps, req.params.id);
       return { success: true, message: t(requestLocale(req), 'users.tokens_revoked'), count };
     },
   );
