@@ -11,7 +11,7 @@ import { ownConversation } from './access.js';
 import { AGENT_CHOICES, agentById, chooseAgent, type AgentChoice, type AgentId } from './agents.js';
 import { contextErrors, contextFacts } from './context.js';
 import { conversationContext } from './conversation-context.js';
-import { feedbackWithAuthors } from './feedback.js';
+export { addFeedback, listFeedback } from './feedback.js';
 import type { KnowledgeBase, Passage } from './knowledge.js';
 import './messages.js';
 import { ProviderError, type AnswerProvider, type AnswerRequest, type StreamOptions } from './providers/types.js';
@@ -270,30 +270,6 @@ export async function setStatus(
 ): Promise<void> {
   await ownedConversation(assistant, user, id);
   await repo.setConversationStatus(assistant.deps.db, id, status);
-}
-
-export async function addFeedback(
-  assistant: AssistantDeps,
-  user: UserRecord,
-  input: { type: string; subject: string; content: string; rating?: number },
-): Promise<number> {
-  const errors: FieldMessages = {};
-  for (const field of ['subject', 'content'] as const) {
-    if (input[field].trim() === '') errors[field] = [fieldMessage('required', field)];
-  }
-  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  return repo.insertFeedback(assistant.deps.db, {
-    user_id: user.id,
-    type: input.type,
-    subject: input.subject,
-    content: input.content,
-    rating: input.rating ?? null,
-    now: nowIso(),
-  });
-}
-
-export async function listFeedback(assistant: AssistantDeps, query: { type?: string; page: number; perPage: number }) {
-  return feedbackWithAuthors(assistant.deps.db, query);
 }
 
 export async function totalConversations(assistant: AssistantDeps): Promise<number> {

@@ -3,7 +3,7 @@
 // limit because the platform's own sync is the trusted caller and may send bursts.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { registerMessages, t } from '../../core/i18n.js';
+import { t } from '../../core/i18n.js';
 import { requestLocale } from '../../http/i18n.js';
 import { errorResponses } from '../../http/schemas.js';
 import * as integration from './integration.js';
@@ -17,14 +17,7 @@ import {
   RevisionRequestBody,
   RevisionRequestResult,
 } from './schemas.js';
-
-registerMessages({
-  'integration.project_created': { en: 'Project created.', fa: 'پروژه ایجاد شد.' },
-  'integration.project_updated': { en: 'Project updated.', fa: 'پروژه به‌روز شد.' },
-  'integration.revision_requested': { en: 'Revision requested.', fa: 'درخواست اصلاح ثبت شد.' },
-  'integration.investment_created': { en: 'Investment created.', fa: 'سرمایه‌گذاری ایجاد شد.' },
-  'integration.investment_updated': { en: 'Investment updated.', fa: 'سرمایه‌گذاری به‌روز شد.' },
-});
+import './messages.js';
 
 const tags = ['admin integration'];
 

@@ -8,7 +8,7 @@ import { nowIso, type Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { msg, ValidationError, type FieldMessages } from '../../core/errors.js';
 import { fieldMessage } from '../../core/fields.js';
-import { registerMessages } from '../../core/i18n.js';
+
 import { findUser, referencedUser, type UserRecord } from '../users/service.js';
 import {
   NotificationBuilder,
@@ -31,6 +31,7 @@ import {
   type RevisionRequestRecord,
 } from './records-repository.js';
 import { insertNotifications } from './repository.js';
+import './messages.js';
 
 export interface IntegrationDeps {
   db: Kysely<Database>;
@@ -63,10 +64,6 @@ export interface Saved<T> {
 function recipient(user: UserRecord): Recipient {
   return { id: user.id, locale: user.locale };
 }
-
-registerMessages({
-  'notifications.no_such_user': { en: 'There is no user with id :id.', fa: 'کاربری با شناسهٔ :id وجود ندارد.' },
-});
 
 /** 422 naming each reference field whose id points at nothing; for a user, that no such user exists. */
 function unknownReferences(

@@ -3,7 +3,7 @@
 import { nowIso } from '../../db/index.js';
 import type { AppDeps } from '../../core/deps.js';
 import { msg, notFoundMessageOnly } from '../../core/errors.js';
-import { registerMessages } from '../../core/i18n.js';
+
 import { notificationKey } from './access.js';
 import type { UnreadItem } from './list-json.js';
 import {
@@ -15,18 +15,9 @@ import {
   markRead,
   type NotificationRecord,
 } from './repository.js';
+import './messages.js';
 
 export { UNREAD_LIST_LIMIT } from './repository.js';
-
-registerMessages({
-  'notifications.not_found': { en: 'Notification not found.', fa: 'اعلان یافت نشد.' },
-  'notifications.marked_read': { en: 'Notification marked as read.', fa: 'اعلان خوانده‌شده علامت خورد.' },
-  'notifications.deleted': { en: 'Notification deleted.', fa: 'اعلان حذف شد.' },
-  'notifications.all_marked_read': {
-    en: 'All notifications marked as read.',
-    fa: 'همهٔ اعلان‌ها خوانده‌شده علامت خوردند.',
-  },
-});
 
 type Deps = Pick<AppDeps, 'db'>;
 

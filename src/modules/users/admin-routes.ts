@@ -3,7 +3,7 @@
 // Admin token only; exempt from the platform rate limit like the rest of the integration API.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { registerMessages, t } from '../../core/i18n.js';
+import { t } from '../../core/i18n.js';
 import { requestLocale } from '../../http/i18n.js';
 import { errorResponses } from '../../http/schemas.js';
 import {
@@ -17,13 +17,7 @@ import {
   UserTokenParams,
 } from './admin-schemas.js';
 import * as directory from './directory.js';
-
-registerMessages({
-  'users.created': { en: 'User created.', fa: 'کاربر ایجاد شد.' },
-  'users.updated': { en: 'User updated.', fa: 'کاربر به‌روز شد.' },
-  'users.token_revoked': { en: 'Token revoked.', fa: 'توکن باطل شد.' },
-  'users.tokens_revoked': { en: 'Tokens revoked.', fa: 'توکن‌ها باطل شدند.' },
-});
+import './messages.js';
 
 const tags = ['admin integration'];
 

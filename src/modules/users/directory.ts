@@ -8,7 +8,7 @@ import { nowIso, type Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { msg, notFoundMessageOnly, ValidationError, type FieldMessages } from '../../core/errors.js';
 import { fieldMessage } from '../../core/fields.js';
-import { registerMessages } from '../../core/i18n.js';
+
 import {
   advanceUserIdSequence,
   emailTakenByOther,
@@ -28,14 +28,7 @@ import {
   type CreatedToken,
   type TokenSummary,
 } from './tokens.js';
-
-registerMessages({
-  'users.email_taken': { en: 'The email has already been taken.', fa: 'این email پیش‌تر ثبت شده است.' },
-  'users.inactive': {
-    en: 'The user is inactive: set active to true first.',
-    fa: 'این کاربر غیرفعال است: نخست active را true کنید.',
-  },
-});
+import './messages.js';
 
 export interface UserReport {
   email: string;
