@@ -1,6 +1,7 @@
 // Shared TypeBox pieces: the error bodies of the spec (for response schemas and the OpenAPI
 // document) and small building blocks the modules reuse.
 import { Type, type TSchema } from 'typebox';
+import { MAX_ID } from '../core/ids.js';
 
 const FieldErrorsSchema = Type.Record(Type.String(), Type.Array(Type.String()), {
   description: 'Messages keyed by the field as the client sent it (subject, tags.0, attachments.1).',
@@ -79,7 +80,7 @@ export function errorResponses(
 export const NO_NUL = '^[^\\u0000]*$';
 
 /** Path parameter: a positive integer id. */
-export const IntegerId = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Positive integer id.' });
+export const IntegerId = Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Positive integer id.' });
 
 export const Timestamp = Type.String({ description: 'ISO 8601 UTC timestamp, e.g. 2026-11-21T10:15:30.123Z.' });
 

@@ -1,4 +1,4 @@
-// Live notifications (issue 15). Two parts:
+// Live notifications. Two parts:
 // - notification_stream_tokens: single-use tickets a browser's EventSource (which cannot send an
 //   Authorization header) puts in the stream URL. Only the SHA-256 of a token is stored; a token
 //   is consumed by deleting its row, so a second use finds nothing.

@@ -16,9 +16,9 @@ import { providerFromConfig } from './providers/index.js';
 import * as s from './schemas.js';
 import * as service from './service.js';
 import { configuredWelcome } from './welcome.js';
+import { MAX_ID } from '../../core/ids.js';
 
 export const ESCALATE_LIMIT = { max: 30, timeWindow: 60_000 };
-const MAX_ID = 2_147_483_647;
 
 /** A path id: digits only and within range, else the conversation 404. */
 function conversationId(id: string): number {

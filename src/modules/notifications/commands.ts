@@ -6,10 +6,9 @@ import { renderFieldErrors, ValidationError } from '../../core/errors.js';
 import { INVESTMENT_STATUSES, PROJECT_STATUSES } from './events.js';
 import * as integration from './integration.js';
 import type { IntegrationDeps, Saved } from './integration.js';
+import { MAX_ID } from '../../core/ids.js';
 
 type Values = Record<string, string | boolean | undefined>;
-
-const MAX_ID = 2_147_483_647;
 
 function wholeNumber(values: Values, name: string, min: number, max: number): number {
   const raw = requireString(values, name);

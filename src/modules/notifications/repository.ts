@@ -4,7 +4,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { compiledQuery } from '../../db/compiled.js';
-import { answerVersion } from '../../db/answer-versions.js';
 import type { Static } from 'typebox';
 import type { Database } from '../../db/schema.js';
 import { ownedBy } from './access.js';
@@ -33,11 +32,6 @@ export function toRecord(row: Row): NotificationRecord {
     read_at: row.read_at,
     created_at: row.created_at,
   };
-}
-
-/** The user's notifications version (db/answer-versions.ts; triggers raise it with every change). */
-export function notificationsVersion(db: Kysely<Database>, userId: number): Promise<number> {
-  return answerVersion(db, userId, 'notifications');
 }
 
 /** Writes the notifications (inside the caller's transaction); returns their ids in order. */

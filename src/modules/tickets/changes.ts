@@ -89,13 +89,34 @@ export async function closeTicket(deps: AppDeps, caller: Caller, ticket: repo.Ti
   });
 }
 
-/**
- * A comment. The owner's comment on a closed ticket reopens it (open, resolved_at cleared). A staff
- * reply moves the ticket to in-progress and records the first response time.
- */
-export async function addComment(
+type Author = Caller & { first_name: string; last_name: string };
+
+/** The owner's comment; on a closed ticket it reopens it (open, resolved_at cleared). */
+export function addMemberComment(
   deps: AppDeps,
-  author: Caller & { first_name: string; last_name: string },
+  author: Author,
+  ticket: repo.TicketRow,
+  message: string,
+  uploads: StoredUpload[],
+) {
+  return writeComment(deps, author, ticket, message, uploads, false);
+}
+
+/** A staff reply: moves the ticket to in-progress and records the first response time. */
+export function addStaffReply(
+  deps: AppDeps,
+  author: Author,
+  ticket: repo.TicketRow,
+  message: string,
+  uploads: StoredUpload[],
+) {
+  return writeComment(deps, author, ticket, message, uploads, true);
+}
+
+/** The comment, its attachments and activities, and the ticket's status change, in one transaction. */
+async function writeComment(
+  deps: AppDeps,
+  author: Author,
   ticket: repo.TicketRow,
   message: string,
   uploads: StoredUpload[],

@@ -3,9 +3,9 @@
 import { Type, type TSchema } from 'typebox';
 import { PageMetaSchema, paginationQuery } from '../../core/pagination.js';
 import { NO_NUL, Timestamp, errorResponses } from '../../http/schemas.js';
+import { MAX_ID } from '../../core/ids.js';
 
 /** Ids are 32-bit integer columns: a larger number would fail the query on PostgreSQL. */
-const MAX_ID = 2_147_483_647;
 const Nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description ? { description } : {});
 

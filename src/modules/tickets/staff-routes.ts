@@ -10,6 +10,7 @@ import { staffSummaryView } from './presenter.js';
 import * as schemas from './schemas.js';
 import * as changes from './changes.js';
 import * as tickets from './service.js';
+import { STAFF } from './access.js';
 import { staffUpdate } from './staff.js';
 import type { AttachmentStorage } from './storage/index.js';
 import { bodyAsObject, commitUploads, uploadErrors, uploadsOf, type UploadHooks } from './uploads.js';
@@ -39,7 +40,7 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
     async (req) => {
       const { page = 1, per_page: perPage = 15, ...filters } = req.query;
       const now = Date.now();
-      const { total, rows, tags, people } = await tickets.listTickets(deps, null, { ...filters, now }, page, perPage);
+      const { total, rows, tags, people } = await tickets.listTickets(deps, STAFF, { ...filters, now }, page, perPage);
       return {
         success: true,
         data: rows.map((r) => staffSummaryView(r, tags.get(r.id) ?? [], people, now)),
@@ -60,7 +61,7 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
       config: STAFF_ROUTE,
     },
     async (req) => {
-      const ticket = await tickets.ticketOf(deps, null, ticketIdFrom(req.params.id));
+      const ticket = await tickets.ticketOf(deps, STAFF, ticketIdFrom(req.params.id));
       return { success: true, data: await tickets.ticketDetail(deps, ticket) };
     },
   );
@@ -80,10 +81,10 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
       preValidation: bodyAsObject,
     },
     async (req) => {
-      const ticket = await tickets.ticketOf(deps, null, ticketIdFrom(req.params.id));
+      const ticket = await tickets.ticketOf(deps, STAFF, ticketIdFrom(req.params.id));
       throwIfInvalid(req);
       await staffUpdate(deps, currentUser(req), ticket, req.body);
-      const updated = await tickets.ticketOf(deps, null, ticket.id);
+      const updated = await tickets.ticketOf(deps, STAFF, ticket.id);
       return {
         success: true,
         message: t(requestLocale(req), 'tickets.updated'),
@@ -108,9 +109,9 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
       ...withUploads,
     },
     async (req, reply) => {
-      const ticket = await tickets.ticketOf(deps, null, ticketIdFrom(req.params.id));
+      const ticket = await tickets.ticketOf(deps, STAFF, ticketIdFrom(req.params.id));
       throwIfInvalid(req, uploadErrors(req));
-      const comment = await changes.addComment(deps, currentUser(req), ticket, req.body.message, uploadsOf(req), true);
+      const comment = await changes.addStaffReply(deps, currentUser(req), ticket, req.body.message, uploadsOf(req));
       commitUploads(req);
       return reply
         .code(201)

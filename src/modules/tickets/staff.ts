@@ -1,11 +1,12 @@
 // Staff workflow: status and assignee changes by admins. Assigning an open ticket moves it to
 // in-progress; closing records resolved_at; leaving closed clears it. Replies go through
-// addComment(..., staff = true) in changes.ts.
+// addStaffReply in changes.ts.
 import { nowIso } from '../../db/index.js';
 import { ValidationError, businessRule, msg } from '../../core/errors.js';
 import { fieldMessage } from '../../core/fields.js';
 import type { AppDeps } from '../../core/deps.js';
 import { usersByIds } from '../users/service.js';
+import { STAFF } from './access.js';
 import * as repo from './repository.js';
 import type { Caller } from './service.js';
 import type { TicketStatus } from './tables.js';
@@ -29,7 +30,7 @@ export async function staffUpdate(
     }
   }
   await deps.db.transaction().execute(async (trx) => {
-    const current = await repo.findTicket(trx, ticket.id, null);
+    const current = await repo.findTicket(trx, ticket.id, STAFF);
     if (!current) throw businessRule(msg('tickets.closed_not_editable'));
     const now = nowIso();
     const set: Partial<repo.TicketRow> = {};

@@ -18,6 +18,7 @@ import {
 } from './repository.js';
 import { listCommands } from './list-commands.js';
 import { createToken, revokeAllTokens, revokeToken } from './tokens.js';
+import { MAX_ID } from '../../core/ids.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -54,7 +55,7 @@ export const commands: CliCommand[] = [
       if (locale !== 'en' && locale !== 'fa') throw new UsageError('--locale must be en or fa');
       if (firstName.length > 100 || lastName.length > 100) throw new UsageError('names must be at most 100 characters');
       const id = optionalPositiveInteger(values, 'id');
-      if (id !== undefined && id > 2_147_483_647) throw new UsageError('--id must be at most 2147483647');
+      if (id !== undefined && id > MAX_ID) throw new UsageError(`--id must be at most ${MAX_ID}`);
       if (await findUserByEmail(db, email))
         throw new CommandFailed(`a user with email ${email.toLowerCase()} already exists`);
       if (id !== undefined && (await findMirroredUser(db, id, dialect)))
