@@ -32,7 +32,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       .execute(db);
     await sql
       .raw(
-        "create trigger av_notifications_signal after insert or update on answer_versions for each row when (new.scope = 'notifications') execute function av_notifications_signal()",
+        'create trigger av_notifications_signal after insert or update on answer_versions for each row when ' +
+          "(new.scope = 'notifications') execute function av_notifications_signal()",
       )
       .execute(db);
   }

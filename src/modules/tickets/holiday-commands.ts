@@ -81,7 +81,8 @@ export const holidayCommands: CliCommand[] = [
   {
     name: 'holiday:list',
     summary:
-      'Print the SLA holidays of a Jalali year as JSON lines; source: official (a shipped calendar or the solar law), predicted (a lunar holiday of a year not yet published) or correction (holiday:add).',
+      'Print the SLA holidays of a Jalali year as JSON lines; source: official (a shipped calendar or the solar ' +
+      'law), predicted (a lunar holiday of a year not yet published) or correction (holiday:add).',
     usage: '[--year Y]',
     options: { year: { type: 'string', description: 'Jalali year such as 1405 (default: the current one)' } },
     async run(values, context) {
