@@ -51,7 +51,9 @@ export default async function run(args: string[]): Promise<void> {
 
     const chatHeaders = { ...chatter.auth, 'content-type': 'application/json' };
     const bodies = QUESTIONS.map((q) => JSON.stringify({ message: q }).replace(/[\\"]/g, (c) => `\\${c}`));
-    const lua = `local bodies = {${bodies.map((b) => `"${b}"`).join(', ')}}\nlocal i = 0\nrequest = function()\n  i = i % #bodies + 1\n  return wrk.format(nil, nil, nil, bodies[i])\nend`;
+    const lua =
+      `local bodies = {${bodies.map((b) => `"${b}"`).join(', ')}}\nlocal i = 0\nrequest = ` +
+      `function()\n  i = i % #bodies + 1\n  return wrk.format(nil, nil, nil, bodies[i])\nend`;
     const chatRequest = {
       method: 'POST',
       path: '/api/assistant/chat',

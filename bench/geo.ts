@@ -45,7 +45,8 @@ export default async function geoBenchmark(args: string[]): Promise<void> {
     printSummary(
       'geo: service vs bare node:http (ceiling), wrk',
       results,
-      `Target: service/ceiling >= 80 % on every case. Here the ceiling is the bare node:http server on its core (wrk uses well under a core: see its CPU share), so reaching it is the goal.`,
+      `Target: service/ceiling >= 80 % on every case. Here the ceiling is the bare node:http server on its core ` +
+        `(wrk uses well under a core: see its CPU share), so reaching it is the goal.`,
     );
     const met = results.every((r) => ratioOf(r) >= 0.8);
     process.stdout.write(

@@ -95,7 +95,8 @@ function generateSqlite(file: string, count: number, users: number): void {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = OFF');
   const insertUser = sqlite.prepare(
-    'insert into users (id, first_name, last_name, email, is_admin, locale, created_at, updated_at) values (@id, @first_name, @last_name, @email, @is_admin, @locale, @created_at, @updated_at)',
+    'insert into users (id, first_name, last_name, email, is_admin, locale, created_at, updated_at) values ' +
+      '(@id, @first_name, @last_name, @email, @is_admin, @locale, @created_at, @updated_at)',
   );
   sqlite.transaction(() => {
     for (let id = 1; id <= users; id++) insertUser.run(userRow(id));
@@ -262,7 +263,8 @@ export default async function notificationsBench(args: string[]): Promise<void> 
     else await generatePostgres(server.database.db, count, users);
     const seconds = (performance.now() - started) / 1000;
     process.stdout.write(
-      `${dialect}: generated ${count.toLocaleString('en-US')} notifications over ${users.toLocaleString('en-US')} users in ${seconds.toFixed(1)} s (${Math.round(count / seconds).toLocaleString('en-US')} rows/s)\n`,
+      `${dialect}: generated ${count.toLocaleString('en-US')} notifications over ` +
+        `${users.toLocaleString('en-US')} users in ${seconds.toFixed(1)} s (${Math.round(count / seconds).toLocaleString('en-US')} rows/s)\n`,
     );
 
     const listResults = await measureList(server, ceiling, options, count);

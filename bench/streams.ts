@@ -155,7 +155,10 @@ async function bareCeiling(listeners: number, events: number): Promise<number[]>
 function summary(latencies: number[]): string {
   const sorted = [...latencies].sort((a, b) => a - b);
   const f = (v: number) => `${v.toFixed(1)} ms`;
-  return `p50 ${f(percentile(sorted, 50))}, p99 ${f(percentile(sorted, 99))}, max ${f(sorted.at(-1)!)} (${sorted.length} events; negative = the event arrived before the API's answer)`;
+  return (
+    `p50 ${f(percentile(sorted, 50))}, p99 ${f(percentile(sorted, 99))}, max ${f(sorted.at(-1)!)} ` +
+    `(${sorted.length} events; negative = the event arrived before the API's answer)`
+  );
 }
 
 export default async function streamsBench(args: string[]): Promise<void> {

@@ -80,7 +80,9 @@ export default async function run(args: string[]): Promise<number> {
       const saidSo = outOfScope.filter((o) => o.sources.length === 0).length;
       const noAnswer = inScope.filter((o) => o.sources.length === 0).length;
       lines.push(
-        `${lang}   ${name.padEnd(8)} ${String(outcomes.length).padStart(5)}     ${percent(top1, inScope.length)}   ${percent(anywhere, inScope.length)}   ${String(noAnswer).padStart(5)}      ${outOfScope.length === 0 ? '   —' : `${percent(saidSo, outOfScope.length)} (${saidSo}/${outOfScope.length})`}`,
+        `${lang}   ${name.padEnd(8)} ${String(outcomes.length).padStart(5)}     ` +
+          `${percent(top1, inScope.length)}   ${percent(anywhere, inScope.length)}   ` +
+          `${String(noAnswer).padStart(5)}      ${outOfScope.length === 0 ? '   —' : `${percent(saidSo, outOfScope.length)} (${saidSo}/${outOfScope.length})`}`,
       );
       if (!showMisses.has(name) || NEVER_SHOWN.has(name)) continue;
       for (const o of outcomes) {

@@ -16,6 +16,7 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { PreparedAnswers, registerPreparedAnswers } from './http/prepared-answers.js';
 import { registerRequestIdEcho, requestIdOf } from './http/request-id.js';
 import { securityHeadersHook } from './http/security-headers.js';
+import { mailOutboxMetrics } from './mail/metrics.js';
 import { modules } from './modules/index.js';
 import consoleAssets from './plugins/console-assets.js';
 import cors from './plugins/cors.js';
@@ -23,6 +24,7 @@ import attachmentStorage from './plugins/attachment-storage.js';
 import deps from './plugins/deps.js';
 import knowledgeBase from './plugins/knowledge-base.js';
 import mailInbox from './plugins/mail-inbox.js';
+import geoCatalog from './plugins/geo-catalog.js';
 import mailWorker from './plugins/mail-worker.js';
 import notificationStreams from './plugins/notification-streams.js';
 import redis from './plugins/redis.js';
@@ -89,6 +91,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mailInbox);
   await app.register(notificationStreams);
   await app.register(knowledgeBase);
+  await app.register(geoCatalog);
 
   // The HTTP edge, in the order its hooks run.
   registerPreparedAnswers(app, preparedAnswers);
@@ -98,14 +101,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerMethodNotAllowed(app, config.CORS_ORIGINS.length > 0);
   registerLingeringClose(app, config.BODY_LIMIT_BYTES);
-  registerMetrics(app, inFlight, app.deps.database.pool);
+  registerMetrics(app, inFlight, app.deps.database.pool, [mailOutboxMetrics]);
   registerAuth(app);
   await registerRateLimit(app);
   app.addHook('onRequest', securityHeadersHook());
   await app.register(cors);
   await app.register(swagger);
   await app.register(consoleAssets);
-  registerHealth(app);
+  registerHealth(
+    app,
+    modules.flatMap((m) => m.readiness ?? []),
+  );
 
   // The feature modules, each under /api.
   for (const module of modules) {

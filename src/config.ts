@@ -2,7 +2,7 @@
 // both the type and the validation, and a bad value stops the process with one line naming the
 // variable and the form it expects.
 import path from 'node:path';
-import { DEFAULT_BUSINESS_HOURS, ScheduleError, parseSchedule } from './modules/tickets/calendar/schedule.js';
+import { DEFAULT_BUSINESS_HOURS, ScheduleError, parseSchedule } from './core/working-week.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -119,7 +119,7 @@ const timeZone: Parser<string> = (raw, name) => {
   return raw;
 };
 
-/** SLA_BUSINESS_HOURS: the working week (grammar in modules/tickets/calendar/schedule.ts). */
+/** SLA_BUSINESS_HOURS: the working week (grammar in core/working-week.ts). */
 const businessHours: Parser<string> = (raw, name) => {
   const value = raw === undefined || raw.trim() === '' ? DEFAULT_BUSINESS_HOURS : raw;
   try {

@@ -260,7 +260,8 @@ export function printSummary(title: string, cases: CaseResult[], note: string): 
     const faults = c.rounds.reduce((s, r) => s + r.errors + r.non2xx, 0);
     return (
       `| ${c.name} | ${list(c.rounds, (r) => r.requestsPerSecond)} | ${c.rounds.map((r) => `${r.p50}/${r.p99}/${r.p999}`).join(' · ')} ` +
-      `| ${list(c.ceiling, (r) => r.requestsPerSecond)} | ${(100 * ratio).toFixed(1)} % | ${cpu(c.rounds).toFixed(1)} / ${cpu(c.ceiling).toFixed(1)} µs (${((100 * cpu(c.ceiling)) / cpu(c.rounds)).toFixed(0)} %) ` +
+      `| ${list(c.ceiling, (r) => r.requestsPerSecond)} | ${(100 * ratio).toFixed(1)} % | ` +
+      `${cpu(c.rounds).toFixed(1)} / ${cpu(c.ceiling).toFixed(1)} µs (${((100 * cpu(c.ceiling)) / cpu(c.rounds)).toFixed(0)} %) ` +
       `| ${Math.round(100 * clientCpu)} % | ${faults} | ${verdict} |`
     );
   });
@@ -270,7 +271,8 @@ export function printSummary(title: string, cases: CaseResult[], note: string): 
       `## ${title}`,
       note,
       '',
-      '| case | service req/s (rounds) | p50/p99/p99.9 ms (rounds) | ceiling req/s (rounds) | service/ceiling req/s (median) | server CPU per request service / ceiling (ceiling/service) | wrk CPU (max, of a core) | errors + non-2xx | reading |',
+      '| case | service req/s (rounds) | p50/p99/p99.9 ms (rounds) | ceiling req/s (rounds) | service/ceiling ' +
+        'req/s (median) | server CPU per request service / ceiling (ceiling/service) | wrk CPU (max, of a core) | errors + non-2xx | reading |',
       '|---|---|---|---|---|---|---|---|---|',
       ...rows,
       '',

@@ -70,10 +70,12 @@ export async function longRun(
   if (stats.firstErrors.length) out(`first errors:\n${stats.firstErrors.map((e) => `  ${e}`).join('\n')}`);
   const half = samples.filter(([t]) => t >= stats.seconds / 2);
   out(
-    `\nserver CPU: ${cpu.toFixed(1)} s over ${stats.seconds.toFixed(0)} s (${((cpu / stats.seconds) * 100).toFixed(0)} % of one core), ${((cpu / stats.total) * 1e6).toFixed(0)} µs per request`,
+    `\nserver CPU: ${cpu.toFixed(1)} s over ${stats.seconds.toFixed(0)} s ` +
+      `(${((cpu / stats.seconds) * 100).toFixed(0)} % of one core), ${((cpu / stats.total) * 1e6).toFixed(0)} µs per request`,
   );
   out(
-    `load generator CPU (this process): ${((clientCpu.user + clientCpu.system) / 1e6).toFixed(1)} s (${(((clientCpu.user + clientCpu.system) / 1e6 / stats.seconds) * 100).toFixed(0)} % of one core)`,
+    `load generator CPU (this process): ${((clientCpu.user + clientCpu.system) / 1e6).toFixed(1)} s ` +
+      `(${(((clientCpu.user + clientCpu.system) / 1e6 / stats.seconds) * 100).toFixed(0)} % of one core)`,
   );
   out(`VmRSS MiB (t s: MiB): ${samples.map(([t, v]) => `${Math.round(t)}: ${v}`).join(', ')}`);
   // RSS swings with garbage collection; the lowest value of each third is the floor it returns to.
@@ -84,6 +86,7 @@ export async function longRun(
     `VmRSS per third of the run (min-max MiB): ${thirds.map((v) => (v.length ? `${Math.min(...v)}-${Math.max(...v)}` : '-')).join(', ')}`,
   );
   out(
-    `VmRSS start ${samples[0]![1]} MiB, end ${samples.at(-1)![1]} MiB; slope ${(slope(samples) * 60).toFixed(1)} MiB/min overall, ${(slope(half) * 60).toFixed(1)} MiB/min over the second half`,
+    `VmRSS start ${samples[0]![1]} MiB, end ${samples.at(-1)![1]} MiB; slope ` +
+      `${(slope(samples) * 60).toFixed(1)} MiB/min overall, ${(slope(half) * 60).toFixed(1)} MiB/min over the second half`,
   );
 }

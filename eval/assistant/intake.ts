@@ -12,7 +12,8 @@ import { here, type Lang, words } from './questions.js';
 
 const WRITTEN = '2026-11-25';
 const WHO =
-  "written by independent writers who saw only the passages' headings and answers, the page list (pages.md) and the writers' rules, never the knowledge base's alternate questions, the thesaurus, the questions outside the scope, another question file or any code";
+  "written by independent writers who saw only the passages' headings and answers, the page list (pages.md) and " +
+  "the writers' rules, never the knowledge base's alternate questions, the thesaurus, the questions outside the scope, another question file or any code";
 
 interface Target {
   raw: string;
@@ -118,7 +119,9 @@ function intake(rawDir: string): void {
     for (const line of dropped) process.stdout.write(`  dropped: ${line}\n`);
   }
   const pages = fs.readFileSync(path.join(rawDir, 'pages.md'), 'utf8');
-  const note = `<!-- The page list the writers were given (${WRITTEN}), copied by eval/assistant/intake.ts; the knowledge base's pages lines come from it and from the passages. -->`;
+  const note =
+    `<!-- The page list the writers were given (${WRITTEN}), copied by eval/assistant/intake.ts; the ` +
+    `knowledge base's pages lines come from it and from the passages. -->`;
   fs.writeFileSync(path.join(here, 'pages.md'), `${note}\n${pages}`);
 }
 

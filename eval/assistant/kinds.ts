@@ -15,7 +15,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { messageLanguage } from '../../src/modules/assistant/text.js';
 import { insertUser } from '../../src/modules/users/repository.js';
 import { createToken } from '../../src/modules/users/tokens.js';
-import { type Case, KINDS, type Kind, type Lang, OUT_OF_SCOPE, type Split } from './questions.js';
+import { type Case, describeCase, KINDS, type Kind, type Lang, OUT_OF_SCOPE, type Split } from './questions.js';
 
 interface Reply {
   conversationId: number;
@@ -153,13 +153,16 @@ export async function measureKinds(
             }
             if (!ok && half === 'tuning' && showTuningMisses)
               misses.push(
-                `${kind} ${lang} tuning: "${c.query}"${c.page ? ` on ${c.page.route}` : ''}${c.earlier ? ` after ${c.earlier.map((t) => `"${t.query}"`).join(', ')}` : ''} expected ${c.expected.join(' + ')}, answered ${reply.sources.join(' + ') || OUT_OF_SCOPE}${reply.language !== language ? ` in ${reply.language}` : ''}`,
+                `${kind} ${lang} tuning: ${describeCase(c)} expected ${c.expected.join(' + ')}, ` +
+                  `answered ${reply.sources.join(' + ') || OUT_OF_SCOPE}${reply.language !== language ? ` in ${reply.language}` : ''}`,
               );
           }
           const count = (part: number, whole: number) =>
             whole === 0 ? '—'.padEnd(16) : `${percent(part, whole)} (${part}/${whole})`.padEnd(16);
           lines.push(
-            `${kind.padEnd(13)} ${lang}   ${half.padEnd(8)} ${String(halves[half].length).padStart(5)}  ${count(right, inScope)} ${count(controlRight, controlled)} ${String(noAnswer).padStart(5)}      ${outOfScope === 0 ? '—' : `${percent(saidSo, outOfScope)} (${saidSo}/${outOfScope})`}`,
+            `${kind.padEnd(13)} ${lang}   ${half.padEnd(8)} ${String(halves[half].length).padStart(5)}  ` +
+              `${count(right, inScope)} ${count(controlRight, controlled)} ${String(noAnswer).padStart(5)}      ` +
+              `${outOfScope === 0 ? '—' : `${percent(saidSo, outOfScope)} (${saidSo}/${outOfScope})`}`,
           );
         }
       }

@@ -141,3 +141,10 @@ export function readCases(kind: Kind, lang: Lang): Case[] {
     });
   });
 }
+
+/** A case as a miss report names it: the question, its page and the questions before it. */
+export function describeCase(c: Case): string {
+  const page = c.page ? ` on ${c.page.route}` : '';
+  const earlier = c.earlier ? ` after ${c.earlier.map((t) => `"${t.query}"`).join(', ')}` : '';
+  return `"${c.query}"${page}${earlier}`;
+}

@@ -71,10 +71,16 @@ export function split(seed: number): Split {
   }
   return {
     seed,
-    method: `stratified by expected passage ("${OUT_OF_SCOPE}" is one group), mulberry32 Fisher-Yates shuffle, first half of each group held out; tuning.<lang>.txt appended to the tuning half`,
+    method:
+      `stratified by expected passage ("${OUT_OF_SCOPE}" is one group), mulberry32 Fisher-Yates shuffle, ` +
+      `first half of each group held out; tuning.<lang>.txt appended to the tuning half`,
     sets,
     kinds,
-    kindsMethod: `per kind and language, a mulberry32 generator seeded with the seed xor the FNV-1a hash of "<kind>.<lang>"; stratified by expected passages (a conversation's last turn; "${OUT_OF_SCOPE}" is one group); within a group, near-duplicates (character-trigram Jaccard >= ${NEAR_DUPLICATE} after folding spelling variants) form one unit, units are shuffled and each goes to the half with fewer of the group's cases (ties: fewer of the kind's, then held out)`,
+    kindsMethod:
+      `per kind and language, a mulberry32 generator seeded with the seed xor the FNV-1a hash of ` +
+      `"<kind>.<lang>"; stratified by expected passages (a conversation's last turn; "${OUT_OF_SCOPE}" is one ` +
+      `group); within a group, near-duplicates (character-trigram Jaccard >= ${NEAR_DUPLICATE} after folding ` +
+      `spelling variants) form one unit, units are shuffled and each goes to the half with fewer of the group's cases (ties: fewer of the kind's, then held out)`,
   };
 }
 

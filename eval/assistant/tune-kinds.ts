@@ -8,7 +8,7 @@
 // with --grid it tries each setting of the grid below and prints the best ones, best first.
 import { bundledKnowledgeBase, type SearchMatch } from '../../src/modules/assistant/knowledge.js';
 import { DEFAULT_READING, type Exchange, type Reading, understand } from '../../src/modules/assistant/understanding.js';
-import { type Case, KINDS, type Lang, OUT_OF_SCOPE, readSplit } from './questions.js';
+import { type Case, describeCase, KINDS, type Lang, OUT_OF_SCOPE, readSplit } from './questions.js';
 
 const split = readSplit();
 const knowledge = bundledKnowledgeBase();
@@ -95,7 +95,8 @@ function measure(reading: Reading, misses?: string[]): Map<string, Tally> {
       if (right) tally.right += 1;
       else
         misses?.push(
-          `${row.name}: "${c.query}"${c.page ? ` on ${c.page.route}` : ''}${c.earlier ? ` after ${c.earlier.map((t) => `"${t.query}"`).join(', ')}` : ''} expected ${c.expected.join(' + ')}, answered ${sources.join(' + ') || OUT_OF_SCOPE}${language !== lang ? ` in ${language}` : ''}`,
+          `${row.name}: ${describeCase(c)} expected ${c.expected.join(' + ')}, ` +
+            `answered ${sources.join(' + ') || OUT_OF_SCOPE}${language !== lang ? ` in ${language}` : ''}`,
         );
     }
     tallies.set(row.name, tally);

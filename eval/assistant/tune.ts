@@ -181,6 +181,8 @@ for (const r of results.filter((r) => r.kept).slice(0, Number(process.argv.find(
   const { marginWeight, knownWeight, outsideWeight, missingWeight, minConfidence } = r.threshold;
   const gap = gaps.get(key(r.ranking, r.threshold, r.threshold.minConfidence))!;
   process.stdout.write(
-    `${r.objective.toFixed(3)} (gap ${gap.toFixed(4)})  ranking {wordWeight ${wordWeight}, halfScore ${halfScore}, coverageWeight ${coverageWeight}}  thresholds {marginWeight ${marginWeight}, knownWeight ${knownWeight}, outsideWeight ${outsideWeight}, missingWeight ${missingWeight}, minConfidence ${minConfidence}}  (${r.detail})\n`,
+    `${r.objective.toFixed(3)} (gap ${gap.toFixed(4)})  ranking {wordWeight ${wordWeight}, halfScore ` +
+      `${halfScore}, coverageWeight ${coverageWeight}}  thresholds {marginWeight ${marginWeight}, knownWeight ` +
+      `${knownWeight}, outsideWeight ${outsideWeight}, missingWeight ${missingWeight}, minConfidence ${minConfidence}}  (${r.detail})\n`,
   );
 }

@@ -2,7 +2,6 @@
 // registerMessages; t() picks the request's language from Accept-Language.
 
 export type Locale = 'en' | 'fa';
-export const LOCALES: readonly Locale[] = ['en', 'fa'];
 export type Catalogue = Record<string, Record<Locale, string>>;
 
 const messages = new Map<string, Record<Locale, string>>();

@@ -1,6 +1,6 @@
 // Queries built and compiled once, then run with each call's parameter values. Kysely builds and
-// compiles a query on every call: about 16 µs for the token lookup that every authenticated
-// request makes, more than SQLite takes to run it. The few queries on the hottest paths use this;
+// compiles a query on every call, which for the token lookup that every authenticated request
+// makes took longer than SQLite takes to run it (docs/performance.md). The few queries on the hottest paths use this;
 // the rest keep the plain builder. Each is registered under a name, and its SQL for both dialects is
 // checked in under src/db/sql/ (npm run sql writes it; a test fails when it is stale), so a
 // reviewer reads the statements these builders make.

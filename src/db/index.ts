@@ -110,7 +110,7 @@ export function createDatabase(config: Config, options: DatabaseOptions = {}): D
   sqlite.pragma('foreign_keys = ON');
   // Temporary b-trees (a materialized subquery, an ORDER BY the index cannot give) in memory: with
   // the default, each one opened a temporary file's pager, even for a few rows (the ticket search
-  // statement: about 150 instead of 110 µs). Large sorts then use memory instead of spilling.
+  // statement was slower for it). Large sorts then use memory instead of spilling.
   sqlite.pragma('temp_store = MEMORY');
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', sqliteFile: file, close: () => db.destroy() };
@@ -167,8 +167,7 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
  * A statement that returns rows reads them from better-sqlite3 as arrays and makes the objects in
  * JavaScript, with a function made once per statement from its column names. better-sqlite3 makes
  * each row object through V8's C++ API, one property at a time with the name looked up afresh:
- * for a page of 15 tickets that took about a quarter of the statement's time (measured: 83 vs
- * 61 µs). The objects are the same: own properties in column order, the last of two equal names
+ * for a page of 15 tickets that took about a quarter of the statement's time. The objects are the same: own properties in column order, the last of two equal names
  * winning. Statements without rows, and the rare column named __proto__, go through unchanged.
  */
 function withRowsFromArrays(statement: SQLite.Statement): SqliteStatement {

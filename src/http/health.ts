@@ -1,11 +1,13 @@
 // Probes: GET /health (kept as it was: the database answers), GET /health/live (the process
 // answers; never touches the database) and GET /health/ready (the database answers, every
-// migration is applied, the geographic data is loaded; 503 naming the check that failed).
+// migration is applied, each feature's readiness check passes (the geographic data is loaded);
+// 503 naming the check that failed).
 // Probes are logged at warn and above only, so a load balancer polling them does not fill the log.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { databaseIsUp } from '../db/index.js';
 import { pendingMigrations } from '../db/migrate.js';
+import type { ReadinessCheck } from '../core/probes.js';
 
 const probe = { rateLimit: false } as const;
 const Status = Type.Object({ status: Type.String() });
@@ -15,7 +17,8 @@ const Ready = Type.Object({
   detail: Type.Optional(Type.String()),
 });
 
-export function registerHealth(app: FastifyInstance): void {
+/** The probes; `checks` are the features' own readiness checks, run in order after the migrations. */
+export function registerHealth(app: FastifyInstance, checks: ReadinessCheck[] = []): void {
   const { db } = app.deps;
   app.get(
     '/health',
@@ -78,13 +81,9 @@ export function registerHealth(app: FastifyInstance): void {
         return failed('migrations', 'cannot read the applied migrations');
       }
       if (pending.length) return failed('migrations', `${pending.length} not applied, first ${pending[0]}`);
-      const province = await db
-        .selectFrom('provinces')
-        .select('id')
-        .limit(1)
-        .executeTakeFirst()
-        .catch(() => undefined);
-      if (!province) return failed('geo_data', 'the geographic data is not loaded');
+      for (const check of checks) {
+        if (!(await check.ready(app.deps).catch(() => false))) return failed(check.name, check.detail);
+      }
       return { status: 'ok' };
     },
   );

@@ -1,5 +1,5 @@
 // Routes declared with `config: { hotPath: true }` (the geographic reference data: public,
-// answered from memory in a few µs) skip the per-request work every other route gets:
+// answered from memory) skip the per-request work every other route gets:
 // - no "incoming request" / "request completed" log lines (two JSON lines and two write(2) calls
 //   per request at the default level `info`; errors are still logged by the error handler);
 // - no per-request child logger: `req.log` is the app's logger (lines logged through it carry no

@@ -28,7 +28,7 @@ function linger(socket: net.Socket, maxBytes: number): void {
 
 export function registerLingeringClose(app: FastifyInstance, bodyLimit: number): void {
   // A callback hook: an answer to a fully read request (nearly all) passes without a promise and
-  // a microtask (issue 12).
+  // a microtask.
   app.addHook('onSend', (req, _reply, payload, done) => {
     const socket = req.raw.socket as (net.Socket & { destroySoon?: () => void }) | null;
     if (req.raw.complete || !(socket instanceof net.Socket) || typeof socket.destroySoon !== 'function')

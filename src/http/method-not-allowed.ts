@@ -26,7 +26,7 @@ export function allowedMethods(app: FastifyInstance, path: string, withOptions: 
 
 export function registerMethodNotAllowed(app: FastifyInstance, corsOn: boolean): void {
   // A callback hook: a matched route (every request but a 404) passes without a promise and a
-  // microtask (issue 12).
+  // microtask.
   app.addHook('onRequest', (req, _reply, done) => {
     if (!req.is404) return done();
     const path = req.url.split('?')[0]!;

@@ -8,10 +8,10 @@
 // config.metrics = false is skipped altogether (its hook is not even installed).
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RequestsInFlight } from './in-flight.js';
+import type { MetricsCollector } from '../core/probes.js';
 import { RequestHistogram } from './request-histogram.js';
 
 declare module 'fastify' {
@@ -70,7 +70,12 @@ export const openNotificationStreams = new Gauge({
 
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
 
-export function registerMetrics(app: FastifyInstance, inFlight: RequestsInFlight, pool?: pg.Pool): void {
+export function registerMetrics(
+  app: FastifyInstance,
+  inFlight: RequestsInFlight,
+  pool?: pg.Pool,
+  collectors: MetricsCollector[] = [],
+): void {
   const token = app.deps.config.METRICS_TOKEN;
   const registry = new Registry();
   const duration = new RequestHistogram(
@@ -106,32 +111,8 @@ export function registerMetrics(app: FastifyInstance, inFlight: RequestsInFlight
     route.onResponse = [onResponse, ...toList(route.onResponse)];
   });
 
-  const outbox = new Gauge({
-    name: 'mail_outbox_messages',
-    help: 'Mails in the outbox by status (pending, failed)',
-    labelNames: ['status'] as const,
-    registers: [registry],
-  });
-  const oldest = new Gauge({
-    name: 'mail_outbox_oldest_pending_age_seconds',
-    help: 'Age of the oldest pending mail (0 when none)',
-    registers: [registry],
-  });
-  const collectOutbox = async () => {
-    const rows = await app.deps.db
-      .selectFrom('mail_outbox')
-      .select(['status', sql<number>`count(*)`.as('n'), sql<string | null>`min(created_at)`.as('oldest')])
-      .where('status', 'in', ['pending', 'failed'])
-      .groupBy('status')
-      .execute();
-    outbox.set({ status: 'pending' }, 0);
-    outbox.set({ status: 'failed' }, 0);
-    oldest.set(0);
-    for (const row of rows) {
-      outbox.set({ status: row.status }, Number(row.n));
-      if (row.status === 'pending' && row.oldest) oldest.set(Math.max(0, (Date.now() - Date.parse(row.oldest)) / 1000));
-    }
-  };
+  // Features' metrics (the mail outbox): each refreshes its own before a scrape.
+  const refreshers = collectors.map((c) => ({ source: c.source, refresh: c.register(registry, app.deps) }));
   if (pool) {
     new Gauge({
       name: 'db_pool_connections_in_use',
@@ -156,7 +137,8 @@ export function registerMetrics(app: FastifyInstance, inFlight: RequestsInFlight
   app.get('/metrics', { schema: { hide: true }, config: { rateLimit: false, metrics: false } }, async (req, reply) => {
     // A wrong or missing token gets the same 404, so the endpoint's existence is not revealed.
     if (!bearerMatches(req.headers.authorization, token)) return reply.callNotFound();
-    await collectOutbox().catch((err: unknown) => req.log.warn({ err }, 'metrics: cannot read the mail outbox'));
+    for (const { source, refresh } of refreshers)
+      await refresh().catch((err: unknown) => req.log.warn({ err }, `metrics: cannot read ${source}`));
     const counted = inFlight.counts(reply.raw) ? 1 : 0;
     scrapesCounted += counted;
     try {

@@ -1,7 +1,7 @@
 // A histogram for the request-duration metric, observed on every request: each label set's series
 // is an object found by its label values, and an observation is a bucket search and three additions. A
 // prom-client Histogram child does the same after converting, checking and hashing its labels on
-// every call (about 0.4 µs, measured: docs/performance.md "Geographic"). prom-client's registry
+// every call (measured: docs/performance.md "Geographic"). prom-client's registry
 // formats this metric's values as it formats its own histogram's:
 // test/http/request-histogram.test.ts holds the two to the same exposition text.
 import type { MetricValueWithName, Registry } from 'prom-client';

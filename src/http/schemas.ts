@@ -1,10 +1,8 @@
 // Shared TypeBox pieces: the error bodies of the spec (for response schemas and the OpenAPI
 // document) and small building blocks the modules reuse.
 import { Type, type TSchema, type TUnsafe } from 'typebox';
+import { MAX_ID } from '../core/ids.js';
 import { DOCUMENT_AS } from './openapi-document.js';
-
-/** The largest id: ids are 32-bit integer columns, a larger number would fail the query on PostgreSQL. */
-export const MAX_ID = 2_147_483_647;
 
 const FieldErrorsSchema = Type.Record(Type.String(), Type.Array(Type.String()), {
   description: 'Messages keyed by the field as the client sent it (subject, tags.0, attachments.1).',

@@ -12,6 +12,7 @@ import { openApiTags as consoleTags } from './users/console/schemas.js';
 import answerGapRoutes from './answer-gaps/routes.js';
 import { openApiTags as answerGapTags } from './answer-gaps/schemas.js';
 import { openApiTags as kbFileTags } from './kb-files/schemas.js';
+import type { ReadinessCheck } from '../core/probes.js';
 import assistantRoutes from './assistant/routes.js';
 import staffConsoleRoutes from './console/routes.js';
 import { commands as assistantCommands } from './assistant/commands.js';
@@ -20,6 +21,7 @@ import kbRoutes from './kb/routes.js';
 import { openApiTags as kbTags } from './kb/schemas.js';
 import { commands as kbCommands } from './kb/commands.js';
 import { commands as geoCommands } from './geo/commands.js';
+import { geoReadiness } from './geo/readiness.js';
 import notificationRoutes from './notifications/routes.js';
 import { commands as notificationCommands } from './notifications/commands.js';
 import kbFileRoutes from './kb-files/routes.js';
@@ -37,13 +39,15 @@ export interface FeatureModule {
   commands: CliCommand[];
   /** The tags its operations use, with their descriptions, declared in the OpenAPI document. */
   openApiTags: OpenApiTag[];
+  /** Its checks of GET /health/ready. */
+  readiness?: ReadinessCheck[];
 }
 
 export const modules: FeatureModule[] = [
   { name: 'users', routes: userAdminRoutes, commands: userCommands, openApiTags: userTags },
   { name: 'console sign-in', routes: consoleRoutes, commands: consoleCommands, openApiTags: consoleTags },
   { name: 'console sessions', routes: consoleAdminRoutes, commands: [], openApiTags: [] },
-  { name: 'geo', routes: geoRoutes, commands: geoCommands, openApiTags: geoTags },
+  { name: 'geo', routes: geoRoutes, commands: geoCommands, openApiTags: geoTags, readiness: [geoReadiness] },
   { name: 'tickets', routes: ticketRoutes, commands: ticketCommands, openApiTags: ticketTags },
   { name: 'staff console', routes: staffConsoleRoutes, commands: [], openApiTags: [] },
   { name: 'assistant', routes: assistantRoutes, commands: assistantCommands, openApiTags: assistantTags },

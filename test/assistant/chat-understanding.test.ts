@@ -172,7 +172,8 @@ describe('POST /api/assistant/chat, read the way members write', () => {
     it('finds the question inside a story', async () => {
       const body = await chat(user, {
         message:
-          'hello, i have been a member for two years and invested in three farms, the last one in the north was lovely and my kids loved the photos. yesterday my card payment went through twice for the same project. will i get the second one back?',
+          'hello, i have been a member for two years and invested in three farms, the last one in the north was ' +
+          'lovely and my kids loved the photos. yesterday my card payment went through twice for the same project. will i get the second one back?',
       });
       expect(body.sources[0]?.id).toBe('payments.double-charge');
     });

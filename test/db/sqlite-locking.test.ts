@@ -11,7 +11,8 @@ function holdWriteLock(file: string, ms: number): Promise<void> {
     const db = new Database(process.argv[1]);
     db.pragma('busy_timeout = 5000');
     db.exec('BEGIN IMMEDIATE');
-    db.prepare("insert into users (first_name, last_name, email, created_at, updated_at) values ('Lock', 'Holder', 'holder@example.com', ?, ?)").run(new Date().toISOString(), new Date().toISOString());
+    db.prepare("insert into users (first_name, last_name, email, created_at, updated_at) values ('Lock', " +
+      "'Holder', 'holder@example.com', ?, ?)").run(new Date().toISOString(), new Date().toISOString());
     process.stdout.write('locked\\n');
     setTimeout(() => { db.exec('COMMIT'); db.close(); }, Number(process.argv[2]));
   `;

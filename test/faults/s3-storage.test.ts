@@ -216,7 +216,8 @@ describe('S3 storage faults', () => {
     const socket = net.connect(port, '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', resolve));
     socket.write(
-      `POST /api/tickets HTTP/1.1\r\nHost: x\r\nAuthorization: ${user.auth.authorization}\r\nContent-Type: ${body.headers['content-type']}\r\nContent-Length: ${body.payload.length}\r\n\r\n`,
+      `POST /api/tickets HTTP/1.1\r\nHost: x\r\nAuthorization: ${user.auth.authorization}\r\nContent-Type: ` +
+        `${body.headers['content-type']}\r\nContent-Length: ${body.payload.length}\r\n\r\n`,
     );
     socket.write(body.payload.subarray(0, cut));
     // The first file is in the bucket before the client goes: the test sees the object removed.

@@ -293,7 +293,8 @@ describe('startup sweep beside a running instance', () => {
       const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
       await new Promise<void>((resolve) => socket.connect(port, '127.0.0.1', resolve));
       socket.write(
-        `POST /api/tickets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${body.headers['content-type']}\r\nContent-Length: ${body.payload.length}\r\nConnection: close\r\n\r\n`,
+        `POST /api/tickets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: ` +
+          `${body.headers['content-type']}\r\nContent-Length: ${body.payload.length}\r\nConnection: close\r\n\r\n`,
       );
       socket.write(body.payload.subarray(0, cut));
       const tmp = path.join(seed.dataDir, 'attachments', '.tmp');

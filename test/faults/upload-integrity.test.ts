@@ -58,7 +58,8 @@ describe('clients that hang up during the write', () => {
         new Promise<void>((resolve) => {
           const socket = net.connect(port, '127.0.0.1', () => {
             socket.write(
-              `POST ${url} HTTP/1.1\r\nHost: x\r\nAuthorization: ${user.auth.authorization}\r\nContent-Type: ${body.headers['content-type']}\r\nContent-Length: ${body.payload.length}\r\n\r\n`,
+              `POST ${url} HTTP/1.1\r\nHost: x\r\nAuthorization: ${user.auth.authorization}\r\nContent-Type: ` +
+                `${body.headers['content-type']}\r\nContent-Length: ${body.payload.length}\r\n\r\n`,
             );
             // The whole body, then gone a moment later: while the server reads or writes it.
             socket.write(body.payload, () => setTimeout(() => socket.destroy(), (i * 7) % 60));

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandFailed, UsageError, type CliContext } from '../../src/cli/command.js';
 import { commands } from '../../src/modules/geo/commands.js';
 import { loadBundledData } from '../../src/modules/geo/loader.js';
-import { geoCatalogOf } from '../../src/modules/geo/routes.js';
 import { buildTestApp, testDialect, type TestApp } from '../helpers/app.js';
 
 const geoImport = commands.find((c) => c.name === 'geo:import')!;
@@ -60,17 +59,17 @@ describe('geo:import and catalogue refresh', () => {
     await run('street', file);
     expect(out).toEqual([`imported 3 streets from ${file}: 3 new, 0 updated`]);
     expect(await children('/api/geographic/neighborhood/1/children')).toEqual([]);
-    expect(await geoCatalogOf(t.app).refreshIfChanged()).toBe(true);
+    expect(await t.app.geoCatalog.refreshIfChanged()).toBe(true);
     expect(await children('/api/geographic/neighborhood/1/children')).toEqual([
       { id: 2, name: 'The "Old" Road' },
       { id: 1, name: 'Valiasr, North' },
     ]);
-    expect(await geoCatalogOf(t.app).refreshIfChanged()).toBe(false);
+    expect(await t.app.geoCatalog.refreshIfChanged()).toBe(false);
   });
 
   it('picks an import up on its own when watching the revision', async () => {
     reset();
-    const catalog = geoCatalogOf(t.app);
+    const catalog = t.app.geoCatalog;
     catalog.watch(25);
     try {
       await run('street', write('watched.csv', 'id,name,neighborhood_id,active\n30,Watched,3,1\n'));
@@ -88,7 +87,7 @@ describe('geo:import and catalogue refresh', () => {
     reset();
     await run('alley', write('alleys2.csv', 'name,id,active,street_id\nAlley A renamed,10,1,1\nAlley B,11,1,2\n'));
     expect(out[0]).toMatch(/imported 2 alleys .*: 1 new, 1 updated$/);
-    await geoCatalogOf(t.app).refreshIfChanged();
+    await t.app.geoCatalog.refreshIfChanged();
     expect(await children('/api/geographic/street/1/children')).toEqual([{ id: 10, name: 'Alley A renamed' }]);
     expect(await children('/api/geographic/STREET/2/children')).toEqual([{ id: 11, name: 'Alley B' }]);
   });
@@ -179,7 +178,7 @@ describe('geo:import and catalogue refresh', () => {
     reset();
     await run('province', write('provinces.csv', 'id,name,country_id,amar_code,active\n9,Renamed,74,,0\n'));
     expect(out[0]).toMatch(/0 new, 1 updated$/);
-    await geoCatalogOf(t.app).refreshIfChanged();
+    await t.app.geoCatalog.refreshIfChanged();
     const { data } = (await t.app.inject('/api/provinces')).json() as { data: Array<{ id: number }> };
     expect(data).toHaveLength(30);
     expect(data.map((p) => p.id)).not.toContain(9);
@@ -190,7 +189,7 @@ describe('geo:import and catalogue refresh', () => {
     const before = await t.app.inject('/api/counties/8');
     const [first] = (before.json() as { data: Array<{ id: number }> }).data;
     await t.db.updateTable('counties').set({ active: 0 }).where('id', '=', first!.id).execute();
-    await geoCatalogOf(t.app).rebuild();
+    await t.app.geoCatalog.rebuild();
     const after = await t.app.inject({
       url: '/api/counties/8',
       headers: { 'if-none-match': String(before.headers.etag) },

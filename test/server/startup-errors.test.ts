@@ -40,7 +40,8 @@ describe('start-up errors', () => {
     ],
     [
       { STORAGE_URL: 'file:///var/attachments' },
-      'configuration error: STORAGE_URL must be s3://bucket or s3://bucket/prefix (bucket: 3-63 lowercase letters, digits, dots, hyphens), or unset for the local disk (got "file:///var/attachments")',
+      'configuration error: STORAGE_URL must be s3://bucket or s3://bucket/prefix (bucket: 3-63 lowercase ' +
+        'letters, digits, dots, hyphens), or unset for the local disk (got "file:///var/attachments")',
     ],
   ])(
     '%o: one line, exit 1',

@@ -22,7 +22,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       .execute(db);
     await sql
       .raw(
-        'create trigger users_email_raise_tickets_version after update of email on users for each row when (old.email is distinct from new.email) execute function users_email_raise_tickets_version()',
+        'create trigger users_email_raise_tickets_version after update of email on users for each row when ' +
+          '(old.email is distinct from new.email) execute function users_email_raise_tickets_version()',
       )
       .execute(db);
   } else {

@@ -1,4 +1,4 @@
-// Live notifications (issue 15). Two parts:
+// Live notifications. Two parts:
 // - notification_stream_tokens: single-use tickets a browser's EventSource (which cannot send an
 //   Authorization header) puts in the stream URL. Only the SHA-256 of a token is stored; a token
 //   is consumed by deleting its row, so a second use finds nothing.
@@ -32,7 +32,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       .execute(db);
     await sql
       .raw(
-        "create trigger av_notifications_signal after insert or update on answer_versions for each row when (new.scope = 'notifications') execute function av_notifications_signal()",
+        'create trigger av_notifications_signal after insert or update on answer_versions for each row when ' +
+          "(new.scope = 'notifications') execute function av_notifications_signal()",
       )
       .execute(db);
   }

@@ -1,4 +1,4 @@
-// Streamed chat (issue 15): when the client goes away while the answer is being written, the model
+// Streamed chat: when the client goes away while the answer is being written, the model
 // call is aborted and what had been written so far is saved as the assistant's message with
 // interrupted = 1, so the conversation shows where it stopped. Every other message has 0.
 import type { Kysely } from 'kysely';

@@ -34,7 +34,9 @@ const AGENTS: Record<AgentId, Agent> = {
     id: 'engineer',
     name: { en: 'Engineer', fa: 'مهندس' },
     icon: '🔧',
-    systemPrompt: `You are Engineer, the platform's technical specialist. ${PLATFORM} You diagnose errors, sign-in problems and failed payments step by step, precisely and calmly. ${RULES}`,
+    systemPrompt:
+      `You are Engineer, the platform's technical specialist. ${PLATFORM} You diagnose errors, ` +
+      `sign-in problems and failed payments step by step, precisely and calmly. ${RULES}`,
     voice: {
       en: {
         opening: "Let's look at this technically.",
@@ -90,7 +92,9 @@ const AGENTS: Record<AgentId, Agent> = {
     id: 'pilot',
     name: { en: 'Pilot', fa: 'خلبان' },
     icon: '✈️',
-    systemPrompt: `You are Pilot, the platform's guide to projects and investments. ${PLATFORM} You explain project review, funding progress, returns and investment decisions with clear numbers and without giving personal financial advice. ${RULES}`,
+    systemPrompt:
+      `You are Pilot, the platform's guide to projects and investments. ${PLATFORM} You explain ` +
+      `project review, funding progress, returns and investment decisions with clear numbers and without giving personal financial advice. ${RULES}`,
     voice: {
       en: {
         opening: 'Here is the picture for your investment question.',
@@ -148,7 +152,9 @@ const AGENTS: Record<AgentId, Agent> = {
     id: 'steward',
     name: { en: 'Steward', fa: 'مهماندار' },
     icon: '👨‍✈️',
-    systemPrompt: `You are Steward, the platform's friendly support assistant. ${PLATFORM} You help members with their accounts, payments, refunds, tickets and notifications, warmly and in plain words. ${RULES}`,
+    systemPrompt:
+      `You are Steward, the platform's friendly support assistant. ${PLATFORM} You help members ` +
+      `with their accounts, payments, refunds, tickets and notifications, warmly and in plain words. ${RULES}`,
     voice: {
       en: { opening: 'Happy to help!', closing: 'Anything else I can do for you?' },
       fa: { opening: 'با کمال میل کمک می‌کنم!', closing: 'کار دیگری هست که برایتان انجام دهم؟' },

@@ -1,5 +1,5 @@
 // The HTTP side of a streamed chat (POST /api/assistant/chat with Accept: text/event-stream).
-// Everything that can refuse the chat runs before the first byte (service.begin), so those errors
+// Everything that can refuse the chat runs before the first byte (service.ts: begin), so those errors
 // keep their JSON answers; from `start` on, the answer is Server-Sent Events: start, deltas, then
 // done (the exact body of the non-streamed call) or error. A client that disconnects aborts the
 // model call through an AbortSignal; the service saves what was written, marked interrupted.
@@ -10,7 +10,7 @@ import { eventText, startEventStream } from '../../http/event-stream.js';
 import { requestLocale } from '../../http/i18n.js';
 import { agentById } from './agents.js';
 import { ChatResponse } from './schemas.js';
-import { ChatInterrupted, type AssistantService, type ChatTurn } from './service.js';
+import { answer, ChatInterrupted, type AssistantDeps, type ChatTurn } from './service.js';
 
 /** True when the client asks for the answer as an event stream. */
 export function wantsEventStream(req: FastifyRequest): boolean {
@@ -19,7 +19,7 @@ export function wantsEventStream(req: FastifyRequest): boolean {
 }
 
 export async function streamChat(
-  service: AssistantService,
+  assistant: AssistantDeps,
   turn: ChatTurn,
   req: FastifyRequest,
   reply: FastifyReply,
@@ -47,7 +47,7 @@ export async function streamChat(
     }),
   );
   try {
-    const result = await service.answer(turn, {
+    const result = await answer(assistant, turn, {
       signal: left.signal,
       onDelta: (text) => send('delta', JSON.stringify({ text })),
     });

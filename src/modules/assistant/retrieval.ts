@@ -22,7 +22,10 @@ export interface Thresholds {
   outsideWeight: number;
   /** Weight of the share of the message (by rarity) that the best passage itself does not hold (subtracted). */
   missingWeight: number;
-  /** (score + marginWeight × lead + knownWeight × known share − outsideWeight × outside lead − missingWeight × missing share) / (1 + marginWeight + knownWeight), must reach this to answer. */
+  /**
+   * (score + marginWeight × lead + knownWeight × known share − outsideWeight × outside lead
+   * − missingWeight × missing share) / (1 + marginWeight + knownWeight), must reach this to answer.
+   */
   minConfidence: number;
   /** A second passage joins the answer when its score is at least this share of the best one's. */
   secondRatio: number;

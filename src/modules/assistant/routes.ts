@@ -9,16 +9,15 @@ import { t } from '../../core/i18n.js';
 import { requestLocale } from '../../http/i18n.js';
 import { agentById, allAgents, type AgentId } from './agents.js';
 import { streamChat, wantsEventStream } from './chat-stream.js';
-import { EscalationService } from './escalation.js';
+import { escalate, escalationDeps } from './escalation.js';
 import type { ConversationStatus } from './repository.js';
 import { providerFromConfig } from './providers/index.js';
 import * as s from './schemas.js';
-import { AssistantService } from './service.js';
+import * as service from './service.js';
 import { configuredWelcome } from './welcome.js';
+import { MAX_ID } from '../../core/ids.js';
 
 export const ESCALATE_LIMIT = { max: 30, timeWindow: 60_000 };
-const MAX_ID = 2_147_483_647;
-const _KNOWLEDGE_WARM_UP_MS = 2_000;
 
 /** A path id: digits only and within range, else the conversation 404. */
 function conversationId(id: string): number {
@@ -32,9 +31,12 @@ const routes: FastifyPluginAsync = async (plugin) => {
   const { deps } = app;
   // Everything that can fail at start fails here, before the server listens.
   const welcome = configuredWelcome(deps.config);
-  const knowledge = app.knowledge;
-  const service = new AssistantService(deps, () => knowledge, providerFromConfig(deps.config));
-  const escalation = new EscalationService(deps);
+  const assistant: service.AssistantDeps = {
+    deps,
+    knowledge: app.knowledge,
+    provider: providerFromConfig(deps.config),
+  };
+  const escalation = escalationDeps(deps);
   const user = { auth: 'user', validationForm: 'assistant' } as const;
 
   app.get(
@@ -56,9 +58,9 @@ const routes: FastifyPluginAsync = async (plugin) => {
         success: true,
         message: welcome ?? t(locale, 'assistant.welcome'),
         stats: {
-          total_conversations: await service.totalConversations(),
+          total_conversations: await service.totalConversations(assistant),
           agents: allAgents().map((a) => ({ id: a.id, name: a.name[locale], icon: a.icon, enabled: true })),
-          provider: service.provider.name,
+          provider: assistant.provider.name,
         },
       };
     },
@@ -81,9 +83,9 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req, reply) => {
       const startedAt = performance.now();
-      const turn = await service.begin(currentUser(req), req.body, { requestId: req.id, startedAt });
-      if (wantsEventStream(req)) return streamChat(service, turn, req, reply);
-      const result = await service.answer(turn);
+      const turn = await service.begin(assistant, currentUser(req), req.body, { requestId: req.id, startedAt });
+      if (wantsEventStream(req)) return streamChat(assistant, turn, req, reply);
+      const result = await service.answer(assistant, turn);
       const agent = agentById(result.agent);
       const locale = requestLocale(req);
       return { success: true, ...result, agent_name: agent.name[locale], agent_icon: agent.icon, request_id: req.id };
@@ -105,7 +107,12 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req) => {
       const { status, agent, page = 1, per_page: perPage = s.CONVERSATIONS_PER_PAGE.default } = req.query;
-      const { rows, pagination } = await service.listConversations(currentUser(req), { status, agent, page, perPage });
+      const { rows, pagination } = await service.listConversations(assistant, currentUser(req), {
+        status,
+        agent,
+        page,
+        perPage,
+      });
       const conversations = rows.map((c) => ({
         id: c.id,
         title: c.title,
@@ -144,6 +151,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req) => {
       const { conversation, messages } = await service.showConversation(
+        assistant,
         currentUser(req),
         conversationId(req.params.id),
       );
@@ -182,7 +190,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
       config: user,
     },
     async (req) => {
-      await service.setStatus(currentUser(req), conversationId(req.params.id), 'deleted');
+      await service.setStatus(assistant, currentUser(req), conversationId(req.params.id), 'deleted');
       return { success: true, message: t(requestLocale(req), 'assistant.conversation.deleted') };
     },
   );
@@ -201,7 +209,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
       config: user,
     },
     async (req) => {
-      await service.setStatus(currentUser(req), conversationId(req.params.id), 'archived');
+      await service.setStatus(assistant, currentUser(req), conversationId(req.params.id), 'archived');
       return { success: true, message: t(requestLocale(req), 'assistant.conversation.archived') };
     },
   );
@@ -221,7 +229,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
       config: user,
     },
     async (req, reply) => {
-      const feedbackId = await service.addFeedback(currentUser(req), req.body);
+      const feedbackId = await service.addFeedback(assistant, currentUser(req), req.body);
       return reply
         .code(201)
         .send({ success: true, message: t(requestLocale(req), 'assistant.feedback.thanks'), feedback_id: feedbackId });
@@ -243,7 +251,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req) => {
       const { type, page = 1, per_page: perPage = 20 } = req.query;
-      const { rows, meta } = await service.listFeedback({ type, page, perPage });
+      const { rows, meta } = await service.listFeedback(assistant, { type, page, perPage });
       const data = rows.map((f) => ({
         id: f.id,
         type: f.type,
@@ -283,7 +291,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req, reply) => {
       const locale = requestLocale(req);
-      const result = await escalation.escalate(req.user, req.body);
+      const result = await escalate(escalation, req.user, req.body);
       const message = t(locale, result.created ? 'assistant.escalate.created' : 'assistant.escalate.existing');
       return reply.code(result.created ? 201 : 200).send({ success: true, message, ticket_id: result.ticketId });
     },

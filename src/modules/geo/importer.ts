@@ -7,8 +7,8 @@ import type { Database } from '../../db/schema.js';
 import { CsvSyntaxError, csvRecords, type CsvRecord } from './csv.js';
 import type { ColumnSpec, LevelSpec } from './levels.js';
 import { allIds, bumpRevision, rowsPerInsert, upsertRows, type GeoRow } from './repository.js';
+import { MAX_ID } from '../../core/ids.js';
 
-const MAX_INT = 2_147_483_647;
 const MAX_NAME_LENGTH = 255;
 /** Bad rows listed one per line; the rest are counted. */
 export const MAX_REPORTED_ERRORS = 20;
@@ -82,11 +82,11 @@ function parseValue(
         ? { value: Number(text) }
         : { error: `active "${text.slice(0, 30)}" must be 0 or 1` };
     case 'integer':
-      return /^-?\d{1,10}$/.test(text) && Math.abs(Number(text)) <= MAX_INT
+      return /^-?\d{1,10}$/.test(text) && Math.abs(Number(text)) <= MAX_ID
         ? { value: Number(text) }
         : { error: `${column.name} "${text.slice(0, 30)}" must be a whole number` };
     case 'id': {
-      if (!/^\d{1,10}$/.test(text) || Number(text) < 1 || Number(text) > MAX_INT) {
+      if (!/^\d{1,10}$/.test(text) || Number(text) < 1 || Number(text) > MAX_ID) {
         return { error: `${column.name} "${text.slice(0, 30)}" must be a positive whole number` };
       }
       const id = Number(text);

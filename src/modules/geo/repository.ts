@@ -80,6 +80,11 @@ export async function activeRows<C extends string>(
     .execute()) as Array<Record<C | 'id', number> & { name: string }>;
 }
 
+/** True once the catalogue holds at least one province. */
+export async function hasProvinces(db: Db): Promise<boolean> {
+  return (await db.selectFrom('provinces').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
 export async function currentRevision(db: Db): Promise<number> {
   const row = await db.selectFrom('geo_revision').select('revision').where('id', '=', 1).executeTakeFirst();
   return row ? Number(row.revision) : 0;

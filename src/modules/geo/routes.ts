@@ -1,27 +1,15 @@
 // The geographic endpoints: public, read-only, exempt from the platform rate limit, answered from
-// the in-memory catalogue (catalog.ts) with ETag and Cache-Control.
+// the in-memory catalogue (catalog.ts, started by plugins/geo-catalog.ts) with ETag and Cache-Control.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { fieldError, ValidationError } from '../../core/errors.js';
 import { etagMatches, type PreparedMatch } from '../../http/prepared-answers.js';
 import { fieldMessage } from '../../core/fields.js';
-import type { AppDeps } from '../../core/deps.js';
-import { EMPTY_ARRAY, EMPTY_DATA, GeoCatalog, type CachedBody } from './catalog.js';
+import { EMPTY_ARRAY, EMPTY_DATA, type GeoCatalog, type CachedBody } from './catalog.js';
 import { childrenKey, isChildLevel } from './keys.js';
-import { loadBundledData } from './loader.js';
 import { byParentSchema, ChildrenSchema, ContinentsSchema, ProvincesSchema } from './schemas.js';
 
 export const CACHE_CONTROL = 'public, max-age=3600';
-const VILLAGES_AFTER_LISTEN_MS = 1_000;
-
-const catalogs = new WeakMap<AppDeps, GeoCatalog>();
-
-/** The catalogue serving an app (tests use it to rebuild after changing rows). */
-export function geoCatalogOf(app: { deps: AppDeps }): GeoCatalog {
-  const catalog = catalogs.get(app.deps);
-  if (!catalog) throw new Error('the geo routes are not registered on this app');
-  return catalog;
-}
 
 // The body is sent as prepared bytes: no serialisation per request.
 function sendCached(req: FastifyRequest, reply: FastifyReply, entry: CachedBody): void {
@@ -57,22 +45,8 @@ const routes: FastifyPluginAsync = async (instance) => {
   // With no CORS origin configured the CORS hook adds nothing to any response: these routes skip
   // it (its per-request option merge); with origins configured they go through it as before.
   const routeConfig = app.deps.config.CORS_ORIGINS.length === 0 ? { ...baseConfig, cors: false as const } : baseConfig;
-  const catalog = new GeoCatalog(app.deps.db, app.log);
-  catalogs.set(app.deps, catalog);
-
-  app.addHook('onReady', async () => {
-    if (app.deps.loadGeoData) await loadBundledData(app.deps.db, app.deps.dialect, (line) => app.log.info(line));
-    await catalog.start();
-    if (app.deps.startWorkers) catalog.watch();
-  });
-  // The villages' bodies, left out of the start's build, soon after the server first answers.
-  app.addHook('onListen', (done) => {
-    setTimeout(() => {
-      catalog.whenComplete().catch((err: unknown) => app.log.warn({ err }, 'geo: cannot build the villages yet'));
-    }, VILLAGES_AFTER_LISTEN_MS).unref();
-    done();
-  });
-  app.addHook('onClose', async () => catalog.stop());
+  // Loaded, built and watched by its plugin (plugins/geo-catalog.ts).
+  const catalog = app.geoCatalog;
   // The same answers, for the plainest spelling of each path, before Fastify (src/http/prepared-answers.ts).
   // With CORS origins configured every geo request goes through Fastify's CORS hook instead.
   if (app.deps.config.CORS_ORIGINS.length === 0) app.preparedAnswers.add((path) => preparedGeoAnswer(catalog, path));

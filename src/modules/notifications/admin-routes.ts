@@ -3,10 +3,11 @@
 // limit because the platform's own sync is the trusted caller and may send bursts.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { registerMessages, t } from '../../core/i18n.js';
+import { t } from '../../core/i18n.js';
 import { requestLocale } from '../../http/i18n.js';
 import { errorResponses } from '../../http/schemas.js';
-import { IntegrationService, type Saved } from './integration.js';
+import * as integration from './integration.js';
+import type { Saved } from './integration.js';
 import {
   InvestmentBody,
   InvestmentResult,
@@ -16,14 +17,7 @@ import {
   RevisionRequestBody,
   RevisionRequestResult,
 } from './schemas.js';
-
-registerMessages({
-  'integration.project_created': { en: 'Project created.', fa: 'پروژه ایجاد شد.' },
-  'integration.project_updated': { en: 'Project updated.', fa: 'پروژه به‌روز شد.' },
-  'integration.revision_requested': { en: 'Revision requested.', fa: 'درخواست اصلاح ثبت شد.' },
-  'integration.investment_created': { en: 'Investment created.', fa: 'سرمایه‌گذاری ایجاد شد.' },
-  'integration.investment_updated': { en: 'Investment updated.', fa: 'سرمایه‌گذاری به‌روز شد.' },
-});
+import './messages.js';
 
 const tags = ['admin integration'];
 
@@ -42,7 +36,7 @@ const errors = errorResponses(400, 401, 403, 422, 503);
 
 const adminRoutes: FastifyPluginAsync = async (instance) => {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const integration = new IntegrationService(app.deps);
+  const { deps } = app;
   const config = { auth: 'admin', validationForm: 'general', rateLimit: false } as const;
 
   app.put(
@@ -60,7 +54,8 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
       },
       config,
     },
-    async (req, reply) => savedAnswer(req, reply, 'project', await integration.saveProject(req.params.id, req.body)),
+    async (req, reply) =>
+      savedAnswer(req, reply, 'project', await integration.saveProject(deps, req.params.id, req.body)),
   );
 
   app.post(
@@ -78,7 +73,7 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req, reply) => {
-      const saved = await integration.requestRevision(req.params.id, req.body.revision_notes);
+      const saved = await integration.requestRevision(deps, req.params.id, req.body.revision_notes);
       reply.code(201);
       return {
         success: true,
@@ -105,7 +100,7 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req, reply) =>
-      savedAnswer(req, reply, 'investment', await integration.saveInvestment(req.params.id, req.body)),
+      savedAnswer(req, reply, 'investment', await integration.saveInvestment(deps, req.params.id, req.body)),
   );
 };
 

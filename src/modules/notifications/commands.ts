@@ -4,11 +4,11 @@
 import { CommandFailed, UsageError, requireString, type CliCommand, type CliContext } from '../../cli/command.js';
 import { renderFieldErrors, ValidationError } from '../../core/errors.js';
 import { INVESTMENT_STATUSES, PROJECT_STATUSES } from './events.js';
-import { IntegrationService, type Saved } from './integration.js';
+import * as integration from './integration.js';
+import type { IntegrationDeps, Saved } from './integration.js';
+import { MAX_ID } from '../../core/ids.js';
 
 type Values = Record<string, string | boolean | undefined>;
-
-const MAX_ID = 2_147_483_647;
 
 function wholeNumber(values: Values, name: string, min: number, max: number): number {
   const raw = requireString(values, name);
@@ -34,13 +34,10 @@ function oneOf<T extends string>(values: Values, name: string, allowed: readonly
 }
 
 /** Runs the change; an unknown user or project becomes a one-line failure naming the field. */
-async function report<T>(
-  context: CliContext,
-  change: (service: IntegrationService) => Promise<Saved<T>>,
-): Promise<void> {
-  const service = new IntegrationService({ db: context.db, dialect: context.dialect, config: context.config });
+async function report<T>(context: CliContext, change: (deps: IntegrationDeps) => Promise<Saved<T>>): Promise<void> {
+  const deps: IntegrationDeps = { db: context.db, dialect: context.dialect, config: context.config };
   try {
-    const saved = await change(service);
+    const saved = await change(deps);
     context.out(
       JSON.stringify({ created: saved.created, data: saved.record, notification_ids: saved.notification_ids }),
     );
@@ -72,7 +69,7 @@ export const commands: CliCommand[] = [
         status: oneOf(values, 'status', PROJECT_STATUSES),
         comment: text(values, 'comment', 2000, false),
       };
-      await report(context, (service) => service.saveProject(id, input));
+      await report(context, (deps) => integration.saveProject(deps, id, input));
     },
   },
   {
@@ -86,7 +83,7 @@ export const commands: CliCommand[] = [
     async run(values, context) {
       const id = wholeNumber(values, 'project', 1, MAX_ID);
       const notes = text(values, 'notes', 5000, true)!;
-      await report(context, (service) => service.requestRevision(id, notes));
+      await report(context, (deps) => integration.requestRevision(deps, id, notes));
     },
   },
   {
@@ -110,7 +107,7 @@ export const commands: CliCommand[] = [
         status: oneOf(values, 'status', INVESTMENT_STATUSES),
         notes: text(values, 'notes', 2000, false),
       };
-      await report(context, (service) => service.saveInvestment(id, input));
+      await report(context, (deps) => integration.saveInvestment(deps, id, input));
     },
   },
 ];

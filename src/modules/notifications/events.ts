@@ -2,7 +2,7 @@
 // (field order as in the spec's table). Messages are written in the recipient's language when the
 // notification is created, so a later change of locale does not rewrite old notifications.
 import type { Static } from 'typebox';
-import { t, registerMessages, type Locale } from '../../core/i18n.js';
+import { t, type Locale } from '../../core/i18n.js';
 // Types only: schemas.ts reads the status lists below at run time, so no cycle is loaded.
 import type {
   InvestmentStatusChangedData,
@@ -10,6 +10,7 @@ import type {
   ProjectRevisionRequestedData,
   ProjectStatusChangedData,
 } from './schemas.js';
+import './messages.js';
 
 export const PROJECT_STATUSES = ['draft', 'under_review', 'approved', 'rejected', 'archived'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
@@ -49,50 +50,6 @@ export const NOTIFICATION_TYPES = [
   'investment_status_changed',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
-
-registerMessages({
-  'notification.project.approved': {
-    en: 'Your project ":title" has been approved.',
-    fa: 'پروژهٔ «:title» شما تأیید شد.',
-  },
-  'notification.project.rejected': { en: 'Your project ":title" has been rejected.', fa: 'پروژهٔ «:title» شما رد شد.' },
-  'notification.project.under_review': {
-    en: 'Your project ":title" is now under review.',
-    fa: 'پروژهٔ «:title» شما در حال بررسی است.',
-  },
-  'notification.project.archived': {
-    en: 'Your project ":title" has been archived.',
-    fa: 'پروژهٔ «:title» شما بایگانی شد.',
-  },
-  'notification.project.revision': {
-    en: 'Changes have been requested to your project ":title" before it can be approved.',
-    fa: 'پیش از تأیید پروژهٔ «:title»، اصلاحاتی از شما خواسته شده است.',
-  },
-  'notification.investment.received': {
-    en: ':investor invested :amount in your project ":title".',
-    fa: ':investor مبلغ :amount در پروژهٔ «:title» شما سرمایه‌گذاری کرد.',
-  },
-  'notification.investment.paid': {
-    en: 'Your payment of :amount for ":title" has been received.',
-    fa: 'پرداخت :amount شما برای «:title» دریافت شد.',
-  },
-  'notification.investment.active': {
-    en: 'Your investment in ":title" is now active.',
-    fa: 'سرمایه‌گذاری شما در «:title» فعال شد.',
-  },
-  'notification.investment.completed': {
-    en: 'Your investment in ":title" has been completed.',
-    fa: 'سرمایه‌گذاری شما در «:title» به پایان رسید.',
-  },
-  'notification.investment.cancelled': {
-    en: 'Your investment in ":title" has been cancelled.',
-    fa: 'سرمایه‌گذاری شما در «:title» لغو شد.',
-  },
-  'notification.investment.refunded': {
-    en: 'Your investment in ":title" has been refunded.',
-    fa: 'مبلغ سرمایه‌گذاری شما در «:title» بازگردانده شد.',
-  },
-});
 
 /** Amounts in messages: digit groups, Persian digits for fa (data.amount stays a plain integer). */
 const AMOUNT_FORMATS: Record<Locale, Intl.NumberFormat> = {

@@ -8,7 +8,7 @@ import { nowIso, type Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { msg, ValidationError, type FieldMessages } from '../../core/errors.js';
 import { fieldMessage } from '../../core/fields.js';
-import { registerMessages } from '../../core/i18n.js';
+
 import { findUser, referencedUser, type UserRecord } from '../users/service.js';
 import {
   NotificationBuilder,
@@ -31,6 +31,7 @@ import {
   type RevisionRequestRecord,
 } from './records-repository.js';
 import { insertNotifications } from './repository.js';
+import './messages.js';
 
 export interface IntegrationDeps {
   db: Kysely<Database>;
@@ -64,10 +65,6 @@ function recipient(user: UserRecord): Recipient {
   return { id: user.id, locale: user.locale };
 }
 
-registerMessages({
-  'notifications.no_such_user': { en: 'There is no user with id :id.', fa: 'کاربری با شناسهٔ :id وجود ندارد.' },
-});
-
 /** 422 naming each reference field whose id points at nothing; for a user, that no such user exists. */
 function unknownReferences(
   missing: ReadonlyArray<readonly [field: 'project_id' | 'owner_id' | 'investor_id', id: number]>,
@@ -98,98 +95,107 @@ async function saveMirrored<R extends { id: number; status: string; updated_at: 
   return { created, record, notification_ids: await insertNotifications(trx, pending, fresh.updated_at) };
 }
 
-export class IntegrationService {
-  private readonly builder: NotificationBuilder;
+const builderOf = (deps: IntegrationDeps) => new NotificationBuilder(deps.config.APP_URL);
 
-  constructor(private readonly deps: IntegrationDeps) {
-    this.builder = new NotificationBuilder(deps.config.APP_URL);
-  }
+/** PUT a project: creates it or updates it; a change into a notifying status tells the owner. */
+export async function saveProject(
+  deps: IntegrationDeps,
+  id: number,
+  report: ProjectReport,
+): Promise<Saved<ProjectRecord>> {
+  const { db, dialect } = deps;
+  const builder = builderOf(deps);
+  return db.transaction().execute(async (trx) => {
+    const owner = await findUser(trx, report.owner_id);
+    if (!owner) throw unknownReferences([['owner_id', report.owner_id]]);
+    const now = nowIso();
+    const fresh: ProjectRecord = {
+      id,
+      owner_id: report.owner_id,
+      title: report.title,
+      status: report.status,
+      created_at: now,
+      updated_at: now,
+    };
+    const { status } = report;
+    return saveMirrored(trx, dialect, projects, fresh, async (record) =>
+      isNotifyingProjectStatus(status)
+        ? [builder.projectStatusChanged(recipient(owner), record, status, report.comment ?? null)]
+        : [],
+    );
+  });
+}
 
-  /** PUT a project: creates it or updates it; a change into a notifying status tells the owner. */
-  async saveProject(id: number, report: ProjectReport): Promise<Saved<ProjectRecord>> {
-    const { db, dialect } = this.deps;
-    return db.transaction().execute(async (trx) => {
-      const owner = await findUser(trx, report.owner_id);
-      if (!owner) throw unknownReferences([['owner_id', report.owner_id]]);
-      const now = nowIso();
-      const fresh: ProjectRecord = {
-        id,
-        owner_id: report.owner_id,
-        title: report.title,
-        status: report.status,
-        created_at: now,
-        updated_at: now,
-      };
-      const { status } = report;
-      return saveMirrored(trx, dialect, projects, fresh, async (record) =>
-        isNotifyingProjectStatus(status)
-          ? [this.builder.projectStatusChanged(recipient(owner), record, status, report.comment ?? null)]
-          : [],
-      );
+/** An administrator asks the owner for changes before approval: a request record and its notification. */
+export async function requestRevision(
+  deps: IntegrationDeps,
+  projectId: number,
+  revisionNotes: string,
+): Promise<Saved<RevisionRequestRecord>> {
+  const { db } = deps;
+  const builder = builderOf(deps);
+  return db.transaction().execute(async (trx) => {
+    const project = await findProject(trx, projectId);
+    if (!project) throw unknownReferences([['project_id', projectId]]);
+    const owner = await referencedUser(trx, project.owner_id);
+    const now = nowIso();
+    const request = await insertRevisionRequest(trx, {
+      project_id: projectId,
+      revision_notes: revisionNotes,
+      created_at: now,
     });
-  }
+    const notificationIds = await insertNotifications(
+      trx,
+      [builder.projectRevisionRequested(recipient(owner), project, revisionNotes)],
+      now,
+    );
+    return { created: true, record: request, notification_ids: notificationIds };
+  });
+}
 
-  /** An administrator asks the owner for changes before approval: a request record and its notification. */
-  async requestRevision(projectId: number, revisionNotes: string): Promise<Saved<RevisionRequestRecord>> {
-    const { db } = this.deps;
-    return db.transaction().execute(async (trx) => {
-      const project = await findProject(trx, projectId);
-      if (!project) throw unknownReferences([['project_id', projectId]]);
-      const owner = await referencedUser(trx, project.owner_id);
-      const now = nowIso();
-      const request = await insertRevisionRequest(trx, {
-        project_id: projectId,
-        revision_notes: revisionNotes,
-        created_at: now,
-      });
-      const notificationIds = await insertNotifications(
-        trx,
-        [this.builder.projectRevisionRequested(recipient(owner), project, revisionNotes)],
-        now,
-      );
-      return { created: true, record: request, notification_ids: notificationIds };
-    });
-  }
-
-  /**
-   * PUT an investment: creates it or updates it. A change into a notifying status tells the
-   * investor; a change into paid also tells the project's owner that money came in.
-   */
-  async saveInvestment(id: number, report: InvestmentReport): Promise<Saved<InvestmentRecord>> {
-    const { db, dialect } = this.deps;
-    return db.transaction().execute(async (trx) => {
-      const project = await findProject(trx, report.project_id);
-      const investor = await findUser(trx, report.investor_id);
-      if (!project || !investor) {
-        throw unknownReferences([
-          ...(project ? [] : [['project_id', report.project_id] as const]),
-          ...(investor ? [] : [['investor_id', report.investor_id] as const]),
-        ]);
-      }
-      const now = nowIso();
-      const values = {
-        project_id: report.project_id,
-        investor_id: report.investor_id,
-        amount: report.amount,
-        status: report.status,
-        notes: report.notes ?? null,
-      };
-      const { status } = report;
-      return saveMirrored(
-        trx,
-        dialect,
-        investments,
-        { id, ...values, created_at: now, updated_at: now },
-        async (record) => {
-          if (!isNotifyingInvestmentStatus(status)) return [];
-          const pending = [this.builder.investmentStatusChanged(recipient(investor), project, record, status)];
-          if (status === 'paid') {
-            const owner = await referencedUser(trx, project.owner_id);
-            pending.push(this.builder.newInvestmentReceived(recipient(owner), project, record, displayName(investor)));
-          }
-          return pending;
-        },
-      );
-    });
-  }
+/**
+ * PUT an investment: creates it or updates it. A change into a notifying status tells the
+ * investor; a change into paid also tells the project's owner that money came in.
+ */
+export async function saveInvestment(
+  deps: IntegrationDeps,
+  id: number,
+  report: InvestmentReport,
+): Promise<Saved<InvestmentRecord>> {
+  const { db, dialect } = deps;
+  const builder = builderOf(deps);
+  return db.transaction().execute(async (trx) => {
+    const project = await findProject(trx, report.project_id);
+    const investor = await findUser(trx, report.investor_id);
+    if (!project || !investor) {
+      throw unknownReferences([
+        ...(project ? [] : [['project_id', report.project_id] as const]),
+        ...(investor ? [] : [['investor_id', report.investor_id] as const]),
+      ]);
+    }
+    const now = nowIso();
+    const values = {
+      project_id: report.project_id,
+      investor_id: report.investor_id,
+      amount: report.amount,
+      status: report.status,
+      notes: report.notes ?? null,
+    };
+    const { status } = report;
+    return saveMirrored(
+      trx,
+      dialect,
+      investments,
+      { id, ...values, created_at: now, updated_at: now },
+      async (record) => {
+        if (!isNotifyingInvestmentStatus(status)) return [];
+        const pending = [builder.investmentStatusChanged(recipient(investor), project, record, status)];
+        if (status === 'paid') {
+          const owner = await referencedUser(trx, project.owner_id);
+          pending.push(builder.newInvestmentReceived(recipient(owner), project, record, displayName(investor)));
+        }
+        return pending;
+      },
+    );
+  });
 }

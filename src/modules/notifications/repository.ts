@@ -4,9 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { compiledQuery } from '../../db/compiled.js';
-import { answerVersion } from '../../db/answer-versions.js';
 import type { Static } from 'typebox';
 import type { Database } from '../../db/schema.js';
+import { ownedBy } from './access.js';
 import { pendingDataText, type DataText } from './data-text.js';
 import type { NotificationType, PendingNotification } from './events.js';
 import type { UnreadItem } from './list-json.js';
@@ -34,11 +34,6 @@ export function toRecord(row: Row): NotificationRecord {
   };
 }
 
-/** The user's notifications version (db/answer-versions.ts; triggers raise it with every change). */
-export function notificationsVersion(db: Kysely<Database>, userId: number): Promise<number> {
-  return answerVersion(db, userId, 'notifications');
-}
-
 /** Writes the notifications (inside the caller's transaction); returns their ids in order. */
 export async function insertNotifications(
   db: Kysely<Database>,
@@ -63,7 +58,7 @@ const unreadPage = compiledQuery('notifications.unreadPage', (db, userId: number
   db
     .selectFrom('notifications')
     .select(['id', 'type', 'data', 'created_at'])
-    .where('user_id', '=', userId)
+    .where(ownedBy(userId))
     .where('read_at', 'is', null)
     .orderBy('created_at', 'desc')
     .orderBy('seq', 'desc')
@@ -80,7 +75,7 @@ const unreadCount = compiledQuery('notifications.unreadCount', (db, userId: numb
   db
     .selectFrom('notifications')
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('user_id', '=', userId)
+    .where(ownedBy(userId))
     .where('read_at', 'is', null),
 );
 
@@ -99,7 +94,7 @@ export async function findOwned(
     .selectFrom('notifications')
     .select(COLUMNS)
     .where('id', '=', id)
-    .where('user_id', '=', userId)
+    .where(ownedBy(userId))
     .executeTakeFirst();
   return row && toRecord(row);
 }
@@ -110,7 +105,7 @@ export async function markRead(db: Kysely<Database>, userId: number, id: string,
     .updateTable('notifications')
     .set({ read_at: readAt })
     .where('id', '=', id)
-    .where('user_id', '=', userId)
+    .where(ownedBy(userId))
     .where('read_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
@@ -120,17 +115,13 @@ export async function markAllRead(db: Kysely<Database>, userId: number, readAt: 
   const result = await db
     .updateTable('notifications')
     .set({ read_at: readAt })
-    .where('user_id', '=', userId)
+    .where(ownedBy(userId))
     .where('read_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
 export async function deleteOwned(db: Kysely<Database>, userId: number, id: string): Promise<number> {
-  const result = await db
-    .deleteFrom('notifications')
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const result = await db.deleteFrom('notifications').where('id', '=', id).where(ownedBy(userId)).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -11,13 +11,13 @@ import adminRoutes from './admin-routes.js';
 import streamRoutes from './stream-routes.js';
 import { unreadListJson, type UnreadItem } from './list-json.js';
 import { NotificationIdParams, NotificationList, ReadAllResult, UnreadCount } from './schemas.js';
-import { NotificationService } from './service.js';
+import * as notifications from './service.js';
 
 const tags = ['notifications'];
 
 const routes: FastifyPluginAsync = async (instance) => {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const notifications = new NotificationService(app.deps.db);
+  const { deps } = app;
   // The list answer, reused per caller until their notifications change (http/answer-reuse.ts),
   // written from the rows with each item's data as stored (list-json.ts: the bytes of NotificationList).
   const answers = new AnswerReuse<UnreadItem[]>(
@@ -44,7 +44,7 @@ const routes: FastifyPluginAsync = async (instance) => {
     async (req, reply) => {
       const userId = currentUser(req).id;
       return answers.send(reply, { kind: 'list', userId, values: {} }, async () => ({
-        payload: await notifications.unread(userId),
+        payload: await notifications.unread(deps, userId),
       }));
     },
   );
@@ -61,7 +61,7 @@ const routes: FastifyPluginAsync = async (instance) => {
       },
       config,
     },
-    async (req) => ({ success: true, count: await notifications.unreadCount(currentUser(req).id) }),
+    async (req) => ({ success: true, count: await notifications.unreadCount(deps, currentUser(req).id) }),
   );
 
   app.post(
@@ -77,7 +77,7 @@ const routes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req) => {
-      const count = await notifications.markAllRead(currentUser(req).id);
+      const count = await notifications.markEveryRead(deps, currentUser(req).id);
       return { success: true, message: t(requestLocale(req), 'notifications.all_marked_read'), count };
     },
   );
@@ -96,7 +96,7 @@ const routes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req) => {
-      await notifications.markRead(currentUser(req).id, req.params.id);
+      await notifications.markOneRead(deps, currentUser(req).id, req.params.id);
       return { success: true, message: t(requestLocale(req), 'notifications.marked_read') };
     },
   );
@@ -115,7 +115,7 @@ const routes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req) => {
-      await notifications.delete(currentUser(req).id, req.params.id);
+      await notifications.deleteOne(deps, currentUser(req).id, req.params.id);
       return { success: true, message: t(requestLocale(req), 'notifications.deleted') };
     },
   );

@@ -10,6 +10,7 @@ import {
   PROJECT_STATUSES,
 } from './events.js';
 import type { OpenApiTag } from '../../http/openapi.js';
+import { MAX_ID } from '../../core/ids.js';
 
 const MAX_SAFE_AMOUNT = Number.MAX_SAFE_INTEGER;
 /** Text without NUL characters, which PostgreSQL cannot store. */
@@ -185,7 +186,7 @@ export const ProjectBody = Type.Object({
   }),
   owner_id: Type.Integer({
     minimum: 1,
-    maximum: 2_147_483_647,
+    maximum: MAX_ID,
     description: 'Id of an existing user: the project owner.',
   }),
   status: Type.Enum([...PROJECT_STATUSES], {
@@ -236,10 +237,10 @@ export const RevisionRequestResult = Type.Object({
 });
 
 export const InvestmentBody = Type.Object({
-  project_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Id of an existing project.' }),
+  project_id: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Id of an existing project.' }),
   investor_id: Type.Integer({
     minimum: 1,
-    maximum: 2_147_483_647,
+    maximum: MAX_ID,
     description: 'Id of an existing user: the investor.',
   }),
   amount: Type.Integer({

@@ -1,10 +1,10 @@
 // The caller's notifications: list the unread, count them, mark read, delete. Another user's
 // notification and an id that is not a UUID are answered exactly like a missing one.
-import type { Kysely } from 'kysely';
 import { nowIso } from '../../db/index.js';
-import type { Database } from '../../db/schema.js';
+import type { AppDeps } from '../../core/deps.js';
 import { msg, notFoundMessageOnly } from '../../core/errors.js';
-import { registerMessages } from '../../core/i18n.js';
+
+import { notificationKey } from './access.js';
 import type { UnreadItem } from './list-json.js';
 import {
   countUnread,
@@ -15,54 +15,44 @@ import {
   markRead,
   type NotificationRecord,
 } from './repository.js';
+import './messages.js';
 
 export { UNREAD_LIST_LIMIT } from './repository.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+type Deps = Pick<AppDeps, 'db'>;
 
-registerMessages({
-  'notifications.not_found': { en: 'Notification not found.', fa: 'اعلان یافت نشد.' },
-  'notifications.marked_read': { en: 'Notification marked as read.', fa: 'اعلان خوانده‌شده علامت خورد.' },
-  'notifications.deleted': { en: 'Notification deleted.', fa: 'اعلان حذف شد.' },
-  'notifications.all_marked_read': {
-    en: 'All notifications marked as read.',
-    fa: 'همهٔ اعلان‌ها خوانده‌شده علامت خوردند.',
-  },
-});
+const notFound = () => notFoundMessageOnly(msg('notifications.not_found'));
 
-export class NotificationService {
-  constructor(private readonly db: Kysely<Database>) {}
+/** The id in its stored form; 404 for anything that cannot name a notification (access.ts). */
+function validId(id: string): string {
+  const key = notificationKey(id);
+  if (key === undefined) throw notFound();
+  return key;
+}
 
-  /** The unread list, newest first, at most UNREAD_LIST_LIMIT. */
-  unread(userId: number): Promise<UnreadItem[]> {
-    return listUnread(this.db, userId);
-  }
+/** The unread list, newest first, at most UNREAD_LIST_LIMIT. */
+export function unread(deps: Deps, userId: number): Promise<UnreadItem[]> {
+  return listUnread(deps.db, userId);
+}
 
-  unreadCount(userId: number): Promise<number> {
-    return countUnread(this.db, userId);
-  }
+export function unreadCount(deps: Deps, userId: number): Promise<number> {
+  return countUnread(deps.db, userId);
+}
 
-  /** Marks the notification read; one already read keeps its read_at. Returns it as stored. */
-  async markRead(userId: number, id: string): Promise<NotificationRecord> {
-    const key = this.validId(id);
-    await markRead(this.db, userId, key, nowIso());
-    const notification = await findOwned(this.db, userId, key);
-    if (!notification) throw notFoundMessageOnly(msg('notifications.not_found'));
-    return notification;
-  }
+/** Marks the notification read; one already read keeps its read_at. Returns it as stored. */
+export async function markOneRead(deps: Deps, userId: number, id: string): Promise<NotificationRecord> {
+  const key = validId(id);
+  await markRead(deps.db, userId, key, nowIso());
+  const notification = await findOwned(deps.db, userId, key);
+  if (!notification) throw notFound();
+  return notification;
+}
 
-  async markAllRead(userId: number): Promise<number> {
-    return markAllRead(this.db, userId, nowIso());
-  }
+export function markEveryRead(deps: Deps, userId: number): Promise<number> {
+  return markAllRead(deps.db, userId, nowIso());
+}
 
-  async delete(userId: number, id: string): Promise<void> {
-    const deleted = await deleteOwned(this.db, userId, this.validId(id));
-    if (deleted === 0) throw notFoundMessageOnly(msg('notifications.not_found'));
-  }
-
-  /** The id in its stored (lower-case) form; anything but a UUID cannot name a notification. */
-  private validId(id: string): string {
-    if (!UUID.test(id)) throw notFoundMessageOnly(msg('notifications.not_found'));
-    return id.toLowerCase();
-  }
+export async function deleteOne(deps: Deps, userId: number, id: string): Promise<void> {
+  const deleted = await deleteOwned(deps.db, userId, validId(id));
+  if (deleted === 0) throw notFound();
 }

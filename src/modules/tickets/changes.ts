@@ -101,8 +101,32 @@ export interface CommentOptions {
 /** A comment's author: a user, or (by mail) the address a ticket was filed under (id null). */
 export type CommentAuthor = Omit<Caller, 'id'> & { id: number | null; first_name: string; last_name: string };
 
+/** The owner's comment; on a closed ticket it reopens it (open, resolved_at cleared). */
+export function addMemberComment(
+  deps: AppDeps,
+  author: CommentAuthor,
+  ticket: repo.TicketRow,
+  message: string,
+  uploads: StoredUpload[],
+  options: CommentOptions = {},
+) {
+  return addComment(deps, author, ticket, message, uploads, false, options);
+}
+
+/** A staff reply: moves the ticket to in-progress, records the first response time, mails the owner. */
+export function addStaffReply(
+  deps: AppDeps,
+  author: CommentAuthor,
+  ticket: repo.TicketRow,
+  message: string,
+  uploads: StoredUpload[],
+) {
+  return addComment(deps, author, ticket, message, uploads, true, { mailOwner: true });
+}
+
 /**
- * A comment. The owner's comment on a closed ticket reopens it (open, resolved_at cleared). A staff
+ * A comment (through addMemberComment, addStaffReply, or inbound mail with its own options). The
+ * owner's comment on a closed ticket reopens it (open, resolved_at cleared). A staff
  * reply moves the ticket to in-progress and records the first response time.
  */
 export async function addComment(

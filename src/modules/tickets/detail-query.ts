@@ -7,21 +7,16 @@ import { sql, type Compilable, type Kysely, type RawBuilder } from 'kysely';
 import { compiledQuery } from '../../db/compiled.js';
 import type { Database } from '../../db/schema.js';
 import { isPostgres } from '../../db/schema-helpers.js';
-import type { ActivityRow, AttachmentRow, CommentRow, TagRow } from './repository.js';
-
-export const ATTACHMENT_COLUMNS = [
-  'id',
-  'ticket_id',
-  'comment_id',
-  'file_name',
-  'file_type',
-  'file_size',
-  'storage_key',
-  'created_at',
-] as const;
-export const COMMENT_COLUMNS = ['id', 'ticket_id', 'user_id', 'message', 'is_staff', 'created_at'] as const;
-export const ACTIVITY_COLUMNS = ['id', 'user_id', 'type', 'field', 'old_value', 'new_value', 'created_at'] as const;
-const TAG_COLUMNS = ['id', 'name'] as const;
+import {
+  ACTIVITY_COLUMNS,
+  ATTACHMENT_COLUMNS,
+  COMMENT_COLUMNS,
+  TAG_COLUMNS,
+  type ActivityRow,
+  type AttachmentRow,
+  type CommentRow,
+  type TagRow,
+} from './rows.js';
 
 /** The rows of `query` (whose columns are `columns`, ordered by id) as one JSON array value. */
 function jsonRows(db: Kysely<Database>, query: Compilable<unknown>, columns: readonly string[]): RawBuilder<unknown> {

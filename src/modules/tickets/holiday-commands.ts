@@ -6,6 +6,7 @@ import { nowIso } from '../../db/index.js';
 import { SlaClock } from './calendar/clock.js';
 import { dayNumber, dayOfJalali, isoDate, jalaliOf, parseDateArgument } from './calendar/dates.js';
 import { iranHolidayOn, iranHolidaysOn } from './calendar/holidays.js';
+import { holidayOverrideOn, holidayOverrides, replaceHolidayOverride } from './holiday-query.js';
 
 function dateOption(values: Record<string, string | boolean | undefined>): number {
   const text = requireString(values, 'date');
@@ -23,8 +24,8 @@ function builtInNames(context: CliContext, day: number): string[] {
   return context.config.SLA_HOLIDAYS === 'iran' ? iranHolidaysOn(day) : [];
 }
 
-async function overrideOn(context: CliContext, day: number) {
-  return context.db.selectFrom('sla_holidays').selectAll().where('day', '=', isoDate(day)).executeTakeFirst();
+function overrideOn(context: CliContext, day: number) {
+  return holidayOverrideOn(context.db, isoDate(day));
 }
 
 export const holidayCommands: CliCommand[] = [
@@ -45,15 +46,13 @@ export const holidayCommands: CliCommand[] = [
       if (existing?.working === 0 || (!existing && builtInNames(context, day).length > 0)) {
         throw new CommandFailed(`${isoDate(day)} (${jalaliText(day)}) is already a holiday`);
       }
-      await context.db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('sla_holidays').where('day', '=', isoDate(day)).execute();
-        // A built-in holiday that was worked goes back to the built-in calendar: no row needed.
-        if (builtInNames(context, day).length === 0)
-          await trx
-            .insertInto('sla_holidays')
-            .values({ day: isoDate(day), name, working: 0, created_at: nowIso() })
-            .execute();
-      });
+      // A built-in holiday that was worked goes back to the built-in calendar: no row needed.
+      const builtIn = builtInNames(context, day).length > 0;
+      await replaceHolidayOverride(
+        context.db,
+        isoDate(day),
+        builtIn ? null : { name, working: 0, created_at: nowIso() },
+      );
       context.out(`holiday added: ${isoDate(day)} (${jalaliText(day)})${name ? ` ${name}` : ''}`);
     },
   },
@@ -69,14 +68,11 @@ export const holidayCommands: CliCommand[] = [
       if (existing?.working === 1 || (!existing && builtIn.length === 0)) {
         throw new CommandFailed(`${isoDate(day)} (${jalaliText(day)}) is not a holiday`);
       }
-      await context.db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('sla_holidays').where('day', '=', isoDate(day)).execute();
-        if (builtIn.length > 0)
-          await trx
-            .insertInto('sla_holidays')
-            .values({ day: isoDate(day), name: builtIn.join('; '), working: 1, created_at: nowIso() })
-            .execute();
-      });
+      await replaceHolidayOverride(
+        context.db,
+        isoDate(day),
+        builtIn.length > 0 ? { name: builtIn.join('; '), working: 1, created_at: nowIso() } : null,
+      );
       context.out(
         `holiday removed: ${isoDate(day)} (${jalaliText(day)})${builtIn.length ? ' (a built-in holiday, now a working day)' : ''}`,
       );
@@ -85,7 +81,8 @@ export const holidayCommands: CliCommand[] = [
   {
     name: 'holiday:list',
     summary:
-      'Print the SLA holidays of a Jalali year as JSON lines; source: official (a shipped calendar or the solar law), predicted (a lunar holiday of a year not yet published) or correction (holiday:add).',
+      'Print the SLA holidays of a Jalali year as JSON lines; source: official (a shipped calendar or the solar ' +
+      'law), predicted (a lunar holiday of a year not yet published) or correction (holiday:add).',
     usage: '[--year Y]',
     options: { year: { type: 'string', description: 'Jalali year such as 1405 (default: the current one)' } },
     async run(values, context) {
@@ -107,7 +104,7 @@ export const holidayCommands: CliCommand[] = [
             ).year
           : Number(raw);
       const clock = new SlaClock(context.config);
-      const rows = await context.db.selectFrom('sla_holidays').select(['day', 'name', 'working']).execute();
+      const rows = await holidayOverrides(context.db);
       clock.setOverrides(rows);
       const added = new Map(rows.map((r) => [r.day, r]));
       const first = dayOfJalali({ year, month: 1, day: 1 })!;

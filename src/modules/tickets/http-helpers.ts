@@ -4,9 +4,9 @@ import { ValidationError, msg, notFound, type FieldMessages } from '../../core/e
 import { requestLocale } from '../../http/i18n.js';
 import { fieldErrorsFromSchema } from '../../http/validation.js';
 import { ticketNotFound } from './service.js';
+import { MAX_ID } from '../../core/ids.js';
 
 const ID = /^[1-9]\d{0,9}$/;
-const MAX_ID = 2_147_483_647;
 
 function parseId(raw: string): number | undefined {
   return ID.test(raw) && Number(raw) <= MAX_ID ? Number(raw) : undefined;

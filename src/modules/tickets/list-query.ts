@@ -5,7 +5,7 @@ import { compiledQueryByShape } from '../../db/compiled.js';
 import type { Database } from '../../db/schema.js';
 import { isPostgres } from '../../db/schema-helpers.js';
 import { ownershipHalves, type TicketScope } from './access.js';
-import type { Db, TagRow, TicketRow } from './repository.js';
+import type { Db, TagRow, TicketRow } from './rows.js';
 import { slaCondition, type SlaFilter } from './sla-sql.js';
 import type { TicketPriority, TicketStatus } from './tables.js';
 
@@ -115,11 +115,11 @@ function filteredBy(db: Kysely<Database>, shape: ListShape, v: Bound) {
   if (shape.q) {
     // The pattern is lower-cased. PostgreSQL lower-cases the columns to match; SQLite's LIKE
     // already ignores ASCII case and its lower() changes nothing else, so there it is left out
-    // (count with q over 100 tickets: 55 instead of 74 µs). On SQLite the pattern is also not a
+    // (the count with q is faster without it). On SQLite the pattern is also not a
     // bare parameter: `column LIKE ?` makes SQLite mark the statement to be compiled again whenever
     // that parameter is bound, in case the new pattern allows an index range (its LIKE
-    // optimization), which is every run. `(? || '')` is the same text, and the search statement
-    // took 110 instead of 210 µs.
+    // optimization), which is every run. `(? || '')` is the same text, compiled once
+    // (figures: docs/performance.md, "Tickets").
     const sqlite = !isPostgres(db);
     const column = (name: 'tracking_code' | 'subject' | 'message') =>
       sqlite ? sql.ref(`tickets.${name}`) : sql`lower(${sql.ref(`tickets.${name}`)})`;
@@ -179,7 +179,7 @@ function pageOf(db: Kysely<Database>, shape: PageShape, v: Bound) {
 /**
  * A ticket's tags as a JSON array of {id, name} by id: text on SQLite, parsed by pg on PostgreSQL.
  * PostgreSQL is told the order. SQLite is not: ORDER BY inside json_group_array builds a temporary
- * b-tree for every row of the page (the search statement took 293 instead of 247 µs), and its
+ * b-tree for every row of the page (a slower search statement), and its
  * rows already come in tag id order, read through the (ticket_id, tag_id) primary key. A test
  * links tags out of id order and checks the order.
  */
@@ -224,7 +224,7 @@ type PageValues = ListValues & { limit: number; offset: number };
  * The page, each row with its tags and the total count, in one statement (a request used to make
  * three: count, page, tags). The count is an uncorrelated subquery, run once. LIMIT and OFFSET
  * are literals (validated integers) and part of the shape: bound, they made SQLite compile the
- * statement again on every run (measured: 152 instead of 99 µs for the page).
+ * statement again on every run.
  */
 const pageWithTotalQuery = compiledQueryByShape(
   'tickets.listPage',

@@ -11,7 +11,11 @@ registerMessages({
   'tickets.file_missing': { en: 'The file no longer exists on the server.', fa: 'این فایل دیگر روی سرور موجود نیست.' },
   'tickets.mail.subject': { en: '[:code] We received your support ticket', fa: '[:code] تیکت پشتیبانی شما دریافت شد' },
   'tickets.mail.body': {
-    en: 'Hello :name,\n\nWe received your support ticket and will get back to you soon.\n\nTracking code: :code\nSubject: :subject\nPriority: :priority\nExpected resolution by: :deadline\n\nFollow it here: :url\n\nPlatform Support',
-    fa: ':name گرامی،\n\nتیکت پشتیبانی شما دریافت شد و به‌زودی پاسخ داده می‌شود.\n\nکد پیگیری: :code\nموضوع: :subject\nاولویت: :priority\nمهلت رسیدگی: :deadline\n\nپیگیری: :url\n\nپشتیبانی پلتفرم',
+    en:
+      'Hello :name,\n\nWe received your support ticket and will get back to you soon.\n\nTracking code: ' +
+      ':code\nSubject: :subject\nPriority: :priority\nExpected resolution by: :deadline\n\nFollow it here: :url\n\nPlatform Support',
+    fa:
+      ':name گرامی،\n\nتیکت پشتیبانی شما دریافت شد و به‌زودی پاسخ داده می‌شود.\n\nکد پیگیری: :code\nموضوع: ' +
+      ':subject\nاولویت: :priority\nمهلت رسیدگی: :deadline\n\nپیگیری: :url\n\nپشتیبانی پلتفرم',
   },
 });

@@ -1,11 +1,18 @@
 // SQL of the tickets area. Functions take the database or a transaction as their first argument.
-import type { Kysely, Selectable, Transaction } from 'kysely';
 import { compiledQuery } from '../../db/compiled.js';
-import type { Database } from '../../db/schema.js';
-import type { UserRecord } from '../users/service.js';
 import { ownedBy, type Owner, type TicketScope } from './access.js';
-import { ATTACHMENT_COLUMNS, COMMENT_COLUMNS } from './detail-query.js';
-import type { TicketActivitiesTable, TicketAttachmentsTable, TicketsTable } from './tables.js';
+import {
+  ATTACHMENT_COLUMNS,
+  COMMENT_COLUMNS,
+  TICKET_COLUMNS,
+  type ActivityValues,
+  type AttachmentRow,
+  type CommentRow,
+  type Db,
+  type NewTicketRow,
+  type TagRow,
+  type TicketRow,
+} from './rows.js';
 
 export { childrenOf, type TicketChildren } from './detail-query.js';
 export {
@@ -17,34 +24,19 @@ export {
   type TicketPage,
   type TicketSummaryRow,
 } from './list-query.js';
+export type {
+  ActivityRow,
+  ActivityValues,
+  AttachmentRow,
+  CommentRow,
+  Db,
+  NewTicketRow,
+  PersonRow,
+  TagRow,
+  TicketRow,
+} from './rows.js';
+export { TICKET_COLUMNS } from './rows.js';
 export type { SlaFilter } from './sla-sql.js';
-
-export type Db = Kysely<Database> | Transaction<Database>;
-
-export const TICKET_COLUMNS = [
-  'id',
-  'tracking_code',
-  'user_id',
-  'email',
-  'subject',
-  'message',
-  'status',
-  'priority',
-  'category',
-  'source',
-  'assignee_id',
-  'sla_deadline',
-  'first_response_due_at',
-  'first_response_at',
-  'resolved_at',
-  'created_at',
-  'updated_at',
-] as const;
-
-/** A ticket as read from the database. */
-export type TicketRow = Selectable<TicketsTable>;
-
-export type NewTicketRow = Omit<TicketsTable, 'id' | 'source'> & { source: string };
 
 /**
  * Inserts the ticket unless its tracking code is taken; undefined then, and the caller draws
@@ -103,14 +95,6 @@ export async function countByStatus(db: Db, owner: Owner): Promise<Record<string
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
 }
 
-/** A person a ticket names (owner, assignee, author), as the users boundary gives them. */
-export type PersonRow = Pick<UserRecord, 'id' | 'first_name' | 'last_name' | 'email' | 'is_admin'>;
-
-export interface TagRow {
-  id: number;
-  name: string;
-}
-
 export async function findTagsByIds(db: Db, ids: number[]): Promise<TagRow[]> {
   if (ids.length === 0) return [];
   return db.selectFrom('tags').select(['id', 'name']).where('id', 'in', ids).execute();
@@ -147,16 +131,6 @@ export async function findTagByName(db: Db, name: string): Promise<TagRow | unde
   return db.selectFrom('tags').select(['id', 'name']).where('name', '=', name).executeTakeFirst();
 }
 
-export interface ActivityValues {
-  ticket_id: number;
-  user_id: number | null;
-  type: string;
-  field?: string | null;
-  old_value?: string | null;
-  new_value?: string | null;
-  created_at: string;
-}
-
 export async function insertActivities(db: Db, activities: ActivityValues[]): Promise<void> {
   if (activities.length === 0) return;
   await db
@@ -172,23 +146,9 @@ export async function insertActivities(db: Db, activities: ActivityValues[]): Pr
     .execute();
 }
 
-/** An activity as the detail view reads it. */
-export type ActivityRow = Omit<Selectable<TicketActivitiesTable>, 'ticket_id'>;
-
-export interface CommentRow {
-  id: number;
-  ticket_id: number;
-  user_id: number | null;
-  message: string;
-  is_staff: number;
-  created_at: string;
-}
-
 export async function insertComment(db: Db, values: Omit<CommentRow, 'id'>): Promise<CommentRow> {
   return db.insertInto('ticket_comments').values(values).returning(COMMENT_COLUMNS).executeTakeFirstOrThrow();
 }
-
-export type AttachmentRow = Selectable<TicketAttachmentsTable>;
 
 export async function insertAttachments(db: Db, rows: Array<Omit<AttachmentRow, 'id'>>): Promise<AttachmentRow[]> {
   if (rows.length === 0) return [];
@@ -212,4 +172,15 @@ export async function findAttachment(
     .where('id', '=', attachmentId)
     .where('ticket_id', '=', ticketId)
     .executeTakeFirst();
+}
+
+/** Those of `keys` (at most a few hundred) that an attachment row records. */
+export async function recordedStorageKeys(db: Db, keys: string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const rows = await db
+    .selectFrom('ticket_attachments')
+    .select('storage_key')
+    .where('storage_key', 'in', keys)
+    .execute();
+  return rows.map((row) => row.storage_key);
 }

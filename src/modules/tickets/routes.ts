@@ -195,7 +195,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
       const user = currentUser(req);
       const ticket = await tickets.ticketOf(deps, user, ticketIdFrom(req.params.id));
       throwIfInvalid(req, uploadErrors(req));
-      const comment = await changes.addComment(deps, user, ticket, req.body.message, uploadsOf(req), false);
+      const comment = await changes.addMemberComment(deps, user, ticket, req.body.message, uploadsOf(req));
       commitUploads(req);
       return reply
         .code(201)

@@ -3,7 +3,8 @@
 import { Type, type TObject, type TSchema } from 'typebox';
 import { PageMetaSchema, paginationQuery } from '../../core/pagination.js';
 import type { OpenApiTag } from '../../http/openapi.js';
-import { MAX_ID, NO_NUL, PathId, StringEnum, Timestamp, errorResponses } from '../../http/schemas.js';
+import { NO_NUL, PathId, StringEnum, Timestamp, errorResponses } from '../../http/schemas.js';
+import { MAX_ID } from '../../core/ids.js';
 import { ALLOWED_EXTENSIONS, MAX_FILE_BYTES, MAX_FILES } from './file-check.js';
 
 const Nullable = <T extends TSchema>(schema: T, description?: string) =>

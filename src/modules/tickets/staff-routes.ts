@@ -12,6 +12,7 @@ import { throwIfInvalid, ticketIdFrom } from './http-helpers.js';
 import { MULTIPART_BODY } from '../../http/openapi-document.js';
 import * as schemas from './schemas.js';
 import * as changes from './changes.js';
+import { STAFF } from './access.js';
 import * as tickets from './service.js';
 import type { AttachmentStorage } from './storage/index.js';
 import { commitUploads, uploadErrors, uploadsOf, type UploadHooks } from './uploads.js';
@@ -47,7 +48,7 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
       ...withUploads,
     },
     async (req, reply) => {
-      const ticket = await tickets.ticketOf(deps, null, ticketIdFrom(req.params.id));
+      const ticket = await tickets.ticketOf(deps, STAFF, ticketIdFrom(req.params.id));
       throwIfInvalid(req, uploadErrors(req));
       const expected = req.body.if_version;
       if (expected !== undefined) {
@@ -57,9 +58,7 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
           throw new HttpError(409, { success: false, message: t('en', key), version }, {}, msg(key));
         }
       }
-      const comment = await changes.addComment(deps, currentUser(req), ticket, req.body.message, uploadsOf(req), true, {
-        mailOwner: true,
-      });
+      const comment = await changes.addStaffReply(deps, currentUser(req), ticket, req.body.message, uploadsOf(req));
       commitUploads(req);
       return reply
         .code(201)

@@ -3,7 +3,7 @@
 // Admin token only; exempt from the platform rate limit like the rest of the integration API.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { registerMessages, t } from '../../core/i18n.js';
+import { t } from '../../core/i18n.js';
 import { requestLocale } from '../../http/i18n.js';
 import { errorResponses } from '../../http/schemas.js';
 import {
@@ -16,20 +16,14 @@ import {
   UserResult,
   UserTokenParams,
 } from './admin-schemas.js';
-import { UserDirectory } from './directory.js';
-
-registerMessages({
-  'users.created': { en: 'User created.', fa: 'کاربر ایجاد شد.' },
-  'users.updated': { en: 'User updated.', fa: 'کاربر به‌روز شد.' },
-  'users.token_revoked': { en: 'Token revoked.', fa: 'توکن باطل شد.' },
-  'users.tokens_revoked': { en: 'Tokens revoked.', fa: 'توکن‌ها باطل شدند.' },
-});
+import * as directory from './directory.js';
+import './messages.js';
 
 const tags = ['admin integration'];
 
 const userAdminRoutes: FastifyPluginAsync = async (instance) => {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const directory = new UserDirectory(app.deps);
+  const { deps } = app;
   const config = { auth: 'admin', validationForm: 'general', rateLimit: false } as const;
 
   app.put(
@@ -50,7 +44,7 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req, reply) => {
-      const saved = await directory.save(req.params.id, req.body);
+      const saved = await directory.saveUser(deps, req.params.id, req.body);
       reply.code(saved.created ? 201 : 200);
       return {
         success: true,
@@ -80,7 +74,7 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
       },
     },
     async (req, reply) => {
-      const token = await directory.mintToken(req.params.id, {
+      const token = await directory.mintToken(deps, req.params.id, {
         name: req.body.name,
         expiresInDays: req.body.expires_in_days,
       });
@@ -103,7 +97,7 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
       },
       config,
     },
-    async (req) => ({ success: true, data: await directory.listTokens(req.params.id) }),
+    async (req) => ({ success: true, data: await directory.listTokens(deps, req.params.id) }),
   );
 
   app.delete(
@@ -120,7 +114,7 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req) => {
-      const count = await directory.revokeToken(req.params.id, req.params.token_id);
+      const count = await directory.revokeUserToken(deps, req.params.id, req.params.token_id);
       return { success: true, message: t(requestLocale(req), 'users.token_revoked'), count };
     },
   );
@@ -140,7 +134,7 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
       config,
     },
     async (req) => {
-      const count = await directory.revokeAllTokens(req.params.id);
+      const count = await directory.revokeUserTokens(deps, req.params.id);
       return { success: true, message: t(requestLocale(req), 'users.tokens_revoked'), count };
     },
   );

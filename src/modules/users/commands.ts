@@ -21,6 +21,7 @@ import {
 import { endSessionsOf } from './console/service.js';
 import { listCommands } from './list-commands.js';
 import { createToken, revokeAllTokens, revokeToken } from './tokens.js';
+import { MAX_ID } from '../../core/ids.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -83,7 +84,7 @@ export const commands: CliCommand[] = [
         throw new UsageError('--admin and --role disagree: give one of them');
       const role: Role = asked ?? (values.admin === true ? 'admin' : 'member');
       const id = optionalPositiveInteger(values, 'id');
-      if (id !== undefined && id > 2_147_483_647) throw new UsageError('--id must be at most 2147483647');
+      if (id !== undefined && id > MAX_ID) throw new UsageError(`--id must be at most ${MAX_ID}`);
       if (await findUserByEmail(db, email))
         throw new CommandFailed(`a user with email ${email.toLowerCase()} already exists`);
       if (id !== undefined && (await findMirroredUser(db, id, dialect)))

@@ -31,17 +31,7 @@ import {
   type TokenSummary,
 } from './tokens.js';
 
-registerMessages({
-  'users.email_taken': { en: 'The email has already been taken.', fa: 'این email پیش‌تر ثبت شده است.' },
-  'users.role_conflict': {
-    en: 'The role and is_admin disagree: is_admin is true exactly when the role is admin.',
-    fa: 'role و is_admin با هم نمی‌خوانند: is_admin فقط وقتی true است که role برابر admin باشد.',
-  },
-  'users.inactive': {
-    en: 'The user is inactive: set active to true first.',
-    fa: 'این کاربر غیرفعال است: نخست active را true کنید.',
-  },
-});
+import './messages.js';
 
 export interface UserReport {
   email: string;
@@ -205,3 +195,16 @@ export class UserDirectory {
     return Object.keys(errors).length > 0 ? errors : null;
   }
 }
+
+type DirectoryDeps = ConstructorParameters<typeof UserDirectory>[0];
+
+/** Creates or updates the user under the platform's id (UserDirectory.save). */
+export const saveUser = (deps: DirectoryDeps, id: number, report: UserReport) =>
+  new UserDirectory(deps).save(id, report);
+export const mintToken = (deps: DirectoryDeps, ...args: Parameters<UserDirectory['mintToken']>) =>
+  new UserDirectory(deps).mintToken(...args);
+export const listTokens = (deps: DirectoryDeps, userId: number) => new UserDirectory(deps).listTokens(userId);
+export const revokeUserToken = (deps: DirectoryDeps, userId: number, tokenId: number) =>
+  new UserDirectory(deps).revokeToken(userId, tokenId);
+export const revokeUserTokens = (deps: DirectoryDeps, userId: number) =>
+  new UserDirectory(deps).revokeAllTokens(userId);

@@ -251,7 +251,8 @@ export async function emailTakenByOther(db: Kysely<Database>, email: string, exc
  */
 export async function advanceUserIdSequence(db: Kysely<Database>, dialect: Dialect): Promise<void> {
   if (dialect !== 'postgres') return;
-  await sql`select setval(pg_get_serial_sequence('users', 'id'), greatest((select max(id) from users), coalesce(pg_sequence_last_value(pg_get_serial_sequence('users', 'id')::regclass), 1)))`.execute(
+  const lastValue = sql`coalesce(pg_sequence_last_value(pg_get_serial_sequence('users', 'id')::regclass), 1)`;
+  await sql`select setval(pg_get_serial_sequence('users', 'id'), greatest((select max(id) from users), ${lastValue}))`.execute(
     db,
   );
 }

@@ -5,18 +5,13 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../../config.js';
 import type { Database } from '../../../db/schema.js';
+import { holidayOverrides, type HolidayOverride } from '../holiday-query.js';
 import { isoDate } from './dates.js';
 import { iranHolidaysOn } from './holidays.js';
-import { parseSchedule } from './schedule.js';
+import { parseSchedule } from '../../../core/working-week.js';
 import { addWorkingTime, type WorkCalendar } from './working-time.js';
 
 export const REFRESH_MS = 30_000;
-
-export interface HolidayOverride {
-  day: string;
-  name: string | null;
-  working: number;
-}
 
 export class SlaClock implements WorkCalendar {
   readonly kind: 'calendar' | 'business';
@@ -43,7 +38,7 @@ export class SlaClock implements WorkCalendar {
   /** Reads the corrections when they are older than REFRESH_MS (or `force`). */
   async refresh(db: Kysely<Database>, force = false, now = Date.now()): Promise<void> {
     if (!force && now - this.loadedAt < REFRESH_MS) return;
-    this.setOverrides(await db.selectFrom('sla_holidays').select(['day', 'name', 'working']).execute(), now);
+    this.setOverrides(await holidayOverrides(db), now);
   }
 
   builtInHoliday(day: number): boolean {

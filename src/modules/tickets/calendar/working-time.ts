@@ -3,7 +3,7 @@
 // day's periods become UTC intervals with the zone's offset at their own start and end (so a
 // change of offset, such as Iran's daylight saving until 2022, is honoured).
 import { weekdayOf } from './dates.js';
-import type { WeekSchedule } from './schedule.js';
+import type { WeekSchedule } from '../../../core/working-week.js';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;

@@ -9,6 +9,7 @@
 // removed, whatever its age.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
+import { recordedStorageKeys } from '../repository.js';
 import { DiskStorage } from './disk.js';
 import { attachmentsDir, type AttachmentStorage, type ListedFile } from './index.js';
 
@@ -43,12 +44,7 @@ export interface SweepOptions {
 async function referencedKeys(db: Kysely<Database>, keys: string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < keys.length; i += LOOKUP_CHUNK) {
-    const rows = await db
-      .selectFrom('ticket_attachments')
-      .select('storage_key')
-      .where('storage_key', 'in', keys.slice(i, i + LOOKUP_CHUNK))
-      .execute();
-    for (const row of rows) found.add(row.storage_key);
+    for (const key of await recordedStorageKeys(db, keys.slice(i, i + LOOKUP_CHUNK))) found.add(key);
   }
   return found;
 }

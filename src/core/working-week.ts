@@ -1,4 +1,6 @@
-// SLA_BUSINESS_HOURS: the working week. Grammar (spaces around ";" and "," are free):
+// A working week as text, the value type of SLA_BUSINESS_HOURS: a grammar of days and hours that
+// knows nothing of tickets (the SLA clock, modules/tickets/calendar/, counts time with it), so the
+// configuration checks it without importing a feature. Grammar (spaces around ";" and "," are free):
 //   hours    := rule (";" rule)*
 //   rule     := days " " period ("," period)*
 //   days     := dayspec ("," dayspec)*          e.g. sat-tue  or  sat,mon  or  thu

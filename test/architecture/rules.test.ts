@@ -1,0 +1,129 @@
+// The house rules of docs/architecture.md, checked on src/ (rules.ts holds the checkers). Each rule
+// is also run on a small example that breaks it, so a checker that sees nothing cannot pass.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  edgeImports,
+  importCycles,
+  longFiles,
+  readSources,
+  sqlOutsideQueryFiles,
+  templateGaps,
+  type SourceFile,
+} from './rules.js';
+
+const files = readSources(path.resolve(import.meta.dirname, '../../src'));
+
+/** Files allowed to hold SQL outside repository and query files, each with the reason. */
+const SQL_ALLOWED: Record<string, string> = {
+  'mail/outbox.ts':
+    "the outbox's claim-and-send statements, rewritten by the email channel: they move to mail/outbox-query.ts with it",
+};
+
+/** Import cycles allowed, each with the reason; every other cycle fails. */
+const CYCLES_ALLOWED: Record<string, string> = {
+  'db/answer-versions.ts <-> db/compiled.ts <-> db/schema.ts':
+    "type-only edges close it (schema.ts gathers every table's type, answer_versions' among them): nothing is loaded twice",
+  'modules/notifications/events.ts <-> modules/notifications/schemas.ts':
+    'type-only one way: events.ts builds data of the schemas’ static types, schemas.ts lists the statuses events.ts declares',
+};
+
+const src = (name: string, text: string): SourceFile => ({ name, text });
+/** An import line of an example, written so that the folder check (harness.test.ts) does not read it as this file's. */
+const line = (keyword: string, names: string, specifier: string) => `${keyword} ${names} from '${specifier}';`;
+
+describe('SQL only in repository and query files, migrations and src/db/', () => {
+  it('holds on src/', () => {
+    expect(sqlOutsideQueryFiles(files, SQL_ALLOWED)).toEqual([]);
+  });
+
+  it('reports a query builder or raw SQL anywhere else', () => {
+    const example = [
+      src('modules/x/service.ts', "export const f = (db) => db.selectFrom('x').selectAll().execute();"),
+      src('modules/x/clock.ts', 'const now = sql`select now()`;'),
+      src('modules/x/repository.ts', "export const g = (db) => db.deleteFrom('x').execute();"),
+      src('modules/x/list-query.ts', "export const h = (db) => db.updateTable('x');"),
+      src('db/migrations/202601010000_x.ts', "await db.schema.createTable('x'); sql`vacuum`;"),
+      src('modules/x/notes.ts', '// a comment may say db.selectFrom( without breaking the rule'),
+    ];
+    expect(sqlOutsideQueryFiles(example)).toEqual(['modules/x/service.ts', 'modules/x/clock.ts']);
+    expect(sqlOutsideQueryFiles(example, { 'modules/x/clock.ts': 'reason' })).toEqual(['modules/x/service.ts']);
+  });
+});
+
+describe('no import of src/http/ from a service, a repository or query file, or src/core/', () => {
+  it('holds on src/', () => {
+    expect(edgeImports(files)).toEqual([]);
+  });
+
+  it('reports each such import, type-only ones included', () => {
+    const example = [
+      src('modules/x/service.ts', line('import', '{ requestLocale }', '../../http/i18n.js')),
+      src('modules/x/repository.ts', line('import', 'type { FieldErrors }', '../../http/validation.js')),
+      src('core/errors.ts', line('export', '{ x }', '../http/schemas.js')),
+      src('modules/x/routes.ts', line('import', '{ currentUser }', '../../http/auth.js')),
+    ];
+    expect(edgeImports(example)).toEqual([
+      'modules/x/service.ts -> http/i18n.ts',
+      'modules/x/repository.ts -> http/validation.ts',
+      'core/errors.ts -> http/schemas.ts',
+    ]);
+  });
+});
+
+describe('every module has the files of the template where it has the concern', () => {
+  it('holds on src/', () => {
+    expect(templateGaps(files)).toEqual([]);
+  });
+
+  it('reports a missing schemas, repository, tables or access file, and messages outside messages.ts', () => {
+    const example = [
+      src('modules/x/routes.ts', "app.get('/x', { config: { auth: 'user' } }, handler);"),
+      src('modules/x/service.ts', "registerMessages({ 'x.done': { en: 'Done.', fa: 'انجام شد.' } });"),
+      src('modules/x/store.ts', "export const f = (db) => db.insertInto('x');"),
+    ];
+    expect(templateGaps(example)).toEqual([
+      'x: SQL without repository.ts',
+      'x: SQL without tables.ts',
+      'x: catalogue messages registered in service.ts, not messages.ts',
+      "x: members' routes without access.ts",
+      'x: routes without schemas.ts',
+    ]);
+  });
+});
+
+describe('no import cycles between files', () => {
+  it('holds on src/, but for the cycles allowed with their reason', () => {
+    expect(importCycles(files).filter((cycle) => !(cycle in CYCLES_ALLOWED))).toEqual([]);
+  });
+
+  it('keeps the allow-list to cycles that exist', () => {
+    const cycles = importCycles(files);
+    expect(Object.keys(CYCLES_ALLOWED).filter((cycle) => !cycles.includes(cycle))).toEqual([]);
+  });
+
+  it('reports a cycle, type-only imports included', () => {
+    const example = [
+      src('modules/x/repository.ts', line('import', '{ COLUMNS }', './list-query.js')),
+      src('modules/x/list-query.ts', line('import', 'type { Row }', './repository.js')),
+      src('modules/x/service.ts', line('import', '* as repo', './repository.js')),
+      src('modules/x/a.ts', line('export', '{ b }', './b.js')),
+      src('modules/x/b.ts', line('import', '{\n  c,\n}', './c.js')),
+      src('modules/x/c.ts', line('import', 'type { A }', './a.js')),
+    ];
+    expect(importCycles(example)).toEqual([
+      'modules/x/a.ts <-> modules/x/b.ts <-> modules/x/c.ts',
+      'modules/x/list-query.ts <-> modules/x/repository.ts',
+    ]);
+  });
+});
+
+describe('files in src/ stay at 300 lines or fewer', () => {
+  it('holds on src/', () => {
+    expect(longFiles(files)).toEqual([]);
+  });
+
+  it('reports a longer file', () => {
+    expect(longFiles([src('a.ts', 'x\n'.repeat(301)), src('b.ts', 'x\n'.repeat(300))])).toEqual(['a.ts']);
+  });
+});
