@@ -8,7 +8,6 @@ import { nowIso, type Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { msg, notFoundMessageOnly, ValidationError, type FieldMessages } from '../../core/errors.js';
 import { fieldMessage } from '../../core/fields.js';
-import { registerMessages } from '../../core/i18n.js';
 import {
   advanceUserIdSequence,
   emailTakenByOther,
