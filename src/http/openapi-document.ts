@@ -138,7 +138,9 @@ function completeAnswers(operation: Json, config: Config, corsOn: boolean, condi
       answer.description = code === 201 ? `Created: ${operation.summary}.` : `${operation.summary}.`;
     const content = answer.content as Record<string, { schema: Json }> | undefined;
     if (code === 304) delete answer.content;
-    else if (content && code >= 300) answer.content = { 'application/json': Object.values(content)[0]! };
+    // Errors are JSON, except on the pages a browser opens (the console's sign-in link), which answer HTML throughout.
+    else if (content && code >= 300 && !content['text/html'])
+      answer.content = { 'application/json': Object.values(content)[0]! };
     else if (content?.['application/json'] && Object.keys(content).length > 1) {
       const { 'application/json': json, ...negotiated } = content;
       answer.content = { 'application/json': json };

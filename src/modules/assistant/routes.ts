@@ -19,6 +19,7 @@ import { configuredWelcome } from './welcome.js';
 
 export const ESCALATE_LIMIT = { max: 30, timeWindow: 60_000 };
 const MAX_ID = 2_147_483_647;
+const KNOWLEDGE_WARM_UP_MS = 2_000;
 
 /** A path id: digits only and within range, else the conversation 404. */
 function conversationId(id: string): number {
@@ -32,7 +33,13 @@ const routes: FastifyPluginAsync = async (plugin) => {
   const { deps } = app;
   // Everything that can fail at start fails here, before the server listens.
   const welcome = configuredWelcome(deps.config);
-  const service = new AssistantService(deps, bundledKnowledgeBase(), providerFromConfig(deps.config));
+  const service = new AssistantService(deps, bundledKnowledgeBase, providerFromConfig(deps.config));
+  // Indexing the knowledge base takes a few hundred milliseconds: not before the first answer of
+  // a starting server, but soon after it listens, so the first chat seldom waits for it.
+  app.addHook('onListen', (done) => {
+    setTimeout(bundledKnowledgeBase, KNOWLEDGE_WARM_UP_MS).unref();
+    done();
+  });
   const escalation = new EscalationService(deps);
   const user = { auth: 'user', validationForm: 'assistant' } as const;
 
