@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { CliCommand } from '../cli/command.js';
 import type { OpenApiTag } from '../http/openapi.js';
-import { openApiTags as assistantTags } from './assistant/schemas.js';
+import { openApiTags as assistantTags } from './assistant/tags.js';
 import { openApiTags as geoTags } from './geo/schemas.js';
 import { openApiTags as notificationTags } from './notifications/schemas.js';
 import { openApiTags as ticketTags } from './tickets/schemas.js';

@@ -5,8 +5,8 @@ import { errorResponses, IntegerId, NO_NUL, PathId, SuccessMessage, Timestamp } 
 import { DOCUMENT_AS } from '../../http/openapi-document.js';
 import { AGENT_CHOICES, AGENT_IDS } from './agents.js';
 import { contextSchema } from './context-schema.js';
+import { tags } from './tags.js';
 import { CONTEXT_MAX_BYTES, CONTEXT_MAX_DEPTH, CONTEXT_MAX_KEY_LENGTH, CONTEXT_MAX_KEYS } from './context.js';
-import type { OpenApiTag } from '../../http/openapi.js';
 
 export const CHAT_MESSAGE_MAX = 2000;
 export const FEEDBACK_TYPES = ['bug', 'feature_request', 'improvement', 'complaint', 'praise', 'other'] as const;
@@ -17,7 +17,6 @@ export const ESCALATE_REASON_MAX = 2000;
 const AgentId = Type.Enum([...AGENT_IDS], {
   description: 'The agent that answered: engineer, pilot, steward or guide.',
 });
-const tags = ['assistant'];
 
 const CONTEXT_FACTS =
   "Facts about the user's screen; values are any JSON (strings, numbers, booleans, null, arrays, objects).";
@@ -298,12 +297,3 @@ export const responses = {
   welcome: { 200: WelcomeResponse, ...errorResponses(429) },
 };
 export { tags };
-
-/** The tag of the assistant's operations in the OpenAPI document. */
-export const openApiTags: OpenApiTag[] = [
-  {
-    name: 'assistant',
-    description:
-      'Chat with the assistant (JSON, or a stream of Server-Sent Events), conversations, feedback and escalation.',
-  },
-];
