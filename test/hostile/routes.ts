@@ -11,8 +11,8 @@ export type Access = 'public' | 'optional' | 'user' | 'admin';
 export type ValidationForm = 'assistant' | 'tickets' | 'general';
 /** 404 bodies: ticket = {message:"No query results for model [Ticket] <id>"}, failure = {success:false,message}, message = {message}. */
 export type NotFoundForm = 'ticket' | 'failure' | 'message';
-/** Success bodies: an object with success true, a bare array, {data: [...]}, raw file bytes, any JSON object, or an endless event stream (sent over a socket). */
-export type SuccessShape = 'success' | 'bare-array' | 'data-array' | 'raw' | 'object' | 'event-stream';
+/** Success bodies: an object with success true, a bare array, {data: [...]}, raw file bytes, any JSON object, an endless event stream (sent over a socket), or a page (the console's sign-in link: text/html for 200, 303, 403 and 410). */
+export type SuccessShape = 'success' | 'bare-array' | 'data-array' | 'raw' | 'object' | 'event-stream' | 'html';
 
 export interface RouteSpec {
   method: Method;
@@ -511,6 +511,108 @@ export const ROUTES: RouteSpec[] = [
       active: fc.boolean(),
     },
   },
+  // The staff console's sign-in. A bearer token is never a console session: the console routes
+  // answer 401 to every caller here (no test world has a cookie).
+  ...(['GET', 'DELETE'] as const).map(
+    (method): RouteSpec => ({
+      method,
+      path: '/api/console/session',
+      access: 'user',
+      form: 'general',
+      notFound: [],
+      success: 'success',
+      also: [403],
+    }),
+  ),
+  {
+    method: 'GET',
+    path: '/api/console/preferences',
+    access: 'user',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+  },
+  {
+    method: 'PUT',
+    path: '/api/console/preferences',
+    access: 'user',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+    also: [403],
+    body: { locale: fc.constantFrom('en', 'fa', 'de') },
+  },
+  {
+    method: 'POST',
+    path: '/api/console/sign-in-requests',
+    access: 'public',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+    also: [202],
+    body: { email: fc.oneof(fc.constantFrom('owner@example.com', 'nobody@example.com'), text(0, 40)) },
+  },
+  ...(['GET', 'POST'] as const).map(
+    (method): RouteSpec => ({
+      method,
+      path: '/api/console/links/{token}',
+      access: 'public',
+      form: 'general',
+      notFound: [],
+      success: 'html',
+      also: [303, 403, 410],
+      params: { token: () => fc.oneof(fc.constant('A'.repeat(43)), fc.string({ minLength: 1, maxLength: 120 })) },
+    }),
+  ),
+  {
+    method: 'GET',
+    path: '/api/admin/staff',
+    access: 'admin',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+    also: [403],
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/users/{id}/console-links',
+    access: 'admin',
+    form: 'general',
+    notFound: ['message'],
+    success: 'success',
+    also: [400, 403],
+    params: { id: mirroredUserParam },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/users/{id}/console-sessions',
+    access: 'admin',
+    form: 'general',
+    notFound: ['message'],
+    success: 'success',
+    also: [403],
+    params: { id: mirroredUserParam },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/admin/users/{id}/console-sessions/{session_id}',
+    access: 'admin',
+    form: 'general',
+    notFound: ['message'],
+    success: 'success',
+    also: [400, 403],
+    params: { id: mirroredUserParam, session_id: idParam(() => [1, 2, 3]) },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/admin/users/{id}/console-sessions',
+    access: 'admin',
+    form: 'general',
+    notFound: ['message'],
+    success: 'success',
+    also: [400, 403],
+    params: { id: mirroredUserParam },
+  },
   {
     method: 'POST',
     path: '/api/admin/users/{id}/tokens',
@@ -554,6 +656,104 @@ export const ROUTES: RouteSpec[] = [
     success: 'success',
     also: [400, 403],
     params: { id: mirroredUserParam },
+  },
+
+  // Uploaded documents (staff)
+  {
+    method: 'POST',
+    path: '/api/admin/kb/files',
+    access: 'admin',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+    also: [202, 400, 403],
+    body: { title: text(1, 200), lang: fc.constantFrom('en', 'fa') },
+    multipart: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/kb/files',
+    access: 'admin',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+    also: [403],
+    query: {
+      status: fc.constantFrom('processing', 'ready', 'failed'),
+      page: fc.integer({ min: 1, max: 5 }),
+      per_page: fc.integer({ min: 1, max: 100 }),
+    },
+  },
+  ...(
+    [
+      'GET /api/admin/kb/files/{id}',
+      'GET /api/admin/kb/files/{id}/passages',
+      'DELETE /api/admin/kb/files/{id}',
+    ] as const
+  ).map(
+    (key): RouteSpec => ({
+      method: key.split(' ')[0] as Method,
+      path: key.split(' ')[1]!,
+      access: 'admin',
+      form: 'general',
+      notFound: ['failure'],
+      success: 'success',
+      also: [400, 403],
+      params: { id: idParam(() => [1, 2, 3]) },
+    }),
+  ),
+  {
+    method: 'PUT',
+    path: '/api/admin/kb/files/{id}',
+    access: 'admin',
+    form: 'general',
+    notFound: ['failure'],
+    success: 'success',
+    also: [400, 403],
+    params: { id: idParam(() => [1, 2, 3]) },
+    body: { title: text(1, 200), active: fc.boolean() },
+  },
+
+  // Answer feedback and the gaps
+  {
+    method: 'POST',
+    path: '/api/assistant/messages/{id}/feedback',
+    access: 'user',
+    form: 'assistant',
+    notFound: ['failure'],
+    success: 'success',
+    also: [400],
+    params: { id: idParam(() => [1, 2, 3, 4]) },
+    body: { rating: fc.constantFrom('up', 'down'), reason: fc.oneof(fc.constant(null), text(0, 100)) },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/assistant/gaps',
+    access: 'admin',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+    also: [403],
+    query: {
+      state: fc.constantFrom('open', 'dismissed', 'answered', 'all'),
+      lang: fc.constantFrom('en', 'fa'),
+      days: fc.integer({ min: 1, max: 365 }),
+      limit: fc.integer({ min: 1, max: 200 }),
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/assistant/gaps/{id}',
+    access: 'admin',
+    form: 'general',
+    notFound: ['failure'],
+    success: 'success',
+    also: [400, 403],
+    params: { id: () => fc.oneof(fc.stringMatching(/^[0-9a-f]{16}$/), hostileIdText) },
+    body: {
+      state: fc.constantFrom('dismissed', 'answered'),
+      article_key: fc.oneof(fc.constant(null), fc.constantFrom('payments.refund-time', 'no.such'), text(0, 50)),
+    },
   },
 ];
 

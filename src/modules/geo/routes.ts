@@ -81,14 +81,15 @@ const routes: FastifyPluginAsync = async (instance) => {
     return answer(catalog, 'provinces', EMPTY_DATA, req, reply as FastifyReply);
   });
 
-  const byParent: Array<[path: string, summary: string, parent: string]> = [
-    ['counties', 'Active counties of a province', 'province'],
-    ['districts', 'Active districts of a county', 'county'],
-    ['cities', 'Active cities of a district', 'district'],
-    ['villages', 'Active villages of a district', 'district'],
+  const byParent: Array<[path: string, operationId: string, summary: string, parent: string]> = [
+    ['counties', 'listCountiesOfProvince', 'Active counties of a province', 'province'],
+    ['districts', 'listDistrictsOfCounty', 'Active districts of a county', 'county'],
+    ['cities', 'listCitiesOfDistrict', 'Active cities of a district', 'district'],
+    ['villages', 'listVillagesOfDistrict', 'Active villages of a district', 'district'],
   ];
-  for (const [path, summary, parent] of byParent) {
-    app.get(`/${path}/:id`, { schema: byParentSchema(summary, parent), config: routeConfig }, (req, reply) => {
+  for (const [path, operationId, summary, parent] of byParent) {
+    const schema = byParentSchema(operationId, summary, parent);
+    app.get(`/${path}/:id`, { schema, config: routeConfig }, (req, reply) => {
       return answer(catalog, `${path}/${req.params.id}`, EMPTY_DATA, req, reply as FastifyReply);
     });
   }
