@@ -1,4 +1,4 @@
-// npm run bench -- startup [--runs N] [--skip-first]
+// npm run bench -- startup [--runs N] [--skip-first] [--project DIR]
 // Time from spawning the service to its first 200 from GET /health and from GET /api/provinces, on
 // SQLite with the bundled data, beside the ceiling: a bare node:http server's time to its first
 // answer, spawned and polled the same way in the same run.
@@ -7,6 +7,8 @@
 //     builds dist/, migrates and loads the bundled geographic data);
 //   later starts: the same copy again, with `npm start` and with `node dist/server.js` (npm start's
 //     node flags), its database already there.
+// --project DIR measures another checkout of the service instead of this one (an older commit, for
+// a comparison in the same sitting: `git archive <commit> | tar -x -C DIR`, with node_modules).
 // Targets: first start ready in < 8 s, later starts in < 1 s. Each figure is the median of the runs,
 // with the CPU time the server's processes had used when /api/provinces first answered 200 (wall
 // time on a busy machine waits for a core; CPU time does not).
@@ -109,7 +111,11 @@ function row(name: string, timings: Timing[], target?: number): string {
 export default async function startupBenchmark(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { runs: { type: 'string', default: '5' }, 'skip-first': { type: 'boolean', default: false } },
+    options: {
+      runs: { type: 'string', default: '5' },
+      'skip-first': { type: 'boolean', default: false },
+      project: { type: 'string', default: projectRoot },
+    },
   });
   const runs = Math.max(1, Number(values.runs));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
@@ -121,7 +127,7 @@ export default async function startupBenchmark(args: string[]): Promise<number> 
     rows.push(row('bare node:http (ceiling)', ceiling));
 
     const copy = path.join(work, 'clone');
-    copyForFirstStart(projectRoot, copy);
+    copyForFirstStart(path.resolve(values.project), copy);
     const dataDir = path.join(work, 'data');
     const env = { DATA_DIR: dataDir };
     const npmStart = ['npm', 'start', '--silent'];
@@ -149,7 +155,7 @@ export default async function startupBenchmark(args: string[]): Promise<number> 
   }
   process.stdout.write(
     [
-      `startup on SQLite with the bundled data, commit ${runGit(['rev-parse', '--short', 'HEAD'])}, node ${process.version}, ${os.availableParallelism()} cores, load average ${os
+      `startup on SQLite with the bundled data, ${values.project === projectRoot ? `commit ${runGit(['rev-parse', '--short', 'HEAD'])}` : values.project}, node ${process.version}, ${os.availableParallelism()} cores, load average ${os
         .loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}`,

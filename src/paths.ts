@@ -8,3 +8,6 @@ export const assetsDir = fileURLToPath(new URL('../assets/', import.meta.url));
 
 /** The migrations: src/db/migrations, or built, dist/db/migrations (each one its own file in both). */
 export const migrationsDir = fileURLToPath(new URL('./db/migrations/', import.meta.url));
+
+/** The folder of the code itself: src/ or, built, dist/ (for files loaded by path, such as a worker's entry). */
+export const codeDir = new URL('./', import.meta.url);

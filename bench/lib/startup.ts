@@ -10,11 +10,26 @@ export function runGit(args: string[], cwd = projectRoot): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 }
 
-/** Copies the project's checked-out files (as a clone would have them) to dest and links node_modules. */
+/** What a clone has no copy of, for a project folder that is not a git checkout. */
+const NOT_CHECKED_OUT = new Set(['node_modules', 'dist', 'dist.next', 'data', '.git', 'coverage']);
+
+function filesOutsideGit(root: string, dir = ''): string[] {
+  return fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    if (NOT_CHECKED_OUT.has(entry.name)) return [];
+    const relative = path.join(dir, entry.name);
+    return entry.isDirectory() ? filesOutsideGit(root, relative) : [relative];
+  });
+}
+
+/**
+ * Copies the project's checked-out files (as a clone would have them) to dest and links its
+ * node_modules. A folder that is not a git checkout (an exported older commit) is copied without
+ * node_modules, dist/ and data/.
+ */
 export function copyForFirstStart(root: string, dest: string): void {
-  const files = runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], root)
-    .split('\0')
-    .filter(Boolean);
+  const files = fs.existsSync(path.join(root, '.git'))
+    ? runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], root).split('\0').filter(Boolean)
+    : filesOutsideGit(root);
   for (const file of files) {
     const from = path.join(root, file);
     if (!fs.existsSync(from)) continue; // deleted in the work tree, not yet committed

@@ -6,7 +6,6 @@ import { ValidationError } from '../../core/errors.js';
 import { t } from '../../core/i18n.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale } from '../../http/i18n.js';
-import { bundledKnowledgeBase } from '../assistant/knowledge.js';
 import { DocumentIndex } from './document-index.js';
 import { fileView, passageView } from './presenter.js';
 import * as s from './schemas.js';
@@ -21,7 +20,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const { deps } = app;
   await registerDocumentUploads(app);
-  const index = new DocumentIndex(deps.db, bundledKnowledgeBase());
+  const index = new DocumentIndex(deps.db, app.knowledge);
   const logError = (error: unknown) => app.log.error({ err: error }, 'uploaded documents: reading or indexing failed');
   const service = new KbFileService(deps, index, logError);
   // Documents read before this start are in the assistant before the server listens.
