@@ -130,7 +130,7 @@ export const PublicListQuery = Type.Object({
 });
 export const LangQuery = Type.Object({ lang: Type.Optional(LangEnum) });
 export const SlugParams = Type.Object({
-  slug: Type.String({ maxLength: 200, description: "The article's slug in the language." }),
+  slug: Type.String({ maxLength: 200, pattern: NO_NUL, description: "The article's slug in the language." }),
 });
 
 export const AdminArticle = Type.Object(
