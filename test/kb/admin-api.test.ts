@@ -106,6 +106,7 @@ describe('articles', () => {
         { tags: ['The tags must not have more than 20 items.'] },
       ],
       [{ tags: ['Bad Tag'] }, { 'tags.0': ['The tags.0 format is invalid.'] }],
+      [{ pages: ['wallet', 'a,b'] }, { 'pages.1': ['The pages.1 format is invalid.'] }],
       [{ status: 'archived' }, { status: ['The selected status is invalid.'] }],
       [{ category: 'no-such-category' }, { category: ['The selected category does not exist.'] }],
       [
