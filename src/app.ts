@@ -10,6 +10,7 @@ import { hotPathLogController, registerHotPathRoutes } from './http/hot-path.js'
 import { registerJsonBody } from './http/json-body.js';
 import { registerLingeringClose } from './http/lingering-close.js';
 import { registerMethodNotAllowed } from './http/method-not-allowed.js';
+import { RequestsInFlight } from './http/in-flight.js';
 import { registerMetrics } from './http/metrics.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { PreparedAnswers, registerPreparedAnswers } from './http/prepared-answers.js';
@@ -43,6 +44,7 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const preparedAnswers = new PreparedAnswers();
+  const inFlight = new RequestsInFlight();
   const app = Fastify({
     logger: options.logger ?? {
       level: config.LOG_LEVEL,
@@ -65,7 +67,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, req, reply) => handleError(error, req, reply),
     clientErrorHandler: answerClientError,
     // Answers held in memory (the geographic data) are sent before routing: src/http/prepared-answers.ts.
-    serverFactory: preparedAnswers.serverFactory(),
+    serverFactory: preparedAnswers.serverFactory(inFlight),
+    // A first start loads the bundled geographic data in an onReady hook: seconds, and on a busy
+    // machine or a remote PostgreSQL more than Fastify's default 10 s, which would end the start.
+    pluginTimeout: 300_000,
   });
 
   // Infrastructure: what every request and every module relies on.
@@ -91,7 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerMethodNotAllowed(app, config.CORS_ORIGINS.length > 0);
   registerLingeringClose(app, config.BODY_LIMIT_BYTES);
-  registerMetrics(app, app.deps.database.pool);
+  registerMetrics(app, inFlight, app.deps.database.pool);
   registerAuth(app);
   await registerRateLimit(app);
   app.addHook('onRequest', securityHeadersHook());

@@ -3,6 +3,7 @@ import { type TSchema, Type } from 'typebox';
 import { PageMetaSchema, paginationQuery } from '../../core/pagination.js';
 import { errorResponses, NO_NUL } from '../../http/schemas.js';
 import { KEY_PATTERN, LIMITS, LINE_PATTERN, PAGE_PATTERN, SLUG_PATTERN, TAG_PATTERN } from './rules.js';
+import type { OpenApiTag } from '../../http/openapi.js';
 
 export const adminTags = ['knowledge base (staff)'];
 export const publicTags = ['help centre'];
@@ -285,3 +286,15 @@ export const responses = {
     ...errorResponses(404, 422),
   },
 };
+
+/** The knowledge base's tags in the OpenAPI document. */
+export const openApiTags: OpenApiTag[] = [
+  {
+    name: adminTags[0]!,
+    description: 'Staff editing of the knowledge base: articles, revisions, categories and tags.',
+  },
+  {
+    name: publicTags[0]!,
+    description: 'The public help centre: published articles and their categories, no token needed.',
+  },
+];
