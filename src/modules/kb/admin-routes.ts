@@ -2,7 +2,7 @@
 // update with the revision it was made on, publish, archive, delete, revisions, restore),
 // categories and tags. Members get 403.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { currentUser } from '../../http/auth.js';
 import { t } from '../../core/i18n.js';
 import { pageMeta } from '../../core/pagination.js';
@@ -13,6 +13,10 @@ import * as articles from './service.js';
 import taxonomyRoutes from './taxonomy-routes.js';
 
 const tags = s.adminTags;
+/** publish, archive and restore: a request without a body names no revision. */
+const noBodyAsEmpty = async (req: FastifyRequest) => {
+  if (req.body === undefined) req.body = {};
+};
 const articleId = (id: string) => pathId(id, 'kb.article_not_found');
 
 const adminRoutes: FastifyPluginAsync = async (plugin) => {
@@ -117,6 +121,7 @@ const adminRoutes: FastifyPluginAsync = async (plugin) => {
           response: s.responses.changed,
         },
         config,
+        preValidation: noBodyAsEmpty,
       },
       async (req) => {
         const article = await articles.changeStatus(
@@ -180,6 +185,7 @@ const adminRoutes: FastifyPluginAsync = async (plugin) => {
         response: s.responses.changed,
       },
       config,
+      preValidation: noBodyAsEmpty,
     },
     async (req) => {
       const id = articleId(req.params.id);

@@ -5,6 +5,8 @@ export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const TAG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** A question or page fits on one line and cannot close the Markdown comment that holds it. */
 export const LINE_PATTERN = /^(?!.*-->)\P{Cc}*$/u;
+/** A page also holds no comma: the Markdown lists pages comma-separated. */
+export const PAGE_PATTERN = /^(?!.*-->)[^,\p{Cc}]*$/u;
 
 export const LIMITS = {
   key: 120,

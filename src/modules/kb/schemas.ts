@@ -2,7 +2,7 @@
 import { type TSchema, Type } from 'typebox';
 import { PageMetaSchema, paginationQuery } from '../../core/pagination.js';
 import { errorResponses, NO_NUL } from '../../http/schemas.js';
-import { KEY_PATTERN, LIMITS, LINE_PATTERN, SLUG_PATTERN, TAG_PATTERN } from './rules.js';
+import { KEY_PATTERN, LIMITS, LINE_PATTERN, PAGE_PATTERN, SLUG_PATTERN, TAG_PATTERN } from './rules.js';
 import type { OpenApiTag } from '../../http/openapi.js';
 
 export const adminTags = ['knowledge base (staff)'];
@@ -40,7 +40,12 @@ const Questions = Type.Array(line(LIMITS.question, 'One way members ask it (one 
   description: 'The other ways members ask it; the assistant matches them.',
 });
 const Pages = Type.Array(
-  line(LIMITS.page, 'A module (wallet), route name (projects.show) or path (/investments/:id).'),
+  Type.String({
+    minLength: 1,
+    maxLength: LIMITS.page,
+    pattern: PAGE_PATTERN.source,
+    description: 'A module (wallet), route name (projects.show) or path (/investments/:id); no comma.',
+  }),
   { maxItems: LIMITS.pages, description: 'The pages of the app the article is about.' },
 );
 const Tags = Type.Array(Tag, { maxItems: LIMITS.tags, description: 'Tags; a new name creates the tag.' });
@@ -131,7 +136,7 @@ export const PublicListQuery = Type.Object({
 });
 export const LangQuery = Type.Object({ lang: Type.Optional(LangEnum) });
 export const SlugParams = Type.Object({
-  slug: Type.String({ maxLength: 200, description: "The article's slug in the language." }),
+  slug: Type.String({ maxLength: 200, pattern: NO_NUL, description: "The article's slug in the language." }),
 });
 
 export const AdminArticle = Type.Object(
