@@ -1,12 +1,13 @@
-// Compiles src/ to dist/. With --if-stale it does nothing when dist/ is newer than every source
-// file, so `npm start` does not compile on every start. In a production install (npm ci
-// --omit=dev: no TypeScript) it runs the dist/ shipped with the code, or says in one line that
-// there is none. --quiet prints nothing when up to date.
-import { spawnSync } from 'node:child_process';
+// Builds dist/ from src/ (scripts/build-server.mjs: esbuild, about a second; the type check is
+// `npm run typecheck`, apart) and the staff console. With --if-stale it does nothing when dist/ is
+// newer than every source file, so `npm start` does not build on every start. In a production
+// install (npm ci --omit=dev: no esbuild) it runs the dist/ shipped with the code, or says in one
+// line that there is none. --quiet prints nothing when up to date.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildConsole, consoleSources } from './build-console.mjs';
+import { bundleServer } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
@@ -29,6 +30,7 @@ function upToDate() {
     path.join(root, 'tsconfig.build.json'),
     path.join(root, 'package.json'),
     path.join(root, 'scripts', 'build-console.mjs'),
+    path.join(root, 'scripts', 'build-server.mjs'),
   ];
   return (
     newestMtime(path.join(root, 'src')) <= built &&
@@ -38,33 +40,32 @@ function upToDate() {
 }
 
 if (args.has('--if-stale') && upToDate()) process.exit(0);
-const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-if (!fs.existsSync(tsc)) {
-  // A production install (npm ci --omit=dev) has no compiler: it runs the dist/ it was given.
+const esbuildInstalled = fs.existsSync(path.join(root, 'node_modules', 'esbuild', 'package.json'));
+if (!esbuildInstalled) {
+  // A production install (npm ci --omit=dev) has no build tools: it runs the dist/ it was given.
   if (fs.existsSync(path.join(root, 'dist', 'server.js'))) {
     if (!args.has('--quiet'))
       process.stderr.write(
-        'TypeScript is not installed (a production install): running the existing dist/, which may be older than src/\n',
+        'esbuild is not installed (a production install): running the existing dist/, which may be older than src/\n',
       );
     process.exit(0);
   }
   process.stderr.write(
-    'dist/ is missing and TypeScript is not installed (npm ci --omit=dev): run npm run build where the dev dependencies are installed and ship dist/ with the code\n',
+    'dist/ is missing and the build tools are not installed (npm ci --omit=dev): run npm run build where the dev dependencies are installed and ship dist/ with the code\n',
   );
   process.exit(1);
 }
 if (!args.has('--quiet')) process.stderr.write('building dist/ from src/ ...\n');
-// Compiled beside dist/ and swapped in only when the compiler succeeded: a failed build leaves the
+// Built beside dist/ and swapped in only when the build succeeded: a failed build leaves the
 // previous dist/ in place.
 const next = path.join(root, 'dist.next');
 fs.rmSync(next, { recursive: true, force: true });
-const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', next], {
-  stdio: 'inherit',
-});
-if (result.status !== 0) {
+try {
+  await bundleServer(next);
+} catch (error) {
   fs.rmSync(next, { recursive: true, force: true });
-  process.stderr.write('build failed: see the TypeScript errors above (dist/ left as it was)\n');
-  process.exit(result.status ?? 1);
+  process.stderr.write(`build failed (dist/ left as it was): ${error.message}\n`);
+  process.exit(1);
 }
 
 // The staff console (console/src): its own step, bundled by esbuild into dist/console

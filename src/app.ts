@@ -10,6 +10,7 @@ import { hotPathLogController, registerHotPathRoutes } from './http/hot-path.js'
 import { registerJsonBody } from './http/json-body.js';
 import { registerLingeringClose } from './http/lingering-close.js';
 import { registerMethodNotAllowed } from './http/method-not-allowed.js';
+import { RequestsInFlight } from './http/in-flight.js';
 import { registerMetrics } from './http/metrics.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { PreparedAnswers, registerPreparedAnswers } from './http/prepared-answers.js';
@@ -20,6 +21,7 @@ import consoleAssets from './plugins/console-assets.js';
 import cors from './plugins/cors.js';
 import attachmentStorage from './plugins/attachment-storage.js';
 import deps from './plugins/deps.js';
+import knowledgeBase from './plugins/knowledge-base.js';
 import mailWorker from './plugins/mail-worker.js';
 import notificationStreams from './plugins/notification-streams.js';
 import redis from './plugins/redis.js';
@@ -42,6 +44,7 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const preparedAnswers = new PreparedAnswers();
+  const inFlight = new RequestsInFlight();
   const app = Fastify({
     logger: options.logger ?? {
       level: config.LOG_LEVEL,
@@ -64,7 +67,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, req, reply) => handleError(error, req, reply),
     clientErrorHandler: answerClientError,
     // Answers held in memory (the geographic data) are sent before routing: src/http/prepared-answers.ts.
-    serverFactory: preparedAnswers.serverFactory(),
+    serverFactory: preparedAnswers.serverFactory(inFlight),
+    // A first start loads the bundled geographic data in an onReady hook: seconds, and on a busy
+    // machine or a remote PostgreSQL more than Fastify's default 10 s, which would end the start.
+    pluginTimeout: 300_000,
   });
 
   // Infrastructure: what every request and every module relies on.
@@ -80,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(attachmentStorage);
   await app.register(storageSweep);
   await app.register(notificationStreams);
+  await app.register(knowledgeBase);
 
   // The HTTP edge, in the order its hooks run.
   registerPreparedAnswers(app, preparedAnswers);
@@ -89,7 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerMethodNotAllowed(app, config.CORS_ORIGINS.length > 0);
   registerLingeringClose(app, config.BODY_LIMIT_BYTES);
-  registerMetrics(app, app.deps.database.pool);
+  registerMetrics(app, inFlight, app.deps.database.pool);
   registerAuth(app);
   await registerRateLimit(app);
   app.addHook('onRequest', securityHeadersHook());

@@ -58,6 +58,16 @@ const httpUrlWithDefault =
   (raw, name) =>
     (url(['http:', 'https:'], 'an http:// or https:// URL')(raw, name) ?? fallback).replace(/\/+$/, '');
 
+/** PUBLIC_URL: an origin (scheme, host, port; no path), a trailing slash dropped. */
+const publicOrigin: Parser<string | undefined> = (raw, name) => {
+  const value = url(['http:', 'https:'], 'an http:// or https:// origin such as https://api.example.com')(raw, name);
+  if (value === undefined) return undefined;
+  const origin = new URL(value).origin;
+  if (origin !== value.replace(/\/+$/, ''))
+    fail(name, 'an origin without a path, such as https://api.example.com', value);
+  return origin;
+};
+
 const host: Parser<string> = (raw, name) => {
   if (raw === undefined || raw === '') return '127.0.0.1';
   if (!/^[A-Za-z0-9.:\-[\]]+$/.test(raw)) fail(name, 'a host name or IP address such as 127.0.0.1 or 0.0.0.0', raw);
@@ -185,7 +195,7 @@ const settings = {
    * links are built on it, and a console request's Origin must equal it. Unset: http://HOST:PORT
    * for links, and the request's own origin for the Origin check.
    */
-  PUBLIC_URL: url(['http:', 'https:'], 'an http:// or https:// URL such as https://api.example.com'),
+  PUBLIC_URL: publicOrigin,
   /** A console session ends after this many minutes without a request. */
   CONSOLE_SESSION_IDLE_MINUTES: integer(60, 5, 1440),
   /** A console session ends this many hours after sign-in, however busy. */

@@ -18,3 +18,47 @@ export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
+
+/** The processes a process started, and theirs (read from /proc while they run). */
+function descendants(pid: number): number[] {
+  const found: number[] = [];
+  let tasks: string[];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return found;
+  }
+  for (const task of tasks) {
+    let children = '';
+    try {
+      children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const child of children.split(' ').filter(Boolean).map(Number)) found.push(child, ...descendants(child));
+  }
+  return found;
+}
+
+/** User + system CPU time of a process and of its children that have exited and been waited for, µs. */
+function cpuWithExitedChildrenMicros(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10_000;
+}
+
+/**
+ * User + system CPU time of a process and of every process it started, µs: those still running,
+ * and those that have exited (counted in their parent's children time: `npm start` runs a build
+ * step, then node).
+ */
+export function treeCpuMicros(pid: number): number {
+  let total = 0;
+  for (const each of [pid, ...descendants(pid)]) {
+    try {
+      total += cpuWithExitedChildrenMicros(each);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
+}

@@ -13,9 +13,10 @@ import {
   type SqliteDialectConfig,
   type SqliteStatement,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Config } from '../config.js';
 import { statementName } from './compiled.js';
+import { pgDriver } from './pg.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -45,14 +46,15 @@ const PG_NUMERIC = 1700;
 // Both dialects hand rows back in one shape: timestamps as ISO 8601 strings with a Z, 64-bit
 // integers and counts as numbers (the service never stores integers above 2^53 - 1).
 function pgTypes(): pg.CustomTypesConfig {
-  const parseTimestampTz = pg.types.getTypeParser(PG_TIMESTAMPTZ) as (v: string) => Date;
+  const { types } = pgDriver();
+  const parseTimestampTz = types.getTypeParser(PG_TIMESTAMPTZ) as (v: string) => Date;
   const toIso = (value: string) => parseTimestampTz(value).toISOString();
   return {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
       if (oid === PG_TIMESTAMPTZ) return toIso;
       if (oid === PG_TIMESTAMP) return (value: string) => toIso(`${value}+00`);
       if (oid === PG_INT8 || oid === PG_NUMERIC) return (value: string) => Number(value);
-      return pg.types.getTypeParser(oid, format);
+      return types.getTypeParser(oid, format);
     }) as pg.CustomTypesConfig['getTypeParser'],
   };
 }
@@ -72,7 +74,7 @@ function runCompiledAsNamed(client: pg.PoolClient): void {
 
 export function createDatabase(config: Config, options: DatabaseOptions = {}): DatabaseHandle {
   if (config.DATABASE_URL) {
-    const pool = new pg.Pool({
+    const pool = new (pgDriver().Pool)({
       connectionString: config.DATABASE_URL,
       max: config.DATABASE_POOL_SIZE,
       connectionTimeoutMillis: 5_000,

@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import { migrationsDir } from '../paths.js';
 import { isPostgres } from './schema-helpers.js';
 
 const MIGRATION_FILE = /^\d{12}_[a-z0-9_]+\.(ts|js)$/;
@@ -22,10 +23,9 @@ class FolderMigrationProvider implements MigrationProvider {
 }
 
 export function migrator(db: Kysely<any>, migrationTableSchema?: string): Migrator {
-  const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
   return new Migrator({
     db,
-    provider: new FolderMigrationProvider(folder),
+    provider: new FolderMigrationProvider(migrationsDir),
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
 }

@@ -6,6 +6,7 @@ import type { AnswerGapTables } from '../modules/answer-gaps/tables.js';
 import type { AssistantTables } from '../modules/assistant/tables.js';
 import type { GeoTables } from '../modules/geo/tables.js';
 import type { KbFileTables } from '../modules/kb-files/tables.js';
+import type { KbTables } from '../modules/kb/tables.js';
 import type { NotificationTables } from '../modules/notifications/tables.js';
 import type { TicketTables } from '../modules/tickets/tables.js';
 import type { UserTables } from '../modules/users/tables.js';
@@ -18,5 +19,6 @@ export interface Database
     NotificationTables,
     MailTables,
     AnswerVersionTables,
+    KbTables,
     KbFileTables,
     AnswerGapTables {}

@@ -20,7 +20,14 @@ export function registerHealth(app: FastifyInstance): void {
   app.get(
     '/health',
     {
-      schema: { summary: 'Liveness and database check', tags: ['health'], response: { 200: Status, 503: Status } },
+      schema: {
+        summary: 'Liveness and database check',
+        operationId: 'checkHealth',
+        description:
+          '200 with status ok when the process answers and the database is reachable, else 503. For load balancers.',
+        tags: ['health'],
+        response: { 200: Status, 503: Status },
+      },
       config: probe,
       logLevel: 'warn',
     },
@@ -33,7 +40,13 @@ export function registerHealth(app: FastifyInstance): void {
   app.get(
     '/health/live',
     {
-      schema: { summary: 'The process answers (no database access)', tags: ['health'], response: { 200: Status } },
+      schema: {
+        summary: 'The process answers (no database access)',
+        operationId: 'checkLiveness',
+        description: 'Answers 200 as long as the process runs, without touching the database: for a liveness probe.',
+        tags: ['health'],
+        response: { 200: Status },
+      },
       config: probe,
       logLevel: 'warn',
     },
@@ -45,6 +58,9 @@ export function registerHealth(app: FastifyInstance): void {
     {
       schema: {
         summary: 'Ready for traffic: database, migrations, geographic data',
+        operationId: 'checkReadiness',
+        description:
+          '200 when the database answers, no migration is pending and the geographic data is loaded; else 503 naming the failed check.',
         tags: ['health'],
         response: { 200: Ready, 503: Ready },
       },

@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RequestsInFlight } from './in-flight.js';
 import { RequestHistogram } from './request-histogram.js';
 
 declare module 'fastify' {
@@ -23,6 +24,14 @@ declare module 'fastify' {
 /** Process-wide metrics: the process itself, the assistant's provider, rate-limit rejections. */
 export const processRegistry = new Registry();
 collectDefaultMetrics({ register: processRegistry });
+// prom-client names three gauges with a counter's _total suffix, which `promtool check metrics`
+// refuses; each is the sum of its per-type gauge (nodejs_active_handles{type} …), which stays.
+for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
+  processRegistry.removeSingleMetric(name);
+
+/** The outcomes of a model call and the codes of a failed one: every series exists, at zero, from the start. */
+export const PROVIDER_OUTCOMES = ['ok', 'error'] as const;
+export const PROVIDER_ERROR_CODES = ['llm_timeout', 'llm_error'] as const;
 
 export const providerLatency = new Histogram({
   name: 'assistant_provider_duration_seconds',
@@ -37,6 +46,9 @@ export const providerErrors = new Counter({
   labelNames: ['code'] as const,
   registers: [processRegistry],
 });
+// A series that appears only with its first event breaks rate() and alerts on it until then.
+for (const outcome of PROVIDER_OUTCOMES) providerLatency.zero({ outcome });
+for (const code of PROVIDER_ERROR_CODES) providerErrors.inc({ code }, 0);
 export const rateLimitRejections = new Counter({
   name: 'http_rate_limit_rejections_total',
   help: 'Requests answered 429 by the rate limiter',
@@ -51,7 +63,7 @@ export const openNotificationStreams = new Gauge({
 
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
 
-export function registerMetrics(app: FastifyInstance, pool?: pg.Pool): void {
+export function registerMetrics(app: FastifyInstance, inFlight: RequestsInFlight, pool?: pg.Pool): void {
   const token = app.deps.config.METRICS_TOKEN;
   const registry = new Registry();
   const duration = new RequestHistogram(
@@ -61,26 +73,22 @@ export function registerMetrics(app: FastifyInstance, pool?: pg.Pool): void {
     [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     registry,
   );
-  let inFlight = 0;
+  // The scrapes reading the gauge are left out of it, as /metrics is left out of the other request metrics.
+  let scrapesCounted = 0;
   new Gauge({
     name: 'http_requests_in_flight',
-    help: 'Requests being answered',
+    help: 'Requests being answered (open event streams included, the scrape itself not)',
     registers: [registry],
     collect() {
-      this.set(inFlight);
+      this.set(inFlight.count - scrapesCounted);
     },
   });
 
-  const onRequest = (_req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-    inFlight++;
-    done();
-  };
   const observe = (route: string, method: string, statusCode: number, seconds: number) => {
     // The histogram keeps one series per (route, method, status class) and finds it by their values.
     duration.labels(route, method, STATUS_CLASSES[Math.floor(statusCode / 100) - 1] ?? 'other').observe(seconds);
   };
   const onResponse = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    inFlight--;
     observe(req.routeOptions.url ?? 'unmatched', req.method, reply.statusCode, reply.elapsedTime / 1000);
     done();
   };
@@ -88,7 +96,6 @@ export function registerMetrics(app: FastifyInstance, pool?: pg.Pool): void {
   app.preparedAnswers.recordWith(observe);
   app.addHook('onRoute', (route) => {
     if (route.config?.metrics === false) return;
-    route.onRequest = [onRequest, ...toList(route.onRequest)];
     route.onResponse = [onResponse, ...toList(route.onResponse)];
   });
 
@@ -143,8 +150,14 @@ export function registerMetrics(app: FastifyInstance, pool?: pg.Pool): void {
     // A wrong or missing token gets the same 404, so the endpoint's existence is not revealed.
     if (!bearerMatches(req.headers.authorization, token)) return reply.callNotFound();
     await collectOutbox().catch((err: unknown) => req.log.warn({ err }, 'metrics: cannot read the mail outbox'));
-    const text = `${await processRegistry.metrics()}\n${await registry.metrics()}`;
-    return reply.type(registry.contentType).send(text);
+    const counted = inFlight.counts(reply.raw) ? 1 : 0;
+    scrapesCounted += counted;
+    try {
+      const text = `${await processRegistry.metrics()}\n${await registry.metrics()}`;
+      return reply.type(registry.contentType).send(text);
+    } finally {
+      scrapesCounted -= counted;
+    }
   });
 }
 

@@ -13,6 +13,7 @@
 // ("Geographic").
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { RequestsInFlight } from './in-flight.js';
 import { requestIdOf } from './request-id.js';
 import { securityHeaders } from './security-headers.js';
 
@@ -148,15 +149,17 @@ export class PreparedAnswers {
 
   /**
    * Fastify's `serverFactory`: the HTTP/1.1 server Fastify would make (its timeouts included),
-   * whose requests try a prepared answer first.
+   * whose requests try a prepared answer first; those going on to Fastify are counted in flight.
    */
-  serverFactory() {
+  serverFactory(inFlight: RequestsInFlight) {
     return (
       handler: (req: IncomingMessage, res: ServerResponse) => void,
       options: FastifyServerOptions,
     ): http.Server => {
       const server = http.createServer((req, res) => {
-        if (!this.answer(req, res)) handler(req, res);
+        if (this.answer(req, res)) return;
+        inFlight.track(res);
+        handler(req, res);
       });
       server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
       server.requestTimeout = options.requestTimeout ?? 0;

@@ -1,6 +1,10 @@
 // Shared TypeBox pieces: the error bodies of the spec (for response schemas and the OpenAPI
 // document) and small building blocks the modules reuse.
-import { Type, type TSchema } from 'typebox';
+import { Type, type TSchema, type TUnsafe } from 'typebox';
+import { DOCUMENT_AS } from './openapi-document.js';
+
+/** The largest id: ids are 32-bit integer columns, a larger number would fail the query on PostgreSQL. */
+export const MAX_ID = 2_147_483_647;
 
 const FieldErrorsSchema = Type.Record(Type.String(), Type.Array(Type.String()), {
   description: 'Messages keyed by the field as the client sent it (subject, tags.0, attachments.1).',
@@ -79,7 +83,25 @@ export function errorResponses(
 export const NO_NUL = '^[^\\u0000]*$';
 
 /** Path parameter: a positive integer id. */
-export const IntegerId = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Positive integer id.' });
+export const IntegerId = Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Positive integer id.' });
+
+/**
+ * A path id the document types as a positive integer while the route takes any text, so that a
+ * non-integer gets the route's own 404 body (the spec's), not a 422.
+ */
+export const PathId = (description: string) =>
+  Type.String({ description, [DOCUMENT_AS]: { type: 'integer', minimum: 1, maximum: MAX_ID, description } });
+
+/**
+ * A string enum as a named schema with `type`, so the document gives it one component that
+ * generated clients share between answers and filters (title: the component's name).
+ */
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { title: string; description: string; deprecated?: boolean },
+): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
 
 export const Timestamp = Type.String({ description: 'ISO 8601 UTC timestamp, e.g. 2026-11-21T10:15:30.123Z.' });
 

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter, TransportOptions } from 'nodemailer';
 import type { Config } from '../config.js';
 
 export interface OutgoingMail {
@@ -21,15 +21,32 @@ export interface MailTransport {
 
 const SMTP_TIMEOUT_MS = 10_000;
 
+/**
+ * A nodemailer transporter made on the first mail: the library is loaded then, not when the
+ * service starts (docs/performance.md, "Startup").
+ */
+function onFirstMail(make: (mailer: typeof import('nodemailer')) => Transporter) {
+  let transporter: Promise<Transporter> | undefined;
+  return {
+    get: () => {
+      transporter ??= import('nodemailer').then((module) => make(module.default));
+      return transporter;
+    },
+    close: () => void transporter?.then((made) => made.close()),
+  };
+}
+
 export function smtpTransport(url: string): MailTransport {
-  const transporter = nodemailer.createTransport(url, {
-    connectionTimeout: SMTP_TIMEOUT_MS,
-    greetingTimeout: SMTP_TIMEOUT_MS,
-    socketTimeout: SMTP_TIMEOUT_MS,
-  } as nodemailer.TransportOptions);
+  const transporter = onFirstMail((mailer) =>
+    mailer.createTransport(url, {
+      connectionTimeout: SMTP_TIMEOUT_MS,
+      greetingTimeout: SMTP_TIMEOUT_MS,
+      socketTimeout: SMTP_TIMEOUT_MS,
+    } as TransportOptions),
+  );
   return {
     async send(mail) {
-      await transporter.sendMail({
+      await (await transporter.get()).sendMail({
         from: mail.from,
         to: mail.to,
         subject: mail.subject,
@@ -37,15 +54,17 @@ export function smtpTransport(url: string): MailTransport {
         html: mail.html ?? undefined,
       });
     },
-    close: () => transporter.close(),
+    close: transporter.close,
   };
 }
 
 export function fileTransport(folder: string): MailTransport {
-  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const builder = onFirstMail((mailer) =>
+    mailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+  );
   return {
     async send(mail) {
-      const info = await builder.sendMail({
+      const info = await (await builder.get()).sendMail({
         from: mail.from,
         to: mail.to,
         subject: mail.subject,
@@ -59,7 +78,7 @@ export function fileTransport(folder: string): MailTransport {
       await fs.writeFile(temp, info.message as Buffer);
       await fs.rename(temp, path.join(folder, name));
     },
-    close: () => builder.close(),
+    close: builder.close,
   };
 }
 

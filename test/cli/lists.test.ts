@@ -42,6 +42,7 @@ describe('operator CLI: lists and the environment', () => {
       first_name: 'Lin',
       last_name: 'Admin',
       is_admin: true,
+      role: 'admin',
       active: true,
       created_at: expect.any(String),
     });

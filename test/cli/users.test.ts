@@ -52,6 +52,7 @@ describe('operator CLI: users and tokens', () => {
       first_name: 'Ada',
       last_name: 'Lovelace',
       is_admin: true,
+      role: 'admin',
     });
     const stored = await findUserByEmail(t.db, 'ADA@example.com');
     expect(stored?.id).toBe(printed.id);

@@ -311,3 +311,71 @@ describe('sign-out and the end of sessions', () => {
     expect((await s.request('GET', '/api/console/session', { headers: { cookie: signed.cookie } })).status).toBe(401);
   });
 });
+
+describe('housekeeping', () => {
+  it('forgets links and sessions that ended more than a day ago at the next sign-in', async () => {
+    const staff = await s.person('support');
+    const old = await s.signIn(admin, staff.id);
+    const stale = await s.link(admin, staff.id);
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    await s.db
+      .updateTable('console_sessions')
+      .set({ revoked_at: twoDaysAgo })
+      .where('token_hash', '=', sha256(old.cookie.split('=')[1]!))
+      .execute();
+    await s.db
+      .updateTable('console_links')
+      .set({ expires_at: twoDaysAgo })
+      .where('token_hash', '=', sha256(secretOf(stale)))
+      .execute();
+    const recent = await s.link(admin, staff.id);
+    await s.useLink(await s.link(admin, staff.id));
+    const sessions = await s.db
+      .selectFrom('console_sessions')
+      .select('token_hash')
+      .where('user_id', '=', staff.id)
+      .execute();
+    expect(sessions).toHaveLength(1);
+    const links = await s.db.selectFrom('console_links').select('token_hash').where('user_id', '=', staff.id).execute();
+    expect(links.map((l) => l.token_hash)).not.toContain(sha256(secretOf(stale)));
+    expect(links.map((l) => l.token_hash)).toContain(sha256(secretOf(recent)));
+  });
+});
+
+describe('behind a proxy with PUBLIC_URL set', () => {
+  let proxied: ConsoleServer;
+  let boss: TestUser;
+  const PUBLIC = 'https://support.example.test';
+  beforeAll(async () => {
+    proxied = await ConsoleServer.start({ PUBLIC_URL: PUBLIC, TRUST_PROXY: 'true' });
+    boss = await proxied.person('admin');
+  }, 120_000);
+  afterAll(() => proxied?.close());
+
+  const viaProxy = (origin: string) => ({ origin, 'x-forwarded-proto': 'https' });
+
+  it('builds links on PUBLIC_URL, checks Origin against it, and marks the cookie Secure over HTTPS', async () => {
+    const res = await proxied.request('POST', `/api/admin/users/${boss.id}/console-links`, { headers: boss.auth });
+    expect(res.json.data.url.startsWith(`${PUBLIC}/api/console/links/`)).toBe(true);
+    const path = new URL(res.json.data.url).pathname;
+    // The request's own origin is not the service's once PUBLIC_URL says otherwise.
+    const own = await proxied.request('POST', path, { form: true, headers: { origin: proxied.url } });
+    expect(own.status).toBe(403);
+    const used = await proxied.request('POST', path, { form: true, headers: viaProxy(PUBLIC) });
+    expect(used.status).toBe(303);
+    const setCookie = used.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(/; HttpOnly; SameSite=Strict; Secure$/);
+    const cookie = setCookie.split(';')[0]!;
+    const session = await proxied.request('GET', '/api/console/session', { headers: { cookie } });
+    const headers = { cookie, 'x-csrf-token': session.json.data.csrf_token };
+    const body = { locale: 'fa' };
+    expect(
+      (await proxied.request('PUT', '/api/console/preferences', { headers: { ...headers, origin: proxied.url }, body }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await proxied.request('PUT', '/api/console/preferences', { headers: { ...headers, origin: PUBLIC }, body }))
+        .status,
+    ).toBe(200);
+  });
+});

@@ -103,15 +103,15 @@ export async function apiAs<T = { data: unknown }>(
 }
 
 /**
- * A browser context signed in as the staff member: through a one-time console link when the
- * service offers them, else with the development bearer token kept in the tab's sessionStorage.
+ * A browser context signed in as the staff member through a one-time console link, as the
+ * platform's "Support console" button does: the link's page, its Sign in button, the session cookie.
  */
 export async function signedInContext(
   browser: Browser,
   server: ConsoleServer,
   staff: Staff,
   locale: 'en' | 'fa' = 'en',
-): Promise<{ context: BrowserContext; via: 'link' | 'bearer' }> {
+): Promise<{ context: BrowserContext; via: 'link' }> {
   const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', timezoneId: 'Asia/Tehran' });
   // Playwright's library default is no time limit: a missing element would stall until the test's.
   context.setDefaultTimeout(10_000);
@@ -123,33 +123,24 @@ export async function signedInContext(
   );
   // A console session brings the language stored on the staff member: make it the one asked for.
   await server.database.db.updateTable('users').set({ locale }).where('id', '=', staff.id).execute();
+  const page = await context.newPage();
+  await page.goto(await consoleLink(server, staff));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/console\/?$/);
+  await page.close();
+  return { context, via: 'link' };
+}
+
+/** The path of a one-time sign-in link for the staff member, made with their own admin token. */
+export async function consoleLink(server: ConsoleServer, staff: Staff): Promise<string> {
   const link = await apiAs<{ data: { url: string } }>(
     server.url,
     staff,
     'POST',
     `/api/admin/users/${staff.id}/console-links`,
   );
-  if (link.status === 201) {
-    const page = await context.newPage();
-    await page.goto(new URL(link.json.data.url).pathname);
-    await page.getByRole('button').first().click();
-    await page.waitForURL(/\/console\/?$/);
-    await page.close();
-    return { context, via: 'link' };
-  }
-  const user = {
-    id: staff.id,
-    email: staff.email,
-    first_name: staff.first_name,
-    last_name: staff.last_name,
-    role: 'admin',
-    locale,
-  };
-  await context.addInitScript(
-    ([value]) => sessionStorage.setItem('console.bearer', value!),
-    [JSON.stringify({ token: staff.token, user })],
-  );
-  return { context, via: 'bearer' };
+  if (link.status !== 201) throw new Error(`console-links answered ${link.status}: ${JSON.stringify(link.json)}`);
+  return new URL(link.json.data.url).pathname;
 }
 
 export interface AxeViolation {

@@ -12,7 +12,10 @@ interface MediaType {
   schema?: Json;
 }
 interface Operation {
-  responses: Record<string, { content?: Record<string, MediaType> }>;
+  responses: Record<
+    string,
+    { content?: Record<string, MediaType>; 'x-negotiated-content'?: Record<string, MediaType> }
+  >;
 }
 
 export interface Answer {
@@ -86,6 +89,15 @@ export class Contract {
     return validate;
   }
 
+  /** The schema at a JSON pointer into the document, following $refs: [its own pointer, the schema]. */
+  private resolve(pointer: string): [string, Json] {
+    let node: unknown = this.doc;
+    for (const part of pointer.replace(/^#\//, '').split('/'))
+      node = (node as Json)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    const ref = (node as Json).$ref;
+    return typeof ref === 'string' ? this.resolve(ref) : [pointer, node as Json];
+  }
+
   /** What is wrong with this answer to `method url`, or undefined when the document describes it. */
   problem(method: string, url: string, answer: Answer): string | undefined {
     const status = answer.statusCode;
@@ -99,6 +111,7 @@ export class Contract {
         ? undefined
         : `${status} not in JSON`;
     let mediaTypes: Record<string, MediaType> | undefined;
+    let negotiated: Record<string, MediaType> = {};
     if (!operation) {
       // No operation: a path the service does not have (404), a method the path does not serve
       // (405), or a request refused before routing (400, 413, 414, 415, 431). Bodies: {message} or
@@ -112,8 +125,10 @@ export class Contract {
       const response = operation.responses[String(status)];
       if (!response)
         return `${verb.toUpperCase()} ${path}: status ${status} is not documented (${Object.keys(operation.responses).join(', ')}); body ${answer.body.slice(0, 200)}`;
-      mediaTypes = response.content;
+      // Media types served only on request (Accept: text/event-stream) are documented beside content.
+      mediaTypes = response.content && { ...response.content, ...response['x-negotiated-content'] };
       if (!mediaTypes || BODILESS.has(status) || method.toUpperCase() === 'HEAD') return undefined;
+      negotiated = response['x-negotiated-content'] ?? {};
     }
     const contentType = String(answer.headers['content-type'] ?? '')
       .split(';')[0]!
@@ -124,18 +139,26 @@ export class Contract {
         Object.entries(mediaTypes).find(([type]) => type === contentType) ?? Object.entries(mediaTypes)[0]!;
       // A file download: its own type; documented as binary.
       if ((media.schema as Json | undefined)?.format === 'binary') return undefined;
+      // A page for a browser (the console's sign-in link): documented as text, read by people.
+      if (documentedType === 'text/html' && contentType === 'text/html') return undefined;
       if (documentedType !== contentType)
         return `${verb.toUpperCase()} ${path} ${status}: content type ${contentType || '(none)'}, documented ${Object.keys(mediaTypes).join(', ')}`;
       const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
-      pointer = `#/paths/${escapePointer(path!)}/${verb}/responses/${status}/content/${escapePointer(documentedType)}/schema`;
+      const where = documentedType in negotiated ? 'x-negotiated-content' : 'content';
+      pointer = `#/paths/${escapePointer(path!)}/${verb}/responses/${status}/${where}/${escapePointer(documentedType)}/schema`;
     } else if (contentType !== 'application/json') {
       return `${method} ${url} ${status}: content type ${contentType || '(none)'}, not application/json`;
     }
-    // An event stream: each event, as {event, id, data} with data parsed, must match the schema.
+    // An event stream: the schema is the data of an event; x-sse-events names the schema of each
+    // event type, and an event of a type it does not name is not documented.
     if (contentType === 'text/event-stream' && pointer) {
-      const validate = this.validator(pointer);
+      const [streamPointer, schema] = this.resolve(pointer);
+      const events = (schema['x-sse-events'] ?? {}) as Json;
       for (const event of parseEventStream(answer.body)) {
-        if (!validate(event))
+        if (!(event.event in events))
+          return `${method} ${url} ${status}: event type ${event.event} is not in x-sse-events (${Object.keys(events).join(', ')})`;
+        const validate = this.validator(`${streamPointer}/x-sse-events/${event.event}`);
+        if (!validate(event.data))
           return `${method} ${url} ${status}: event ${JSON.stringify(event).slice(0, 300)} does not match the document: ${this.ajv.errorsText(validate.errors)}`;
       }
       return undefined;

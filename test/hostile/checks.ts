@@ -69,6 +69,8 @@ export function responseProblem(route: RouteSpec, sent: SentRequest, res: Answer
   const status = res.statusCode;
   const contentType = String(res.headers['content-type'] ?? '');
   if (status >= 500) return `server error ${status}: ${res.body.slice(0, 300)}`;
+  if (route.success === 'html' && contentType.startsWith('text/html'))
+    return [200, 303, 403, 410].includes(status) || sent.method === 'HEAD' ? undefined : `page answered ${status}`;
   if (/html/i.test(contentType) || /^\s*</.test(res.body)) return `HTML answer (${contentType})`;
   if (sent.method === 'HEAD') return status < 500 ? undefined : `HEAD answered ${status}`;
 
@@ -108,6 +110,7 @@ export function responseProblem(route: RouteSpec, sent: SentRequest, res: Answer
   switch (status) {
     case 200:
     case 201:
+    case 202:
       if (route.success === 'bare-array') return Array.isArray(body) ? undefined : 'success body is not a bare array';
       if (route.success === 'data-array')
         return Array.isArray((body as { data?: unknown }).data) ? undefined : 'success body has no data array';

@@ -11,8 +11,8 @@ export type Access = 'public' | 'optional' | 'user' | 'admin';
 export type ValidationForm = 'assistant' | 'tickets' | 'general';
 /** 404 bodies: ticket = {message:"No query results for model [Ticket] <id>"}, failure = {success:false,message}, message = {message}. */
 export type NotFoundForm = 'ticket' | 'failure' | 'message';
-/** Success bodies: an object with success true, a bare array, {data: [...]}, raw file bytes, any JSON object, or an endless event stream (sent over a socket). */
-export type SuccessShape = 'success' | 'bare-array' | 'data-array' | 'raw' | 'object' | 'event-stream';
+/** Success bodies: an object with success true, a bare array, {data: [...]}, raw file bytes, any JSON object, an endless event stream (sent over a socket), or a page (the console's sign-in link: text/html for 200, 303, 403 and 410). */
+export type SuccessShape = 'success' | 'bare-array' | 'data-array' | 'raw' | 'object' | 'event-stream' | 'html';
 
 export interface RouteSpec {
   method: Method;
@@ -510,6 +510,108 @@ export const ROUTES: RouteSpec[] = [
       locale: fc.constantFrom('en', 'fa'),
       active: fc.boolean(),
     },
+  },
+  // The staff console's sign-in. A bearer token is never a console session: the console routes
+  // answer 401 to every caller here (no test world has a cookie).
+  ...(['GET', 'DELETE'] as const).map(
+    (method): RouteSpec => ({
+      method,
+      path: '/api/console/session',
+      access: 'user',
+      form: 'general',
+      notFound: [],
+      success: 'success',
+      also: [403],
+    }),
+  ),
+  {
+    method: 'GET',
+    path: '/api/console/preferences',
+    access: 'user',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+  },
+  {
+    method: 'PUT',
+    path: '/api/console/preferences',
+    access: 'user',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+    also: [403],
+    body: { locale: fc.constantFrom('en', 'fa', 'de') },
+  },
+  {
+    method: 'POST',
+    path: '/api/console/sign-in-requests',
+    access: 'public',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+    also: [202],
+    body: { email: fc.oneof(fc.constantFrom('owner@example.com', 'nobody@example.com'), text(0, 40)) },
+  },
+  ...(['GET', 'POST'] as const).map(
+    (method): RouteSpec => ({
+      method,
+      path: '/api/console/links/{token}',
+      access: 'public',
+      form: 'general',
+      notFound: [],
+      success: 'html',
+      also: [303, 403, 410],
+      params: { token: () => fc.oneof(fc.constant('A'.repeat(43)), fc.string({ minLength: 1, maxLength: 120 })) },
+    }),
+  ),
+  {
+    method: 'GET',
+    path: '/api/admin/staff',
+    access: 'admin',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+    also: [403],
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/users/{id}/console-links',
+    access: 'admin',
+    form: 'general',
+    notFound: ['message'],
+    success: 'success',
+    also: [400, 403],
+    params: { id: mirroredUserParam },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/users/{id}/console-sessions',
+    access: 'admin',
+    form: 'general',
+    notFound: ['message'],
+    success: 'success',
+    also: [403],
+    params: { id: mirroredUserParam },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/admin/users/{id}/console-sessions/{session_id}',
+    access: 'admin',
+    form: 'general',
+    notFound: ['message'],
+    success: 'success',
+    also: [400, 403],
+    params: { id: mirroredUserParam, session_id: idParam(() => [1, 2, 3]) },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/admin/users/{id}/console-sessions',
+    access: 'admin',
+    form: 'general',
+    notFound: ['message'],
+    success: 'success',
+    also: [400, 403],
+    params: { id: mirroredUserParam },
   },
   {
     method: 'POST',

@@ -1,11 +1,12 @@
 // The rules the OpenAPI document states as JSON Schema beyond what the routes validate with it
-// (src/http/openapi-rules.ts): the chat context's shape and the geographic level. Whatever the
+// (x-document-as in the chat and geographic schemas): the chat context's shape and the geographic level. Whatever the
 // document refuses, the service must refuse too (422 in the route's form), and whatever the
 // service accepts, the document must accept: checked on generated values against the real routes.
 import { Ajv } from 'ajv';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contextSchema, LEVEL_PATTERN } from '../../src/http/openapi-rules.js';
+import { contextSchema } from '../../src/modules/assistant/context-schema.js';
+import { LEVEL_PATTERN } from '../../src/modules/geo/schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
 

@@ -6,8 +6,8 @@ import { Contract } from '../helpers/contract.js';
 import { projectRoot } from '../../harness/server.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
-// Every endpoint of the spec, as [method, OpenAPI path, needs a token].
-const SPEC_ENDPOINTS: Array<[string, string, boolean]> = [
+// Every endpoint of the spec, as [method, OpenAPI path, needs a token (optional: either)].
+const SPEC_ENDPOINTS: Array<[string, string, boolean | 'optional']> = [
   ['get', '/api/assistant/welcome', false],
   ['post', '/api/assistant/chat', true],
   ['get', '/api/assistant/conversations', true],
@@ -15,7 +15,7 @@ const SPEC_ENDPOINTS: Array<[string, string, boolean]> = [
   ['delete', '/api/assistant/conversations/{id}', true],
   ['put', '/api/assistant/conversations/{id}/archive', true],
   ['post', '/api/assistant/feedback', true],
-  ['post', '/api/assistant/escalate', false],
+  ['post', '/api/assistant/escalate', 'optional'],
   ['get', '/api/tickets', true],
   ['get', '/api/tickets/stats', true],
   ['post', '/api/tickets', true],
@@ -56,13 +56,14 @@ describe('OpenAPI document', () => {
     expect(operation, `${method} ${path} is missing`).toBeDefined();
     const statuses = Object.keys(operation!.responses ?? {});
     expect(statuses.some((s) => s === '200' || s === '201')).toBe(true);
-    if (needsToken) expect(operation!.security).toEqual([{ bearerAuth: [] }]);
-    else expect(operation!.security).toBeUndefined();
+    if (needsToken === 'optional') expect(operation!.security).toEqual([{}, { bearerAuth: [] }]);
+    else if (needsToken) expect(operation!.security).toEqual([{ bearerAuth: [] }]);
+    else expect(operation!.security).toEqual([]);
   });
 
   it('documents the 401 body of every protected operation', () => {
     for (const [method, path, needsToken] of SPEC_ENDPOINTS) {
-      if (!needsToken) continue;
+      if (needsToken !== true) continue;
       expect(Object.keys(doc.paths[path]![method]!.responses ?? {}), `${method} ${path}`).toContain('401');
     }
   });
@@ -124,7 +125,12 @@ describe('OpenAPI document as a contract', () => {
       const where = `${method} ${path}`;
       expect(statuses, where).toEqual(expect.arrayContaining(['400', '405', '503']));
       if (method !== 'get') expect(statuses, where).toEqual(expect.arrayContaining(['413', '415']));
-      if (op.security) expect(statuses, where).toContain('401');
+      // A sign-in is required when no entry of security is the empty one (anonymous).
+      const signedIn =
+        op.security && op.security.length > 0 && op.security.every((s) => Object.keys(s as object).length > 0);
+      if (signedIn) expect(statuses, where).toContain('401');
+      if (path.startsWith('/api/admin/'))
+        expect(op.security, where).toEqual([{ bearerAuth: [] }, { consoleSession: [] }]);
       if (path.startsWith('/api/admin/')) expect(statuses, where).toContain('403');
       if (path.includes('{')) expect(statuses, where).toEqual(expect.arrayContaining(['414', '422']));
       const form =
@@ -236,5 +242,168 @@ describe('OpenAPI document as a contract', () => {
     expect(contract.problem('DELETE', '/api/nowhere', { statusCode: 200, headers: json, body: '{}' })).toMatch(
       /no operation/,
     );
+  });
+});
+
+describe('OpenAPI document for generated clients', () => {
+  type Schema = Record<string, unknown> & { properties?: Record<string, Schema> };
+  type Operation = {
+    operationId?: string;
+    description?: string;
+    summary?: string;
+    tags?: string[];
+    security?: unknown[];
+    parameters?: Array<{ in: string; name: string; schema: Schema }>;
+    requestBody?: { content: Record<string, { schema: Schema }> };
+    responses: Record<
+      string,
+      { description: string; content?: Record<string, { schema: Schema }>; 'x-negotiated-content'?: unknown }
+    >;
+  };
+  let t: TestApp;
+  let doc: {
+    tags: Array<{ name: string; description: string }>;
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, Schema> };
+  };
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ path, method, op })),
+    );
+  const schemaOf = (name: string) => doc.components.schemas[name]!;
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  });
+  afterAll(() => t.close());
+
+  it('gives every operation its own operationId, description and declared tags, and every answer a description', () => {
+    const declared = new Map(doc.tags.map((tag) => [tag.name, tag.description]));
+    for (const { path, method, op } of operations()) {
+      const where = `${method} ${path}`;
+      expect(op.operationId, where).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(op.description, where).toBeTruthy();
+      expect(op.tags?.length, where).toBeGreaterThan(0);
+      for (const tag of op.tags ?? []) expect(declared.get(tag), `${where} tag ${tag}`).toBeTruthy();
+      for (const [status, answer] of Object.entries(op.responses))
+        expect(answer.description, `${where} ${status}`).not.toBe('Default Response');
+      expect(op.security, where).toBeDefined();
+    }
+  });
+
+  it('types the ticket, attachment and conversation ids in paths as integers', () => {
+    for (const [path, method, names] of [
+      ['/api/tickets/{id}', 'get', ['id']],
+      ['/api/admin/tickets/{id}', 'put', ['id']],
+      ['/api/tickets/{id}/attachments/{attachment_id}/download', 'get', ['id', 'attachment_id']],
+      ['/api/assistant/conversations/{id}', 'get', ['id']],
+    ] as const) {
+      for (const name of names) {
+        const parameter = doc.paths[path]![method]!.parameters!.find((p) => p.in === 'path' && p.name === name)!;
+        expect(parameter.schema, `${path} ${name}`).toMatchObject({ type: 'integer', minimum: 1 });
+        expect(JSON.stringify(parameter.schema)).not.toContain('x-document-as');
+      }
+    }
+  });
+
+  it('uses the same named enums in answers and filters, and marks sla.status deprecated', () => {
+    expect(schemaOf('TicketStatus')).toMatchObject({ type: 'string', enum: ['open', 'in-progress', 'closed'] });
+    expect(schemaOf('TicketPriority')).toMatchObject({ type: 'string', enum: ['low', 'normal', 'high'] });
+    expect(schemaOf('SlaStatus')).toMatchObject({
+      type: 'string',
+      enum: ['on_time', 'warning', 'overdue', 'met', 'missed'],
+    });
+    expect(schemaOf('LegacySlaStatus')).toMatchObject({ type: 'string', deprecated: true });
+    const filter = (name: string) =>
+      doc.paths['/api/tickets']!.get!.parameters!.find((p) => p.in === 'query' && p.name === name)!.schema;
+    expect(filter('status')).toEqual({ $ref: '#/components/schemas/TicketStatus' });
+    expect(filter('priority')).toEqual({ $ref: '#/components/schemas/TicketPriority' });
+    for (const name of ['TicketSummary', 'Ticket', 'TicketDetail']) {
+      const properties = schemaOf(name).properties!;
+      expect(properties.status, name).toEqual({ $ref: '#/components/schemas/TicketStatus' });
+      expect(properties.priority, name).toEqual({ $ref: '#/components/schemas/TicketPriority' });
+      expect(properties.sla_status, name).toEqual({ $ref: '#/components/schemas/SlaStatus' });
+    }
+    expect(schemaOf('Ticket').properties!.sla!.properties!.status).toEqual({
+      $ref: '#/components/schemas/LegacySlaStatus',
+      deprecated: true,
+    });
+    // Every enum in the document says its type.
+    const untyped: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (!node || typeof node !== 'object') return;
+      const record = node as Record<string, unknown>;
+      if (Array.isArray(record.enum) && record.type === undefined) untyped.push(at);
+      for (const [key, value] of Object.entries(record)) walk(value, `${at}/${key}`);
+    };
+    walk(doc, '#');
+    expect(untyped).toEqual([]);
+  });
+
+  it('answers the chat in JSON for a default client and documents the stream under x-negotiated-content', () => {
+    const ok = doc.paths['/api/assistant/chat']!.post!.responses['200']!;
+    expect(Object.keys(ok.content!)).toEqual(['application/json']);
+    expect(ok.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/ChatAnswer' });
+    expect(ok['x-negotiated-content']).toEqual({
+      'text/event-stream': { schema: { $ref: '#/components/schemas/ChatStreamData' } },
+    });
+    expect(Object.keys(schemaOf('ChatStreamData')['x-sse-events'] as object)).toEqual([
+      'start',
+      'delta',
+      'done',
+      'error',
+    ]);
+  });
+
+  it('describes the data of each event type of the notification stream', () => {
+    const stream = doc.paths['/api/notifications/stream']!.get!.responses['200']!;
+    expect(stream.content!['text/event-stream']!.schema).toEqual({
+      $ref: '#/components/schemas/NotificationStreamData',
+    });
+    expect(schemaOf('NotificationStreamData')['x-sse-events']).toEqual({
+      unread_count: { $ref: '#/components/schemas/UnreadCountEvent' },
+      notification: { $ref: '#/components/schemas/Notification' },
+    });
+  });
+
+  it("takes the upload form's limits from the tickets module", async () => {
+    const { ALLOWED_EXTENSIONS, MAX_FILES, MAX_FILE_BYTES } = await import('../../src/modules/tickets/file-check.js');
+    const form = doc.paths['/api/tickets']!.post!.requestBody!.content['multipart/form-data']!.schema;
+    const files = form.properties!['attachments[]']!;
+    expect(files.maxItems).toBe(MAX_FILES);
+    expect(files.description).toContain(ALLOWED_EXTENSIONS.join(', '));
+    expect(files.description).toContain(String(MAX_FILE_BYTES));
+    expect(doc.paths['/api/tickets']!.post!).not.toHaveProperty('x-multipart-body');
+  });
+
+  it("still answers the spec's 404 bodies to ids that are not integers, over the real routes", async () => {
+    const user = await t.makeUser();
+    const ticket = await t.app.inject({
+      method: 'POST',
+      url: '/api/tickets',
+      headers: user.auth,
+      payload: { subject: 'Integer ids', message: 'A ticket to download from.' },
+    });
+    const id = ticket.json().data.id as number;
+    for (const raw of ['abc', '1.5', '-1', '0', '99999999999', '1e3']) {
+      const show = await t.app.inject({ method: 'GET', url: `/api/tickets/${raw}`, headers: user.auth });
+      expect(show.statusCode, raw).toBe(404);
+      expect(show.json(), raw).toEqual({ message: `No query results for model [Ticket] ${raw}` });
+      const download = await t.app.inject({
+        method: 'GET',
+        url: `/api/tickets/${id}/attachments/${raw}/download`,
+        headers: user.auth,
+      });
+      expect(download.statusCode, raw).toBe(404);
+      expect(download.json(), raw).toEqual({ success: false, message: 'Attachment not found.' });
+      const conversation = await t.app.inject({
+        method: 'GET',
+        url: `/api/assistant/conversations/${raw}`,
+        headers: user.auth,
+      });
+      expect(conversation.statusCode, raw).toBe(404);
+      expect(conversation.json(), raw).toEqual({ success: false, message: 'Conversation not found.' });
+    }
   });
 });

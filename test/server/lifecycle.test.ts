@@ -16,6 +16,10 @@ describe('configuration', () => {
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.TRUST_PROXY).toBe(false);
     expect(config.CORS_ORIGINS).toEqual([]);
+    expect(config.PUBLIC_URL).toBeUndefined();
+    expect(config.CONSOLE_SESSION_IDLE_MINUTES).toBe(60);
+    expect(config.CONSOLE_SESSION_MAX_HOURS).toBe(12);
+    expect(loadConfig({ PUBLIC_URL: 'https://api.example.com/' }).PUBLIC_URL).toBe('https://api.example.com');
   });
 
   it.each([
@@ -28,6 +32,10 @@ describe('configuration', () => {
     ['TRUST_PROXY', 'maybe?', 'TRUST_PROXY must be true, false, a hop count'],
     ['CORS_ORIGINS', 'app.example.com', 'CORS_ORIGINS must be "*" or a comma-separated list of origins'],
     ['RATE_LIMIT_PER_MINUTE', '-1', 'RATE_LIMIT_PER_MINUTE must be a whole number'],
+    ['PUBLIC_URL', 'https://api.example.com/platform', 'PUBLIC_URL must be an origin without a path'],
+    ['PUBLIC_URL', 'ftp://x', 'PUBLIC_URL must be an http:// or https:// origin'],
+    ['CONSOLE_SESSION_IDLE_MINUTES', '1', 'CONSOLE_SESSION_IDLE_MINUTES must be a whole number from 5 to 1440'],
+    ['CONSOLE_SESSION_MAX_HOURS', '0', 'CONSOLE_SESSION_MAX_HOURS must be a whole number from 1 to 720'],
   ])('rejects %s=%s naming the variable and the expected form', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

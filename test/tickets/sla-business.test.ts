@@ -183,7 +183,7 @@ describe('SLA_CLOCK=business', () => {
     expect(await t.db.selectFrom('sla_holidays').select('day').execute()).toEqual([]);
   });
 
-  it("filters and sorts the staff list by SLA status, agreeing with each ticket's sla.status", async () => {
+  it("filters and sorts the staff list by SLA status in both vocabularies, agreeing with each ticket's sla_status and sla.status", async () => {
     const now = Date.now();
     const iso = (ms: number) => new Date(ms).toISOString();
     const made: number[] = [];
@@ -224,6 +224,16 @@ describe('SLA_CLOCK=business', () => {
         status,
       ).toEqual(expected);
       for (const id of expected) expect((await detail(id)).sla.status).toBe(status);
+    }
+    // The spec's words (sla_status), each agreeing with the ticket's own sla_status.
+    const specWords = ['on_time', 'warning', 'overdue', 'missed', 'met'];
+    for (const [i, word] of specWords.entries()) {
+      const res = await list(`&sla_status=${word}`);
+      expect(res.statusCode, word).toBe(200);
+      expect(
+        res.json().data.map((d: { id: number; sla_status: string }) => [d.id, d.sla_status]),
+        word,
+      ).toEqual([[made[i], word]]);
     }
     const sorted = await list('&sort=sla_deadline');
     expect(sorted.json().data.map((d: { id: number }) => d.id)).toEqual([made[3], made[4], made[2], made[1], made[0]]);

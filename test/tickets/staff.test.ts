@@ -63,6 +63,15 @@ describe('staff workflow', () => {
     }
   });
 
+  it('support staff work tickets with their own token and can be assigned them', async () => {
+    const support = await t.makeUser({ firstName: 'Sue' });
+    await t.db.updateTable('users').set({ role: 'support' }).where('id', '=', support.id).execute();
+    const ticket = await createTicketFor(t, owner);
+    const res = await staffPut(ticket.id, { assignee_id: support.id }, support);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.assignee).toMatchObject({ id: support.id, first_name: 'Sue' });
+  });
+
   it('assigning an open ticket moves it to in-progress and shows the assignee with email', async () => {
     const ticket = await createTicketFor(t, owner);
     const res = await staffPut(ticket.id, { assignee_id: otherAdmin.id });

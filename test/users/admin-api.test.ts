@@ -136,6 +136,7 @@ describe('admin integration API: users and tokens', () => {
         id,
         email: `new.person-${id}@platform.test`,
         is_admin: 0,
+        role: 'member',
         locale: 'en',
         active: 1,
       });

@@ -34,7 +34,6 @@ type Methods = {
 };
 type Item<M> = Omit<Methods, keyof M> & M;
 type Answer<T> = { success: boolean; data: T };
-type Said = { success: boolean; message: string };
 
 export type Role = 'member' | 'support' | 'admin';
 export type ViewName = 'mine' | 'unassigned' | 'open' | 'at_risk' | 'closed';
@@ -113,14 +112,7 @@ export type ReportRange = { from?: string; to?: string };
 type Ids = { id: string };
 
 export type PendingPaths = {
-  '/api/console/session': Item<{
-    get: Get<Answer<ConsoleSession>>;
-    delete: { parameters: Params<never, never>; requestBody?: never; responses: { 200: Ok<Said>; 401: Failure } };
-  }>;
-  '/api/console/sign-in-requests': Item<{ post: Send<{ email: string }, Said, never, 202> }>;
-  '/api/console/preferences': Item<{ put: Send<{ locale: 'en' | 'fa' }, Said> }>;
   '/api/admin/tickets/views': Item<{ get: Get<Answer<{ view: ViewName; count: number }[]>> }>;
-  '/api/admin/staff': Item<{ get: Get<Answer<StaffMember[]>> }>;
   '/api/admin/tags': Item<{ get: Get<Answer<Schemas['Tag'][]>> }>;
   '/api/admin/tickets/{id}/notes': Item<{ post: Send<{ message: string }, unknown, Ids, 201> }>;
   '/api/admin/tickets/{id}/presence': Item<{

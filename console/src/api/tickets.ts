@@ -194,7 +194,7 @@ export function viewOf(detail: AgreedDetail): TicketView {
 }
 
 export async function loadTicket(id: number): Promise<TicketView> {
-  const answer = await call(api.GET('/api/admin/tickets/{id}', { params: { path: { id: String(id) } } }));
+  const answer = await call(api.GET('/api/admin/tickets/{id}', { params: { path: { id } } }));
   return viewOf(answer.data);
 }
 
@@ -208,7 +208,7 @@ export type TicketChange = NonNullable<
 };
 
 export async function updateTicket(id: number, change: TicketChange): Promise<TicketView> {
-  const answer = await call(api.PUT('/api/admin/tickets/{id}', { params: { path: { id: String(id) } }, body: change }));
+  const answer = await call(api.PUT('/api/admin/tickets/{id}', { params: { path: { id } }, body: change }));
   return viewOf(answer.data);
 }
 

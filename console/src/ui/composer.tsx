@@ -22,8 +22,11 @@ async function send(ticketId: number, mode: Mode, message: string, files: File[]
     await authorizedFetch(`/api/admin/tickets/${ticketId}/${path}`, { method: 'POST', body: form });
     return;
   }
-  const params = { path: { id: String(ticketId) } };
-  if (mode === 'note') await call(api.POST('/api/admin/tickets/{id}/notes', { params, body: { message } }));
+  const params = { path: { id: ticketId } };
+  if (mode === 'note')
+    await call(
+      api.POST('/api/admin/tickets/{id}/notes', { params: { path: { id: String(ticketId) } }, body: { message } }),
+    );
   else {
     const body = version ? ({ message, if_version: version } as { message: string }) : { message };
     await call(api.POST('/api/admin/tickets/{id}/comments', { params, body }));

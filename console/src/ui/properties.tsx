@@ -15,8 +15,8 @@ export function Properties(props: {
   onChange: (change: TicketChange) => Promise<void>;
 }) {
   const { detail } = props.view;
-  const [status, setStatus] = useState(detail.status);
-  const [priority, setPriority] = useState(detail.priority);
+  const [status, setStatus] = useState<string>(detail.status);
+  const [priority, setPriority] = useState<string>(detail.priority);
   const [category, setCategory] = useState(detail.category ?? '');
   const [tagIds, setTagIds] = useState<number[]>(detail.tags.map((tag) => tag.id));
   const [saved, setSaved] = useState('');

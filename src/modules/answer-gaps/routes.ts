@@ -6,7 +6,6 @@ import { msg, notFound } from '../../core/errors.js';
 import { t } from '../../core/i18n.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale } from '../../http/i18n.js';
-import { bundledKnowledgeBase } from '../assistant/knowledge.js';
 import * as s from './schemas.js';
 import { AnswerGapService, type Gap } from './service.js';
 import './messages.js';
@@ -16,7 +15,7 @@ const STAFF = { auth: 'staff', validationForm: 'general' } as const;
 
 const routes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const service = new AnswerGapService(app.deps, bundledKnowledgeBase());
+  const service = new AnswerGapService(app.deps, app.knowledge);
   const view = (gap: Gap) => ({
     id: gap.id,
     question: gap.question,

@@ -1,6 +1,14 @@
 // TypeBox schemas of answer feedback (members) and the gaps (staff).
 import { Type } from 'typebox';
+import type { OpenApiTag } from '../../http/openapi.js';
 import { errorResponses, NO_NUL, Timestamp } from '../../http/schemas.js';
+
+export const openApiTags: OpenApiTag[] = [
+  {
+    name: 'assistant-staff',
+    description: 'The questions the assistant could not answer, grouped, and staff decisions on them.',
+  },
+];
 
 export const MessageParams = Type.Object({
   id: Type.String({ description: 'Id of an assistant message of yours (digits; anything else is a 404).' }),

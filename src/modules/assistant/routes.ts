@@ -10,7 +10,6 @@ import { requestLocale } from '../../http/i18n.js';
 import { agentById, allAgents, type AgentId } from './agents.js';
 import { streamChat, wantsEventStream } from './chat-stream.js';
 import { EscalationService } from './escalation.js';
-import { bundledKnowledgeBase } from './knowledge.js';
 import type { ConversationStatus } from './repository.js';
 import { providerFromConfig } from './providers/index.js';
 import * as s from './schemas.js';
@@ -19,6 +18,7 @@ import { configuredWelcome } from './welcome.js';
 
 export const ESCALATE_LIMIT = { max: 30, timeWindow: 60_000 };
 const MAX_ID = 2_147_483_647;
+const _KNOWLEDGE_WARM_UP_MS = 2_000;
 
 /** A path id: digits only and within range, else the conversation 404. */
 function conversationId(id: string): number {
@@ -32,14 +32,22 @@ const routes: FastifyPluginAsync = async (plugin) => {
   const { deps } = app;
   // Everything that can fail at start fails here, before the server listens.
   const welcome = configuredWelcome(deps.config);
-  const service = new AssistantService(deps, bundledKnowledgeBase(), providerFromConfig(deps.config));
+  const knowledge = app.knowledge;
+  const service = new AssistantService(deps, () => knowledge, providerFromConfig(deps.config));
   const escalation = new EscalationService(deps);
   const user = { auth: 'user', validationForm: 'assistant' } as const;
 
   app.get(
     '/assistant/welcome',
     {
-      schema: { summary: 'Welcome text and statistics', tags: s.tags, response: s.responses.welcome },
+      schema: {
+        summary: 'Welcome text and statistics',
+        operationId: 'showWelcome',
+        description:
+          "The welcome message in the request's language, the number of conversations, the agents and the model provider. Public.",
+        tags: s.tags,
+        response: s.responses.welcome,
+      },
       config: { validationForm: 'assistant' },
     },
     async (req) => {
@@ -59,7 +67,16 @@ const routes: FastifyPluginAsync = async (plugin) => {
   app.post(
     '/assistant/chat',
     {
-      schema: { summary: 'Ask the assistant', tags: s.tags, body: s.ChatBody, response: s.responses.chat },
+      schema: {
+        summary: 'Ask the assistant',
+        operationId: 'chat',
+        description:
+          'Sends a message to the assistant (a new conversation, or conversation_id to continue one) and answers JSON. ' +
+          'With Accept: text/event-stream the same call answers Server-Sent Events instead: the 200 answer lists that form under x-negotiated-content, so generated clients read the JSON answer.',
+        tags: s.tags,
+        body: s.ChatBody,
+        response: s.responses.chat,
+      },
       config: user,
     },
     async (req, reply) => {
@@ -78,6 +95,8 @@ const routes: FastifyPluginAsync = async (plugin) => {
     {
       schema: {
         summary: 'Your conversations, newest activity first',
+        operationId: 'listConversations',
+        description: "The caller's conversations, newest activity first, filtered by status and agent, paginated.",
         tags: s.tags,
         querystring: s.ConversationsQuery,
         response: s.responses.conversations,
@@ -114,6 +133,9 @@ const routes: FastifyPluginAsync = async (plugin) => {
     {
       schema: {
         summary: 'One of your conversations with its messages',
+        operationId: 'showConversation',
+        description:
+          "A conversation of the caller with its messages, oldest first; another user's or a deleted one answers 404.",
         tags: s.tags,
         params: s.ConversationParams,
         response: s.responses.conversation,
@@ -150,6 +172,9 @@ const routes: FastifyPluginAsync = async (plugin) => {
     {
       schema: {
         summary: 'Delete one of your conversations (soft: the record is kept)',
+        operationId: 'deleteConversation',
+        description:
+          'Marks the conversation deleted: it leaves lists and answers 404 from then on; the record stays for audit.',
         tags: s.tags,
         params: s.ConversationParams,
         response: s.responses.statusChange,
@@ -167,6 +192,8 @@ const routes: FastifyPluginAsync = async (plugin) => {
     {
       schema: {
         summary: 'Archive one of your conversations',
+        operationId: 'archiveConversation',
+        description: 'Moves the conversation to the archived status; it stays readable.',
         tags: s.tags,
         params: s.ConversationParams,
         response: s.responses.statusChange,
@@ -184,6 +211,9 @@ const routes: FastifyPluginAsync = async (plugin) => {
     {
       schema: {
         summary: 'Send feedback about the platform',
+        operationId: 'sendFeedback',
+        description:
+          "Stores the caller's feedback (a rating, a comment, optionally a conversation) for the staff to read.",
         tags: s.tags,
         body: s.FeedbackBody,
         response: s.responses.feedback,
@@ -203,6 +233,8 @@ const routes: FastifyPluginAsync = async (plugin) => {
     {
       schema: {
         summary: 'Feedback of all users (admins)',
+        operationId: 'listFeedback',
+        description: "Every user's feedback, newest first, paginated: for administrators.",
         tags: s.tags,
         querystring: s.FeedbackListQuery,
         response: s.responses.feedbackList,
@@ -230,6 +262,9 @@ const routes: FastifyPluginAsync = async (plugin) => {
     {
       schema: {
         summary: 'Escalate to a support ticket (30 requests a minute per IP)',
+        operationId: 'escalateConversation',
+        description:
+          'Opens a support ticket from a conversation or a message, with or without a token (then with a contact address); 30 requests a minute per address.',
         tags: s.tags,
         body: s.EscalateBody,
         response: s.responses.escalate,

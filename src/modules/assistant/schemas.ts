@@ -1,9 +1,12 @@
 // Request and response schemas of the assistant: the types, the validation and the OpenAPI document.
 import { Type, type Static } from 'typebox';
 import { paginationQuery, PageMetaSchema } from '../../core/pagination.js';
-import { errorResponses, IntegerId, NO_NUL, SuccessMessage, Timestamp } from '../../http/schemas.js';
+import { errorResponses, IntegerId, NO_NUL, PathId, SuccessMessage, Timestamp } from '../../http/schemas.js';
+import { DOCUMENT_AS } from '../../http/openapi-document.js';
 import { AGENT_CHOICES, AGENT_IDS } from './agents.js';
+import { contextSchema } from './context-schema.js';
 import { CONTEXT_MAX_BYTES, CONTEXT_MAX_DEPTH, CONTEXT_MAX_KEY_LENGTH, CONTEXT_MAX_KEYS } from './context.js';
+import type { OpenApiTag } from '../../http/openapi.js';
 
 export const CHAT_MESSAGE_MAX = 2000;
 export const FEEDBACK_TYPES = ['bug', 'feature_request', 'improvement', 'complaint', 'praise', 'other'] as const;
@@ -15,6 +18,9 @@ const AgentId = Type.Enum([...AGENT_IDS], {
   description: 'The agent that answered: engineer, pilot, steward or guide.',
 });
 const tags = ['assistant'];
+
+const CONTEXT_FACTS =
+  "Facts about the user's screen; values are any JSON (strings, numbers, booleans, null, arrays, objects).";
 
 export const ChatBody = Type.Object({
   message: Type.String({
@@ -40,8 +46,8 @@ export const ChatBody = Type.Object({
       [
         // The key and size bounds span every level, so they are checked in context.ts, with one message each.
         Type.Record(Type.String(), Type.Unknown(), {
-          description:
-            "Facts about the user's screen; values are any JSON (strings, numbers, booleans, null, arrays, objects).",
+          description: CONTEXT_FACTS,
+          [DOCUMENT_AS]: { description: CONTEXT_FACTS, ...contextSchema() },
         }),
         Type.Null(),
       ],
@@ -67,66 +73,63 @@ const Sources = Type.Array(
   },
 );
 
-export const ChatResponse = Type.Object({
-  success: Type.Boolean(),
-  message: Type.String({ description: 'The answer.' }),
-  agent: AgentId,
-  agent_name: Type.String({ description: 'Display name of the agent, in the language of Accept-Language.' }),
-  agent_icon: Type.String({ description: 'Emoji of the agent.' }),
-  conversation_id: Type.Integer({ description: 'The conversation the exchange was saved in.' }),
-  suggestions: Type.Array(Type.String(), { description: 'Follow-up questions.' }),
-  response_time_ms: Type.Integer({ description: 'Time taken to produce the answer, in milliseconds.' }),
-  request_id: Type.String({ description: 'Unique id of this request; also the X-Request-Id header.' }),
-  sources: Sources,
-});
-
-/** One event of a streamed chat (Accept: text/event-stream), as {event, data} with data parsed from its JSON. */
-export const ChatStreamEvent = Type.Union(
-  [
-    Type.Object(
-      {
-        event: Type.Literal('start'),
-        data: Type.Object({
-          conversation_id: Type.Integer(),
-          request_id: Type.String(),
-          agent: AgentId,
-          agent_name: Type.String(),
-          agent_icon: Type.String(),
-        }),
-      },
-      { description: 'First: the message is saved and the answer begins.' },
-    ),
-    Type.Object(
-      {
-        event: Type.Literal('delta'),
-        data: Type.Object({ text: Type.String({ description: 'The next piece of the answer.' }) }),
-      },
-      { description: 'As the answer is written.' },
-    ),
-    Type.Object(
-      { event: Type.Literal('done'), data: ChatResponse },
-      { description: 'Last on success: exactly the body the non-streamed call answers.' },
-    ),
-    Type.Object(
-      {
-        event: Type.Literal('error'),
-        data: Type.Object({
-          success: Type.Literal(false),
-          message: Type.String(),
-          error: Type.String({ description: 'llm_timeout, llm_error or server_error.' }),
-        }),
-      },
-      { description: "Last when the answer fails after start; the user's message stays saved." },
-    ),
-  ],
+export const ChatResponse = Type.Object(
   {
-    title: 'ChatStreamEvent',
-    description:
-      'With Accept: text/event-stream the chat answers Server-Sent Events; this schema describes one event as {event, data} with data parsed from its JSON. ' +
-      'Errors found before the answer starts (401, 403, 404, 422, 429) keep their JSON answers. A client that disconnects aborts the model call; ' +
-      'what was written is saved as the assistant message, shown with interrupted: true in the conversation.',
+    success: Type.Boolean(),
+    message: Type.String({ description: 'The answer.' }),
+    agent: AgentId,
+    agent_name: Type.String({ description: 'Display name of the agent, in the language of Accept-Language.' }),
+    agent_icon: Type.String({ description: 'Emoji of the agent.' }),
+    conversation_id: Type.Integer({ description: 'The conversation the exchange was saved in.' }),
+    suggestions: Type.Array(Type.String(), { description: 'Follow-up questions.' }),
+    response_time_ms: Type.Integer({ description: 'Time taken to produce the answer, in milliseconds.' }),
+    request_id: Type.String({ description: 'Unique id of this request; also the X-Request-Id header.' }),
+    sources: Sources,
+  },
+  { title: 'ChatAnswer', description: "The assistant's answer and the conversation it was saved in." },
+);
+
+/**
+ * The data of each event of a streamed chat (Accept: text/event-stream), parsed from its JSON: what
+ * a generated Server-Sent Events client yields. x-sse-events names the schema of each event type.
+ */
+const ChatStreamStart = Type.Object(
+  {
+    conversation_id: Type.Integer(),
+    request_id: Type.String(),
+    agent: AgentId,
+    agent_name: Type.String(),
+    agent_icon: Type.String(),
+  },
+  { title: 'ChatStreamStart', description: 'event: start. First: the message is saved and the answer begins.' },
+);
+const ChatStreamDelta = Type.Object(
+  { text: Type.String({ description: 'The next piece of the answer.' }) },
+  { title: 'ChatStreamDelta', description: 'event: delta. As the answer is written.' },
+);
+const ChatStreamDone = Type.Object(ChatResponse.properties, {
+  title: 'ChatStreamDone',
+  description: 'event: done. Last on success: exactly the body the non-streamed call answers.',
+});
+const ChatStreamError = Type.Object(
+  {
+    success: Type.Literal(false),
+    message: Type.String(),
+    error: Type.String({ description: 'llm_timeout, llm_error or server_error.' }),
+  },
+  {
+    title: 'ChatStreamError',
+    description: "event: error. Last when the answer fails after start; the user's message stays saved.",
   },
 );
+export const ChatStreamData = Type.Union([ChatStreamStart, ChatStreamDelta, ChatStreamDone, ChatStreamError], {
+  title: 'ChatStreamData',
+  description:
+    'With Accept: text/event-stream the chat answers Server-Sent Events: start, then delta events, then done or error. This schema is the data of one event (its JSON, parsed); x-sse-events gives the schema of each event type. ' +
+    'Errors found before the answer starts (401, 403, 404, 422, 429) keep their JSON answers. A client that disconnects aborts the model call; ' +
+    'what was written is saved as the assistant message, shown with interrupted: true in the conversation.',
+  'x-sse-events': { start: ChatStreamStart, delta: ChatStreamDelta, done: ChatStreamDone, error: ChatStreamError },
+});
 
 export const ConversationSummary = Type.Object(
   {
@@ -162,8 +165,7 @@ export const ConversationsResponse = Type.Object({
 });
 
 export const ConversationParams = Type.Object({
-  // A string so that a non-integer id answers 404 like an absent conversation, not 422.
-  id: Type.String({ description: 'Conversation id (integer).' }),
+  id: PathId('Conversation id. Anything but a positive integer answers the conversation 404.'),
 });
 
 export const ConversationResponse = Type.Object({
@@ -282,8 +284,8 @@ export const WelcomeResponse = Type.Object({
 export const responses = {
   chat: {
     200: {
-      description: 'The answer (JSON), or its stream when the request accepts text/event-stream.',
-      content: { 'application/json': { schema: ChatResponse }, 'text/event-stream': { schema: ChatStreamEvent } },
+      description: 'The answer (JSON); with Accept: text/event-stream, its stream (x-negotiated-content).',
+      content: { 'application/json': { schema: ChatResponse }, 'text/event-stream': { schema: ChatStreamData } },
     },
     ...errorResponses(401, 403, 404, 422, 429, 500),
   },
@@ -296,3 +298,12 @@ export const responses = {
   welcome: { 200: WelcomeResponse, ...errorResponses(429) },
 };
 export { tags };
+
+/** The tag of the assistant's operations in the OpenAPI document. */
+export const openApiTags: OpenApiTag[] = [
+  {
+    name: 'assistant',
+    description:
+      'Chat with the assistant (JSON, or a stream of Server-Sent Events), conversations, feedback and escalation.',
+  },
+];

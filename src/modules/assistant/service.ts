@@ -61,9 +61,14 @@ export class ChatInterrupted extends Error {
 export class AssistantService {
   constructor(
     private readonly deps: AppDeps,
-    readonly knowledge: KnowledgeBase,
+    private readonly knowledgeBase: () => KnowledgeBase,
     readonly provider: AnswerProvider,
   ) {}
+
+  /** Indexed on first use (or by the warm-up after the server listens), off the path to its first answer. */
+  get knowledge(): KnowledgeBase {
+    return this.knowledgeBase();
+  }
 
   /** The conversation when the caller owns it: 404 when absent, 403 when another account's. */
   async ownedConversation(user: UserRecord, id: number): Promise<repo.ConversationRow> {

@@ -1,6 +1,6 @@
 // The geographic data as the API serves it, held in memory: every response body the endpoints
-// can give is serialised once, with its ETag, when the catalogue is built, so a request is one
-// Map lookup. Built at start (after the first-start load) and rebuilt when geo:import has bumped
+// can give is serialised once, with its ETag, on its first request after the catalogue is built,
+// so a request is one Map lookup. Built at start (after the first-start load) and rebuilt when geo:import has bumped
 // the revision in the database (checked every REVISION_CHECK_MS while the server runs).
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -9,8 +9,8 @@ import type { Database } from '../../db/schema.js';
 import { activeRows, currentRevision } from './repository.js';
 
 export interface CachedBody {
-  body: Buffer;
-  etag: string;
+  readonly body: Buffer;
+  readonly etag: string;
 }
 
 export type GeoItem = { id: number | string; name: string };
@@ -24,9 +24,32 @@ const collator = new Intl.Collator('fa', { numeric: true });
 const byNameThenId = (a: { name: string; id: number }, b: { name: string; id: number }) =>
   collator.compare(a.name, b.name) || a.id - b.id;
 
+/**
+ * A body serialised, and its ETag hashed, when first asked for: a build makes thousands of them and
+ * most are never requested, so a start does not wait for them (docs/performance.md, "Startup").
+ */
+class LazyBody implements CachedBody {
+  private bytes: Buffer | undefined;
+  private tag: string | undefined;
+
+  constructor(private value: unknown) {}
+
+  get body(): Buffer {
+    if (!this.bytes) {
+      this.bytes = Buffer.from(JSON.stringify(this.value));
+      this.value = undefined;
+    }
+    return this.bytes;
+  }
+
+  get etag(): string {
+    this.tag ??= `"${createHash('sha1').update(this.body).digest('base64url')}"`;
+    return this.tag;
+  }
+}
+
 function cached(value: unknown): CachedBody {
-  const body = Buffer.from(JSON.stringify(value));
-  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+  return new LazyBody(value);
 }
 
 export const EMPTY_ARRAY = cached([]);
@@ -61,6 +84,24 @@ async function sortedRows(
 /** Builds every body: keys are `provinces`, `counties/8`, `children/section/785`, `children/city/city_4`... */
 export async function buildBodies(db: Kysely<Database>): Promise<Map<string, CachedBody>> {
   const bodies = new Map<string, CachedBody>();
+  await Promise.all([buildMainBodies(db, bodies), buildVillageBodies(db, bodies)]);
+  return bodies;
+}
+
+/**
+ * The villages' bodies (`villages/<district>`, `children/city/rural_<rural>`): read and sorted
+ * apart, as they are most of the data (about 98,000 rows) and of the time a build takes.
+ */
+export async function buildVillageBodies(db: Kysely<Database>, bodies: Map<string, CachedBody>): Promise<void> {
+  const villages = await sortedRows(db, 'villages', ['district_id', 'rural_id']);
+  for (const [districtId, group] of groupBy(villages, 'district_id'))
+    bodies.set(`villages/${districtId}`, cached({ data: plain(group) }));
+  for (const [ruralId, group] of groupBy(villages, 'rural_id'))
+    bodies.set(`children/city/rural_${ruralId}`, cached(plain(group)));
+}
+
+/** Every other body. */
+async function buildMainBodies(db: Kysely<Database>, bodies: Map<string, CachedBody>): Promise<void> {
   const [
     continents,
     countries,
@@ -69,7 +110,6 @@ export async function buildBodies(db: Kysely<Database>): Promise<Map<string, Cac
     districts,
     cities,
     rurals,
-    villages,
     regions,
     neighborhoods,
     streets,
@@ -82,7 +122,6 @@ export async function buildBodies(db: Kysely<Database>): Promise<Map<string, Cac
     sortedRows(db, 'districts', ['county_id']),
     sortedRows(db, 'cities', ['district_id']),
     sortedRows(db, 'rurals', ['district_id']),
-    sortedRows(db, 'villages', ['district_id', 'rural_id']),
     sortedRows(db, 'regions', ['city_id']),
     sortedRows(db, 'neighborhoods', ['region_id']),
     sortedRows(db, 'streets', ['neighborhood_id']),
@@ -97,7 +136,6 @@ export async function buildBodies(db: Kysely<Database>): Promise<Map<string, Cac
     ['counties', counties, 'province_id'],
     ['districts', districts, 'county_id'],
     ['cities', cities, 'district_id'],
-    ['villages', villages, 'district_id'],
   ];
   for (const [name, rows, column] of wrapped) {
     for (const [parentId, group] of groupBy(rows, column))
@@ -111,7 +149,6 @@ export async function buildBodies(db: Kysely<Database>): Promise<Map<string, Cac
     ['province', counties, 'province_id', ''],
     ['county', districts, 'county_id', ''],
     ['city', regions, 'city_id', 'city_'],
-    ['city', villages, 'rural_id', 'rural_'],
     ['region', neighborhoods, 'region_id', ''],
     ['neighborhood', streets, 'neighborhood_id', ''],
     ['street', alleys, 'street_id', ''],
@@ -140,7 +177,6 @@ export async function buildBodies(db: Kysely<Database>): Promise<Map<string, Cac
     items.sort((a, b) => collator.compare(a.name, b.name) || a.kind - b.kind || a.key - b.key);
     bodies.set(`children/section/${districtId}`, cached(items.map(({ id, name }) => ({ id, name }))));
   }
-  return bodies;
 }
 
 export class GeoCatalog {
@@ -148,6 +184,9 @@ export class GeoCatalog {
   private revision: number | undefined;
   private timer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | undefined;
+  private villages: Promise<void> | undefined;
+  /** False from start() until the villages' bodies are in. */
+  complete = true;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -159,6 +198,40 @@ export class GeoCatalog {
     return this.bodies.get(key);
   }
 
+  /**
+   * The build of a starting server: every body but the villages' now, so the server answers sooner
+   * (docs/performance.md, "Startup"); theirs on the first request that may need them
+   * (whenComplete) or when the server calls whenComplete soon after it listens.
+   */
+  async start(): Promise<void> {
+    const started = Date.now();
+    const revision = await currentRevision(this.db);
+    const bodies = new Map<string, CachedBody>();
+    await buildMainBodies(this.db, bodies);
+    this.bodies = bodies;
+    this.revision = revision;
+    this.complete = false;
+    this.log.info(
+      { entries: bodies.size, revision, ms: Date.now() - started },
+      'geo: in-memory index built but the villages',
+    );
+  }
+
+  /** Resolves once every body is in: builds the villages' bodies after start(), once. */
+  whenComplete(): Promise<void> {
+    if (this.complete) return Promise.resolve();
+    this.villages ??= (async () => {
+      const target = this.bodies;
+      const villages = new Map<string, CachedBody>();
+      await buildVillageBodies(this.db, villages);
+      // A rebuild meanwhile has swapped in a complete set: this one is older.
+      if (this.bodies !== target) return;
+      for (const [key, body] of villages) target.set(key, body);
+      this.complete = true;
+    })().finally(() => (this.villages = undefined));
+    return this.villages;
+  }
+
   /** Rebuilds every body from the database and swaps them in at once. */
   async rebuild(): Promise<void> {
     const started = Date.now();
@@ -166,6 +239,7 @@ export class GeoCatalog {
     const bodies = await buildBodies(this.db);
     this.bodies = bodies;
     this.revision = revision;
+    this.complete = true;
     this.log.info({ entries: bodies.size, revision, ms: Date.now() - started }, 'geo: in-memory index built');
   }
 

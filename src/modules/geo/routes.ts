@@ -12,6 +12,7 @@ import { loadBundledData } from './loader.js';
 import { byParentSchema, ChildrenSchema, ContinentsSchema, ProvincesSchema } from './schemas.js';
 
 export const CACHE_CONTROL = 'public, max-age=3600';
+const VILLAGES_AFTER_LISTEN_MS = 1_000;
 
 const catalogs = new WeakMap<AppDeps, GeoCatalog>();
 
@@ -32,6 +33,22 @@ function sendCached(req: FastifyRequest, reply: FastifyReply, entry: CachedBody)
   reply.header('content-type', 'application/json; charset=utf-8').send(entry.body);
 }
 
+/** Sends the entry for a key, after the deferred villages' bodies when the key may be one of theirs. */
+function answer(
+  catalog: GeoCatalog,
+  key: string | undefined,
+  empty: CachedBody,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> | undefined {
+  const entry = key === undefined ? undefined : catalog.get(key);
+  if (entry || catalog.complete) {
+    sendCached(req, reply, entry ?? empty);
+    return undefined;
+  }
+  return catalog.whenComplete().then(() => sendCached(req, reply, (key && catalog.get(key)) || empty));
+}
+
 // hotPath: no request log lines, no per-request child logger (src/http/hot-path.ts).
 const baseConfig = { rateLimit: false, validationForm: 'general', hotPath: true } as const;
 
@@ -45,8 +62,15 @@ const routes: FastifyPluginAsync = async (instance) => {
 
   app.addHook('onReady', async () => {
     if (app.deps.loadGeoData) await loadBundledData(app.deps.db, app.deps.dialect, (line) => app.log.info(line));
-    await catalog.rebuild();
+    await catalog.start();
     if (app.deps.startWorkers) catalog.watch();
+  });
+  // The villages' bodies, left out of the start's build, soon after the server first answers.
+  app.addHook('onListen', (done) => {
+    setTimeout(() => {
+      catalog.whenComplete().catch((err: unknown) => app.log.warn({ err }, 'geo: cannot build the villages yet'));
+    }, VILLAGES_AFTER_LISTEN_MS).unref();
+    done();
   });
   app.addHook('onClose', async () => catalog.stop());
   // The same answers, for the plainest spelling of each path, before Fastify (src/http/prepared-answers.ts).
@@ -54,30 +78,31 @@ const routes: FastifyPluginAsync = async (instance) => {
   if (app.deps.config.CORS_ORIGINS.length === 0) app.preparedAnswers.add((path) => preparedGeoAnswer(catalog, path));
 
   app.get('/provinces', { schema: ProvincesSchema, config: routeConfig }, (req, reply) => {
-    sendCached(req, reply as FastifyReply, catalog.get('provinces') ?? EMPTY_DATA);
+    return answer(catalog, 'provinces', EMPTY_DATA, req, reply as FastifyReply);
   });
 
-  const byParent: Array<[path: string, summary: string, parent: string]> = [
-    ['counties', 'Active counties of a province', 'province'],
-    ['districts', 'Active districts of a county', 'county'],
-    ['cities', 'Active cities of a district', 'district'],
-    ['villages', 'Active villages of a district', 'district'],
+  const byParent: Array<[path: string, operationId: string, summary: string, parent: string]> = [
+    ['counties', 'listCountiesOfProvince', 'Active counties of a province', 'province'],
+    ['districts', 'listDistrictsOfCounty', 'Active districts of a county', 'county'],
+    ['cities', 'listCitiesOfDistrict', 'Active cities of a district', 'district'],
+    ['villages', 'listVillagesOfDistrict', 'Active villages of a district', 'district'],
   ];
-  for (const [path, summary, parent] of byParent) {
-    app.get(`/${path}/:id`, { schema: byParentSchema(summary, parent), config: routeConfig }, (req, reply) => {
-      sendCached(req, reply as FastifyReply, catalog.get(`${path}/${req.params.id}`) ?? EMPTY_DATA);
+  for (const [path, operationId, summary, parent] of byParent) {
+    const schema = byParentSchema(operationId, summary, parent);
+    app.get(`/${path}/:id`, { schema, config: routeConfig }, (req, reply) => {
+      return answer(catalog, `${path}/${req.params.id}`, EMPTY_DATA, req, reply as FastifyReply);
     });
   }
 
   app.get('/geographic/continents', { schema: ContinentsSchema, config: routeConfig }, (req, reply) => {
-    sendCached(req, reply as FastifyReply, catalog.get('continents') ?? EMPTY_ARRAY);
+    return answer(catalog, 'continents', EMPTY_ARRAY, req, reply as FastifyReply);
   });
 
   app.get('/geographic/:level/:parentId/children', { schema: ChildrenSchema, config: routeConfig }, (req, reply) => {
     const level = req.params.level.toLowerCase();
     if (!isChildLevel(level)) throw new ValidationError(fieldError('level', fieldMessage('in', 'level')));
     const key = childrenKey(level, req.params.parentId);
-    sendCached(req, reply as FastifyReply, (key && catalog.get(key)) || EMPTY_ARRAY);
+    return answer(catalog, key || undefined, EMPTY_ARRAY, req, reply as FastifyReply);
   });
 };
 

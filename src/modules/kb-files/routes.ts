@@ -6,7 +6,7 @@ import { ValidationError } from '../../core/errors.js';
 import { t } from '../../core/i18n.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale } from '../../http/i18n.js';
-import { bundledKnowledgeBase } from '../assistant/knowledge.js';
+import { MULTIPART_BODY } from '../../http/openapi-document.js';
 import { DocumentIndex } from './document-index.js';
 import { fileView, passageView } from './presenter.js';
 import * as s from './schemas.js';
@@ -20,7 +20,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const { deps } = app;
   await registerDocumentUploads(app);
-  const index = new DocumentIndex(deps.db, bundledKnowledgeBase());
+  const index = new DocumentIndex(deps.db, app.knowledge);
   const logError = (error: unknown) => app.log.error({ err: error }, 'uploaded documents: reading or indexing failed');
   const service = new KbFileService(deps, index, logError);
   // Documents read before this start are in the assistant before the server listens.
@@ -45,6 +45,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
           'The same bytes uploaded again are the same file (SHA-256): 200 with it unchanged, or, when it had failed, read again (202). A second file part or an oversized form is 413.',
         tags: s.tags,
         consumes: ['multipart/form-data'],
+        [MULTIPART_BODY]: s.UploadForm,
         body: s.UploadBody,
         response: s.responses.upload,
       },

@@ -1,9 +1,18 @@
 // TypeBox schemas of the uploaded documents' admin routes (/api/admin/kb/files).
 import { Type } from 'typebox';
 import { PageMetaSchema, paginationQuery } from '../../core/pagination.js';
+import type { OpenApiTag } from '../../http/openapi.js';
 import { errorResponses, IntegerId, NO_NUL, Timestamp } from '../../http/schemas.js';
 
 export const tags = ['knowledge base documents'];
+
+export const openApiTags: OpenApiTag[] = [
+  {
+    name: 'knowledge base documents',
+    description:
+      'Documents staff upload for the assistant to read (PDF, DOCX, TXT, Markdown): upload, status, passages, deactivate, delete.',
+  },
+];
 
 export const FileIdParams = Type.Object({ id: { ...IntegerId, description: 'Id of the uploaded document.' } });
 
@@ -20,6 +29,20 @@ export const UploadBody = Type.Object({
     }),
   ),
 });
+
+/** The upload as the OpenAPI document shows it: the form fields above and the file. */
+export const UploadForm = {
+  type: 'object',
+  required: ['file'],
+  properties: {
+    ...UploadBody.properties,
+    file: {
+      type: 'string',
+      format: 'binary',
+      description: 'The document: .pdf, .docx, .txt, .md or .markdown, smaller than 20 MB (at most 20,971,519 bytes).',
+    },
+  },
+};
 
 export const UpdateBody = Type.Object(
   {

@@ -50,6 +50,7 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
     {
       schema: {
         summary: 'Create or update a project mirrored from the platform (201 created, 200 updated)',
+        operationId: 'reportProjectStatus',
         description:
           'A change of status into approved, rejected, under_review or archived (creation included) notifies the owner; the same status again does not.',
         tags,
@@ -67,6 +68,8 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
     {
       schema: {
         summary: 'Ask the owner for changes before approval (notifies the owner)',
+        operationId: 'requestProjectRevision',
+        description: 'Records a revision request for the project and notifies its owner with the message.',
         tags,
         params: RecordIdParams,
         body: RevisionRequestBody,
@@ -91,6 +94,7 @@ const adminRoutes: FastifyPluginAsync = async (instance) => {
     {
       schema: {
         summary: 'Create or update an investment mirrored from the platform (201 created, 200 updated)',
+        operationId: 'reportInvestmentStatus',
         description:
           'A change of status into paid, active, completed, cancelled or refunded notifies the investor; into paid also the project owner. The same status again notifies nobody.',
         tags,

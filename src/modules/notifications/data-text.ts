@@ -7,12 +7,7 @@
 import fastJson from 'fast-json-stringify';
 import { Compile } from 'typebox/compile';
 import type { TSchema } from 'typebox';
-import {
-  NOTIFICATION_TYPES,
-  type NotificationDataOf,
-  type NotificationType,
-  type PendingNotification,
-} from './events.js';
+import type { NotificationDataOf, NotificationType, PendingNotification } from './events.js';
 import { DATA_SCHEMA_OF } from './schemas.js';
 
 declare const textOf: unique symbol;
@@ -30,17 +25,25 @@ function writer(schema: TSchema): Writer {
   return { check: (value) => validator.Check(value), write: fastJson(schema as Parameters<typeof fastJson>[0]) };
 }
 
-const WRITERS = Object.fromEntries(NOTIFICATION_TYPES.map((type) => [type, writer(DATA_SCHEMA_OF[type])])) as Record<
-  NotificationType,
-  Writer
->;
+// Each type's writer is compiled on its first notification, not when the service starts
+// (docs/performance.md, "Start-up").
+const WRITERS = new Map<NotificationType, Writer>();
+
+function writerOf(type: NotificationType): Writer {
+  let made = WRITERS.get(type);
+  if (!made) {
+    made = writer(DATA_SCHEMA_OF[type]);
+    WRITERS.set(type, made);
+  }
+  return made;
+}
 
 /**
  * The text stored for `data`. Data that its type's schema refuses is a fault of the code that
  * built it (the builders in events.ts), never of a client's input, and is not written.
  */
 export function dataText<K extends NotificationType>(type: K, data: NotificationDataOf[K]): DataText<K> {
-  const w = WRITERS[type];
+  const w = writerOf(type);
   // The schema's `type` is the literal of its type, so the check also refuses data of another type.
   if (!w.check(data)) throw new TypeError(`notification data does not match the ${type} schema`);
   return w.write(data) as DataText<K>;

@@ -33,6 +33,9 @@ const routes: FastifyPluginAsync = async (instance) => {
     {
       schema: {
         summary: "The caller's unread notifications, newest first (at most 100)",
+        operationId: 'listNotifications',
+        description:
+          "The caller's unread notifications, newest first, at most 100; data is the notification's own payload.",
         tags,
         response: { 200: NotificationList, ...errorResponses(401, 429, 503) },
       },
@@ -51,6 +54,8 @@ const routes: FastifyPluginAsync = async (instance) => {
     {
       schema: {
         summary: 'How many unread notifications the caller has',
+        operationId: 'countUnreadNotifications',
+        description: "The number of the caller's unread notifications, for a badge.",
         tags,
         response: { 200: UnreadCount, ...errorResponses(401, 429, 503) },
       },
@@ -64,6 +69,8 @@ const routes: FastifyPluginAsync = async (instance) => {
     {
       schema: {
         summary: "Mark all of the caller's notifications read",
+        operationId: 'markAllNotificationsRead',
+        description: 'Marks every unread notification of the caller read; the answer counts them.',
         tags,
         response: { 200: ReadAllResult, ...errorResponses(401, 429, 503) },
       },
@@ -80,6 +87,8 @@ const routes: FastifyPluginAsync = async (instance) => {
     {
       schema: {
         summary: 'Mark a notification read (one already read keeps its read_at)',
+        operationId: 'markNotificationRead',
+        description: "Marks one of the caller's notifications read; another user's or an unknown id answers 404.",
         tags,
         params: NotificationIdParams,
         response: { 200: SuccessMessage, ...errorResponses(401, 404, 429, 503) },
@@ -97,6 +106,8 @@ const routes: FastifyPluginAsync = async (instance) => {
     {
       schema: {
         summary: 'Delete a notification permanently',
+        operationId: 'deleteNotification',
+        description: "Deletes one of the caller's notifications; another user's or an unknown id answers 404.",
         tags,
         params: NotificationIdParams,
         response: { 200: SuccessMessage, ...errorResponses(401, 404, 429, 503) },

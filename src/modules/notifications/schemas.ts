@@ -9,6 +9,7 @@ import {
   NOTIFYING_PROJECT_STATUSES,
   PROJECT_STATUSES,
 } from './events.js';
+import type { OpenApiTag } from '../../http/openapi.js';
 
 const MAX_SAFE_AMOUNT = Number.MAX_SAFE_INTEGER;
 /** Text without NUL characters, which PostgreSQL cannot store. */
@@ -146,31 +147,26 @@ export const StreamQuery = Type.Object({
   ),
 });
 
-export const NotificationStreamEvent = Type.Union(
-  [
-    Type.Object(
-      {
-        event: Type.Literal('unread_count'),
-        data: Type.Object({ count: Type.Integer({ description: 'Unread notifications of the caller.' }) }),
-      },
-      { description: 'On connect, and after every change of the unread set.' },
-    ),
-    Type.Object(
-      {
-        event: Type.Literal('notification'),
-        id: Type.String({ description: 'The cursor: send it back as Last-Event-ID to resume after it.' }),
-        data: Notification,
-      },
-      { description: 'A new notification of the caller, exactly as GET /api/notifications shows it.' },
-    ),
-  ],
+const UnreadCountEvent = Type.Object(
+  { count: Type.Integer({ description: 'Unread notifications of the caller.' }) },
   {
-    title: 'NotificationStreamEvent',
-    description:
-      'The stream is Server-Sent Events; this schema describes one event as {event, id, data} with data parsed from its JSON. ' +
-      'The stream starts with a retry: hint and carries comment lines (heartbeats) at least every 25 s; it ends when the instance shuts down.',
+    title: 'UnreadCountEvent',
+    description: 'event: unread_count. On connect, and after every change of the unread set.',
   },
 );
+
+/**
+ * The data of each event of the notification stream, parsed from its JSON: what a generated
+ * Server-Sent Events client yields. x-sse-events names the schema of each event type.
+ */
+export const NotificationStreamData = Type.Union([UnreadCountEvent, Notification], {
+  title: 'NotificationStreamData',
+  description:
+    'The stream is Server-Sent Events; this schema is the data of one event (its JSON, parsed), and x-sse-events gives the schema of each event type: ' +
+    'unread_count (UnreadCountEvent), notification (a new notification of the caller exactly as GET /api/notifications shows it; its id: line is the cursor to send back as Last-Event-ID). ' +
+    'The stream starts with a retry: hint and carries comment lines (heartbeats) at least every 25 s; it ends when the instance shuts down.',
+  'x-sse-events': { unread_count: UnreadCountEvent, notification: Notification },
+});
 
 // Admin integration API.
 
@@ -279,3 +275,16 @@ export const InvestmentResult = Type.Object({
   data: Investment,
   notification_ids: NotificationIds,
 });
+
+/** The tags of the notification operations in the OpenAPI document. */
+export const openApiTags: OpenApiTag[] = [
+  {
+    name: 'notifications',
+    description: "The caller's notifications: list, unread count, marking read, deleting, and a live stream.",
+  },
+  {
+    name: 'admin integration',
+    description:
+      'Calls from the main platform (admin token): user accounts and tokens, project and investment changes.',
+  },
+];

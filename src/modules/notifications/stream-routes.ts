@@ -9,7 +9,7 @@ import { HttpError, serviceUnavailable } from '../../core/errors.js';
 import { startEventStream } from '../../http/event-stream.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { NotificationRecord } from './repository.js';
-import { Notification, NotificationStreamEvent, StreamQuery, StreamToken } from './schemas.js';
+import { Notification, NotificationStreamData, StreamQuery, StreamToken } from './schemas.js';
 import { issueStreamToken, redeemStreamToken } from './stream-tokens.js';
 
 const tags = ['notifications'];
@@ -32,6 +32,9 @@ const routes: FastifyPluginAsync = async (instance) => {
     {
       schema: {
         summary: 'A single-use ticket (60 s) for opening the notification stream from a browser EventSource',
+        operationId: 'createNotificationStreamToken',
+        description:
+          'A browser EventSource cannot send an Authorization header: this ticket, valid 60 s and for one connection, goes in ?stream_token= instead.',
         tags,
         response: { 201: StreamToken, ...errorResponses(401, 429, 503) },
       },
@@ -45,6 +48,7 @@ const routes: FastifyPluginAsync = async (instance) => {
     {
       schema: {
         summary: "The caller's notifications as they happen (Server-Sent Events)",
+        operationId: 'streamNotifications',
         description:
           'Authorization: Bearer, or ?stream_token= from POST /api/notifications/stream-tokens (never the bearer token in the URL). ' +
           'Sends unread_count on connect, then notification events (id = cursor) and unread_count after every change, from any instance or the CLI. ' +
@@ -54,7 +58,7 @@ const routes: FastifyPluginAsync = async (instance) => {
         response: {
           200: {
             description: 'An open stream (text/event-stream).',
-            content: { 'text/event-stream': { schema: NotificationStreamEvent } },
+            content: { 'text/event-stream': { schema: NotificationStreamData } },
           },
           ...errorResponses(401, 429, 503),
         },

@@ -8,6 +8,7 @@ import { t } from '../../core/i18n.js';
 import { requestLocale } from '../../http/i18n.js';
 import staffRoutes from './staff-routes.js';
 import { attachmentIdFrom, contentDisposition, throwIfInvalid, ticketIdFrom } from './http-helpers.js';
+import { MULTIPART_BODY } from '../../http/openapi-document.js';
 import * as schemas from './schemas.js';
 import * as changes from './changes.js';
 import * as tickets from './service.js';
@@ -34,6 +35,9 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     {
       schema: {
         summary: "The caller's tickets",
+        operationId: 'listTickets',
+        description:
+          "The caller's tickets (by owner id or email), newest first, filtered by status, priority, category and text, paginated.",
         tags: ['tickets'],
         querystring: schemas.ListQuery,
         response: schemas.Responses.list,
@@ -54,6 +58,8 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     {
       schema: {
         summary: "Counts of the caller's tickets by status",
+        operationId: 'showTicketStats',
+        description: 'How many tickets the caller has in total and per status.',
         tags: ['tickets'],
         response: schemas.Responses.stats,
       },
@@ -72,8 +78,12 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     {
       schema: {
         summary: 'Open a ticket',
+        operationId: 'createTicket',
+        description:
+          'Opens a ticket with a tracking code and SLA deadlines; files go in a multipart form under attachments[]. A confirmation mail follows.',
         tags: ['tickets'],
         consumes: schemas.UPLOAD_TYPES,
+        [MULTIPART_BODY]: schemas.uploadForm(schemas.CreateBody),
         body: schemas.CreateBody,
         response: schemas.Responses.create,
       },
@@ -99,6 +109,9 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     {
       schema: {
         summary: 'One ticket with comments and activities',
+        operationId: 'showTicket',
+        description:
+          "A ticket of the caller with its attachments, comments and audit trail; another user's or a non-integer id answers the ticket 404.",
         tags: ['tickets'],
         params: schemas.TicketIdParams,
         response: schemas.Responses.detail,
@@ -116,6 +129,9 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     {
       schema: {
         summary: 'Change priority and/or category of an open ticket',
+        operationId: 'updateTicket',
+        description:
+          'Changes the priority (which moves the deadlines) and/or the category of an open ticket of the caller.',
         tags: ['tickets'],
         params: schemas.TicketIdParams,
         body: schemas.UpdateBody,
@@ -139,6 +155,8 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     {
       schema: {
         summary: 'Close a ticket',
+        operationId: 'closeTicket',
+        description: 'Closes a ticket of the caller and records when; closing a closed ticket answers 400.',
         tags: ['tickets'],
         params: schemas.TicketIdParams,
         response: schemas.Responses.close,
@@ -158,8 +176,12 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     {
       schema: {
         summary: 'Comment (reopens a closed ticket)',
+        operationId: 'addTicketComment',
+        description:
+          "Adds the caller's comment, with files in a multipart form; a comment on a closed ticket reopens it.",
         tags: ['tickets'],
         consumes: schemas.UPLOAD_TYPES,
+        [MULTIPART_BODY]: schemas.uploadForm(schemas.CommentBody),
         params: schemas.TicketIdParams,
         body: schemas.CommentBody,
         response: schemas.Responses.comment,
@@ -185,6 +207,8 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     {
       schema: {
         summary: 'Download an attachment (raw bytes)',
+        operationId: 'downloadAttachment',
+        description: 'The bytes of a file of a ticket of the caller, with its type, size and name; never inline.',
         tags: ['tickets'],
         params: schemas.AttachmentParams,
         produces: ['application/octet-stream'],

@@ -1,26 +1,42 @@
 // TypeBox schemas of the tickets endpoints: requests and responses, with descriptions for the
 // OpenAPI document.
-import { Type, type TSchema } from 'typebox';
+import { Type, type TObject, type TSchema } from 'typebox';
 import { PageMetaSchema, paginationQuery } from '../../core/pagination.js';
-import { NO_NUL, Timestamp, errorResponses } from '../../http/schemas.js';
+import type { OpenApiTag } from '../../http/openapi.js';
+import { MAX_ID, NO_NUL, PathId, StringEnum, Timestamp, errorResponses } from '../../http/schemas.js';
+import { ALLOWED_EXTENSIONS, MAX_FILE_BYTES, MAX_FILES } from './file-check.js';
 
-/** Ids are 32-bit integer columns: a larger number would fail the query on PostgreSQL. */
-const MAX_ID = 2_147_483_647;
 const Nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description ? { description } : {});
 
-export const StatusEnum = Type.Enum(['open', 'in-progress', 'closed'], { description: 'open, in-progress or closed.' });
-export const PriorityEnum = Type.Enum(['low', 'normal', 'high'], { description: 'low, normal or high.' });
-const SlaStatus = Type.Enum(['on_time', 'warning', 'overdue', 'met', 'missed'], {
-  description: 'Extension. Open: on_time, warning (under 25% of the window left) or overdue; closed: met or missed.',
+export const StatusEnum = StringEnum(['open', 'in-progress', 'closed'], {
+  title: 'TicketStatus',
+  description: 'open, in-progress or closed.',
+});
+export const PriorityEnum = StringEnum(['low', 'normal', 'high'], {
+  title: 'TicketPriority',
+  description: 'low, normal or high.',
+});
+/** The one SLA vocabulary of a ticket (sla.ts slaStatusOf). */
+export const SlaStatusEnum = StringEnum(['on_time', 'warning', 'overdue', 'met', 'missed'], {
+  title: 'SlaStatus',
+  description:
+    'Extension. Open: on_time, warning (under 25% of the window left) or overdue; closed: met (by the deadline) or missed.',
+});
+/** The words `sla.status` used before: kept one release for clients that read them (docs/decisions.md). */
+export const LegacySlaStatusEnum = StringEnum(['on_track', 'at_risk', 'breached', 'met'], {
+  title: 'LegacySlaStatus',
+  deprecated: true,
+  description:
+    'Deprecated, use SlaStatus (sla_status): on_track = on_time, at_risk = warning, breached = overdue or missed, met = met. Removed in the next release.',
 });
 
 export const TicketIdParams = Type.Object({
-  id: Type.String({ description: 'Ticket id (integer). Anything else answers the ticket 404.' }),
+  id: PathId('Ticket id. Anything but a positive integer answers the ticket 404.'),
 });
 export const AttachmentParams = Type.Object({
-  id: Type.String({ description: 'Ticket id (integer).' }),
-  attachment_id: Type.String({ description: 'Attachment id (integer).' }),
+  id: PathId('Ticket id.'),
+  attachment_id: PathId('Attachment id.'),
 });
 
 export const ListQuery = Type.Object({
@@ -43,12 +59,14 @@ export const StaffListQuery = Type.Object({
     Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Only tickets assigned to this admin.' }),
   ),
   sla_status: Type.Optional(
-    Type.Enum(['on_track', 'at_risk', 'breached', 'met'], {
-      description: 'Extension: only tickets whose sla.status is this now.',
+    Type.Union([SlaStatusEnum, LegacySlaStatusEnum], {
+      description:
+        'Extension: only tickets whose sla_status is this now. The deprecated words of sla.status still filter for one release (breached: overdue or missed).',
     }),
   ),
   sort: Type.Optional(
-    Type.Enum(['created_at', 'sla_deadline'], {
+    StringEnum(['created_at', 'sla_deadline'], {
+      title: 'TicketSort',
       description:
         'Extension: created_at (newest first, the default) or sla_deadline (soonest resolution deadline first).',
     }),
@@ -57,6 +75,23 @@ export const StaffListQuery = Type.Object({
 
 /** The upload routes take JSON or a multipart form (documented with attachments[] as files). */
 export const UPLOAD_TYPES = ['application/json', 'multipart/form-data'];
+
+/** An upload route's body as a multipart form: the JSON body's fields, the files under attachments[]. */
+export function uploadForm(body: TObject): Record<string, unknown> {
+  return {
+    type: 'object',
+    required: body.required ?? [],
+    properties: {
+      ...body.properties,
+      'attachments[]': {
+        type: 'array',
+        maxItems: MAX_FILES,
+        items: { type: 'string', format: 'binary' },
+        description: `Files: ${ALLOWED_EXTENSIONS.join(', ')}; each under ${MAX_FILE_BYTES} bytes, with content of the type its extension names.`,
+      },
+    },
+  };
+}
 
 export const CreateBody = Type.Object(
   {
@@ -71,8 +106,7 @@ export const CreateBody = Type.Object(
     ),
   },
   {
-    description:
-      'JSON, or multipart/form-data with the files under attachments[] (jpg, jpeg, png, gif, pdf, doc, docx, txt, zip, rar; each under 10 MB; at most 10).',
+    description: `JSON, or multipart/form-data with the files under attachments[] (${ALLOWED_EXTENSIONS.join(', ')}; each under ${MAX_FILE_BYTES / 1_048_576} MB; at most ${MAX_FILES}).`,
   },
 );
 
@@ -122,13 +156,13 @@ const SummaryProperties = {
   id: Type.Integer(),
   tracking_code: Type.String({ description: 'TK- and 8 characters A-Z0-9.' }),
   subject: Type.String(),
-  status: Type.String({ description: 'open, in-progress or closed.' }),
-  priority: Type.String({ description: 'low, normal or high.' }),
+  status: StatusEnum,
+  priority: PriorityEnum,
   category: Nullable(Type.String()),
   assignee: Nullable(PersonSchema),
   tags: Type.Array(TagSchema),
   created_at: Timestamp,
-  sla_status: SlaStatus,
+  sla_status: SlaStatusEnum,
 };
 const Summary = Type.Object(SummaryProperties, { title: 'TicketSummary' });
 const StaffSummary = Type.Object(
@@ -152,10 +186,7 @@ const FullProperties = {
           'calendar: wall-clock hours; business: working hours of SLA_BUSINESS_HOURS in SLA_TIMEZONE, holidays excluded.',
       }),
       time_zone: Type.String({ description: 'The IANA zone working hours are kept in (SLA_TIMEZONE).' }),
-      status: Type.Enum(['on_track', 'at_risk', 'breached', 'met'], {
-        description:
-          'The resolution target: on_track, at_risk (under 25% of the window left), breached (past it, or closed after it), met (closed by it).',
-      }),
+      status: LegacySlaStatusEnum,
       first_response_due_at: Timestamp,
       first_response_at: Nullable(Timestamp),
       resolution_due_at: Timestamp,
@@ -232,15 +263,15 @@ export const Responses = {
       Type.Object({
         id: Type.Integer(),
         tracking_code: Type.String(),
-        priority: Type.String(),
+        priority: PriorityEnum,
         sla_deadline: Type.String(),
-        status: Type.String(),
+        status: StatusEnum,
       }),
     ),
     ...errorResponses(400, 401, 404, 422),
   },
   close: {
-    200: okWithMessage(Type.Object({ id: Type.Integer(), status: Type.String(), resolved_at: Type.String() })),
+    200: okWithMessage(Type.Object({ id: Type.Integer(), status: StatusEnum, resolved_at: Type.String() })),
     ...errorResponses(400, 401, 404),
   },
   comment: { 201: okWithMessage(CommentSchema), ...errorResponses(400, 401, 404, 413, 415, 422) },
@@ -254,3 +285,12 @@ export const Responses = {
     ...errorResponses(401, 404),
   },
 };
+
+/** The tags of the ticket operations in the OpenAPI document. */
+export const openApiTags: OpenApiTag[] = [
+  {
+    name: 'tickets',
+    description: 'Support tickets of the caller: open, list, read, change, close, comment, download attachments.',
+  },
+  { name: 'tickets-staff', description: 'Every ticket, for support staff: queue, assignment, status, staff replies.' },
+];

@@ -3,9 +3,10 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { isPostgres } from '../../db/schema-helpers.js';
-import { SLA_HOURS } from './sla.js';
+import { SLA_HOURS, type SlaStatus } from './sla.js';
 
-export type SlaFilter = 'on_track' | 'at_risk' | 'breached' | 'met';
+/** sla_status's words, and for one release the deprecated words of sla.status (docs/decisions.md). */
+export type SlaFilter = SlaStatus | 'on_track' | 'at_risk' | 'breached';
 
 /** A timestamp column as epoch milliseconds, exactly (ISO text on SQLite, timestamptz on PostgreSQL). */
 function epochMs(db: Kysely<Database>, column: 'created_at' | 'sla_deadline') {
@@ -21,13 +22,21 @@ export function slaCondition(db: Kysely<Database>, status: SlaFilter, nowMs: num
   const deadline = epochMs(db, 'sla_deadline');
   const left = sql`(${deadline} - ${nowMs})`;
   const warnBelow = sql`((${deadline} - ${epochMs(db, 'created_at')}) * ${sql.lit(SLA_HOURS.warningShare)})`;
+  const missed = sql<SqlBool>`(${done} and tickets.resolved_at > tickets.sla_deadline)`;
+  const overdue = sql<SqlBool>`(not ${done} and ${deadline} < ${nowMs})`;
   switch (status) {
     case 'met':
       return sql<SqlBool>`(${done} and tickets.resolved_at <= tickets.sla_deadline)`;
+    case 'missed':
+      return missed;
+    case 'overdue':
+      return overdue;
     case 'breached':
-      return sql<SqlBool>`((${done} and tickets.resolved_at > tickets.sla_deadline) or (not ${done} and ${deadline} < ${nowMs}))`;
+      return sql<SqlBool>`(${missed} or ${overdue})`;
+    case 'warning':
     case 'at_risk':
       return sql<SqlBool>`(not ${done} and ${deadline} >= ${nowMs} and ${left} < ${warnBelow})`;
+    case 'on_time':
     case 'on_track':
       return sql<SqlBool>`(not ${done} and ${deadline} >= ${nowMs} and ${left} >= ${warnBelow})`;
   }

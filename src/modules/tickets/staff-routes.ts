@@ -7,6 +7,7 @@ import { requestLocale } from '../../http/i18n.js';
 import { pageMeta } from '../../core/pagination.js';
 import { throwIfInvalid, ticketIdFrom } from './http-helpers.js';
 import { staffSummaryView } from './presenter.js';
+import { MULTIPART_BODY } from '../../http/openapi-document.js';
 import * as schemas from './schemas.js';
 import * as changes from './changes.js';
 import * as tickets from './service.js';
@@ -30,6 +31,9 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
     {
       schema: {
         summary: 'All tickets (staff)',
+        operationId: 'listAllTickets',
+        description:
+          'Every ticket, newest first or by SLA deadline, with the list filters and the staff filters (assignee, SLA status), paginated: for support staff.',
         tags: ['tickets-staff'],
         querystring: schemas.StaffListQuery,
         response: schemas.Responses.staffList,
@@ -53,6 +57,8 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
     {
       schema: {
         summary: 'Any ticket in detail (staff)',
+        operationId: 'showAnyTicket',
+        description: 'Any ticket with its owner, attachments, comments and audit trail: for support staff.',
         tags: ['tickets-staff'],
         params: schemas.TicketIdParams,
         response: schemas.Responses.detail,
@@ -70,6 +76,9 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
     {
       schema: {
         summary: 'Change status and/or assignee (staff)',
+        operationId: 'updateTicketAsStaff',
+        description:
+          'Changes the status and/or the assignee of any ticket, with an activity per change; the owner is notified: for support staff.',
         tags: ['tickets-staff'],
         params: schemas.TicketIdParams,
         body: schemas.StaffUpdateBody,
@@ -97,8 +106,12 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
     {
       schema: {
         summary: 'Staff reply (moves the ticket to in-progress)',
+        operationId: 'addStaffComment',
+        description:
+          'A staff reply, with files in a multipart form; an open ticket moves to in-progress and the first reply is recorded for the SLA: for support staff.',
         tags: ['tickets-staff'],
         consumes: schemas.UPLOAD_TYPES,
+        [MULTIPART_BODY]: schemas.uploadForm(schemas.CommentBody),
         params: schemas.TicketIdParams,
         body: schemas.CommentBody,
         response: schemas.Responses.comment,

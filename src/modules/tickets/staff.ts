@@ -5,7 +5,7 @@ import { nowIso } from '../../db/index.js';
 import { ValidationError, businessRule, msg } from '../../core/errors.js';
 import { fieldMessage } from '../../core/fields.js';
 import type { AppDeps } from '../../core/deps.js';
-import { usersByIds } from '../users/service.js';
+import { isStaffRole, usersByIds } from '../users/service.js';
 import * as repo from './repository.js';
 import type { Caller } from './service.js';
 import type { TicketStatus } from './tables.js';
@@ -23,8 +23,8 @@ export async function staffUpdate(
 ): Promise<void> {
   if (changes.assignee_id !== undefined && changes.assignee_id !== null) {
     const assignee = (await usersByIds(deps.db, [changes.assignee_id])).get(changes.assignee_id);
-    // Only administrators work tickets: anyone else is "invalid", like an id that does not exist.
-    if (!assignee?.is_admin) {
+    // Only staff (support and admin) work tickets: anyone else is "invalid", like an id that does not exist.
+    if (!assignee || !isStaffRole(assignee)) {
       throw new ValidationError({ assignee_id: [fieldMessage('in', 'assignee_id')] }, 'tickets');
     }
   }

@@ -95,6 +95,8 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
       schema: {
         operationId: 'listAdminUserTokens',
         summary: "The user's tokens that still sign in, newest first (never the secret)",
+        description:
+          'Tokens of the user that are neither revoked nor expired, newest first, with their names and last use; never the secret.',
         tags,
         params: UserIdParams,
         response: { 200: TokenList, ...errorResponses(401, 403, 404, 422, 503) },
@@ -110,6 +112,7 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
       schema: {
         operationId: 'revokeAdminUserToken',
         summary: 'Revoke one token of the user (sign-out); again: 200 with count 0',
+        description: 'Revokes the token at once on every instance; revoking it again answers 200 with count 0.',
         tags,
         params: UserTokenParams,
         response: { 200: RevokedResult, ...errorResponses(401, 403, 404, 422, 503) },
@@ -128,6 +131,8 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
       schema: {
         operationId: 'revokeAdminUserTokens',
         summary: 'Revoke every token of the user (sign-out everywhere, a password change)',
+        description:
+          'Revokes every token of the user at once (sign-out everywhere); the answer counts the tokens revoked.',
         tags,
         params: UserIdParams,
         response: { 200: RevokedResult, ...errorResponses(401, 403, 404, 422, 503) },

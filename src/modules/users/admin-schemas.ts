@@ -2,6 +2,7 @@
 // by id and hands out and revokes their personal access tokens.
 import { Type, type Static } from 'typebox';
 import { IntegerId, NO_NUL, Timestamp } from '../../http/schemas.js';
+import type { OpenApiTag } from '../../http/openapi.js';
 
 export const TOKEN_MAX_DAYS = 36_500;
 
@@ -114,3 +115,12 @@ export const RevokedResult = Type.Object({
   message: Type.String(),
   count: Type.Integer({ description: 'Tokens revoked by this call (0 when they already were).' }),
 });
+
+/** The tag of the user administration operations in the OpenAPI document. */
+export const openApiTags: OpenApiTag[] = [
+  {
+    name: 'admin integration',
+    description:
+      'Calls from the main platform (admin token): user accounts and tokens, project and investment changes.',
+  },
+];

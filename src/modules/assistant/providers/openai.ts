@@ -1,7 +1,7 @@
 // Any OpenAI-compatible chat-completions server (OpenAI, Azure OpenAI, OpenRouter, Ollama, vLLM,
 // llama.cpp's server) through the official SDK. The prompt holds the agent's system prompt, the
 // retrieved passages, the client's context facts and as many recent messages as the budget allows.
-import OpenAI, { APIConnectionTimeoutError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { oneLine } from '../context.js';
 import type { Passage } from '../knowledge.js';
@@ -85,12 +85,23 @@ export function buildPrompt(
   return [{ role: 'system', content: system }, ...history, { role: 'user', content: request.message }];
 }
 
+type Sdk = typeof import('openai');
+
 export class OpenAiProvider implements AnswerProvider {
   readonly name = 'openai' as const;
-  private readonly client: OpenAI;
+  /** The SDK and its client, loaded on the first call rather than at start (docs/performance.md, "Startup"). */
+  private sdk: Promise<{ sdk: Sdk; client: OpenAI }> | undefined;
 
-  constructor(private readonly options: OpenAiProviderOptions) {
-    this.client = new OpenAI({
+  constructor(private readonly options: OpenAiProviderOptions) {}
+
+  private loaded(): Promise<{ sdk: Sdk; client: OpenAI }> {
+    this.sdk ??= import('openai').then((sdk) => ({ sdk, client: this.connect(sdk) }));
+    return this.sdk;
+  }
+
+  private connect(sdk: Sdk): OpenAI {
+    const options = this.options;
+    return new sdk.OpenAI({
       baseURL: options.baseURL,
       // Local servers (Ollama, llama.cpp) take no key; the SDK insists on one.
       apiKey: options.apiKey ?? 'not-needed',
@@ -101,6 +112,8 @@ export class OpenAiProvider implements AnswerProvider {
   }
 
   async answer(request: AnswerRequest, stream?: StreamOptions): Promise<Answer> {
+    const { sdk, client } = await this.loaded();
+    const { APIConnectionTimeoutError, APIUserAbortError } = sdk;
     // The SDK's timeout stops at the response headers; a server that then stalls mid-body would
     // hold the chat forever. This deadline covers the whole exchange, body included.
     const deadline = new AbortController();
@@ -117,7 +130,7 @@ export class OpenAiProvider implements AnswerProvider {
       if (stream) {
         // The model server's own stream: each delta goes to the client as it arrives.
         content = '';
-        const chunks = await this.client.chat.completions.create({ ...body, stream: true }, { signal });
+        const chunks = await client.chat.completions.create({ ...body, stream: true }, { signal });
         for await (const chunk of chunks) {
           const delta = chunk.choices?.[0]?.delta?.content;
           if (!delta) continue;
@@ -127,7 +140,7 @@ export class OpenAiProvider implements AnswerProvider {
         // The SDK ends the iteration quietly when the signal aborts: a stop, not an answer.
         if (signal.aborted) throw new APIUserAbortError();
       } else {
-        const completion = await this.client.chat.completions.create(body, { signal });
+        const completion = await client.chat.completions.create(body, { signal });
         content = completion.choices?.[0]?.message?.content ?? undefined;
       }
       stopClock({ outcome: 'ok' });

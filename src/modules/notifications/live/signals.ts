@@ -7,9 +7,10 @@
 //   users' notifications versions (one indexed read per 500 users) every NOTIFICATION_STREAM_POLL_MS.
 // Why not Redis pub/sub: the CLI and SQL writes would have to publish too, and a publish is not
 // tied to the commit; the trigger sees every writer and fires only for committed changes.
-import pg from 'pg';
+import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import { pgDriver } from '../../../db/pg.js';
 import type { Database } from '../../../db/schema.js';
 import { notificationVersions } from '../stream-repository.js';
 import type { NotificationStreams } from './streams.js';
@@ -40,7 +41,7 @@ export class PostgresSignals implements ChangeSignals {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client(this.connection);
+    const client = new (pgDriver().Client)(this.connection);
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client));
     client.on('notification', (message) => {

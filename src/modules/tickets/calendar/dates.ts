@@ -19,8 +19,9 @@ function partsFormatter(calendar: string): Intl.DateTimeFormat {
   });
 }
 
-const PERSIAN = partsFormatter('persian');
-const LUNAR = partsFormatter('islamic-umalqura');
+// Made on first use: creating them loads ICU's calendar data, which a start need not wait for.
+let persian: Intl.DateTimeFormat | undefined;
+let lunar: Intl.DateTimeFormat | undefined;
 
 function civilOf(formatter: Intl.DateTimeFormat, utcMidnight: number): CivilDate {
   const out: CivilDate = { year: 0, month: 0, day: 0 };
@@ -52,11 +53,13 @@ export function weekdayOf(day: number): number {
 }
 
 export function jalaliOf(day: number): CivilDate {
-  return civilOf(PERSIAN, day * DAY_MS);
+  persian ??= partsFormatter('persian');
+  return civilOf(persian, day * DAY_MS);
 }
 
 export function lunarOf(day: number): CivilDate {
-  return civilOf(LUNAR, day * DAY_MS);
+  lunar ??= partsFormatter('islamic-umalqura');
+  return civilOf(lunar, day * DAY_MS);
 }
 
 /**

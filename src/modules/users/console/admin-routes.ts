@@ -44,6 +44,7 @@ const consoleAdminRoutes: FastifyPluginAsync = async (instance) => {
       schema: {
         operationId: 'listConsoleSessions',
         summary: "The user's live console sessions, newest first",
+        description: "The user's console sessions that have not ended or expired, newest first; never a secret.",
         tags,
         params: UserIdParams,
         response: { 200: SessionList, ...errorResponses(401, 403, 404, 422, 503) },
@@ -59,6 +60,7 @@ const consoleAdminRoutes: FastifyPluginAsync = async (instance) => {
       schema: {
         operationId: 'endConsoleSessionOfUser',
         summary: 'End one console session of the user; again: 200 with count 0',
+        description: 'Ends one console session of the user at once; ending it again answers 200 with count 0.',
         tags,
         params: SessionParams,
         response: { 200: EndedResult, ...errorResponses(401, 403, 404, 422, 503) },
@@ -77,6 +79,7 @@ const consoleAdminRoutes: FastifyPluginAsync = async (instance) => {
       schema: {
         operationId: 'endConsoleSessionsOfUser',
         summary: 'End every console session of the user',
+        description: 'Ends every console session of the user at once; the answer counts them.',
         tags,
         params: UserIdParams,
         response: { 200: EndedResult, ...errorResponses(401, 403, 404, 422, 503) },

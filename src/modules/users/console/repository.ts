@@ -182,3 +182,22 @@ export async function setLocale(db: Kysely<Database>, userId: number, locale: 'e
     .where('locale', '!=', locale)
     .execute();
 }
+
+/**
+ * Forgets the user's links and sessions that ended before `before` (used, expired, revoked): run
+ * at each sign-in, so the tables hold what is live plus a day of history per staff member.
+ */
+export async function forgetEnded(db: Kysely<Database>, userId: number, before: string): Promise<void> {
+  await db
+    .deleteFrom('console_links')
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('expires_at', '<', before), eb('used_at', '<', before)]))
+    .execute();
+  await db
+    .deleteFrom('console_sessions')
+    .where('user_id', '=', userId)
+    .where((eb) =>
+      eb.or([eb('expires_at', '<', before), eb('idle_expires_at', '<', before), eb('revoked_at', '<', before)]),
+    )
+    .execute();
+}

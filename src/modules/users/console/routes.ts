@@ -26,6 +26,9 @@ const CONSOLE = { auth: 'console', validationForm: 'general' } as const;
 /** Sign-in requests per minute from one address, whatever the email. */
 const SIGN_IN_REQUESTS_PER_MINUTE = 20;
 
+/** A response documented as a page (text/html); the service's errors on the same route stay JSON. */
+const page = (description: string) => ({ description, content: { 'text/html': { schema: LinkPage } } });
+
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.code(status).headers(LINK_PAGE_HEADERS).send(body);
 }
@@ -126,8 +129,7 @@ const consoleRoutes: FastifyPluginAsync = async (instance) => {
           'Opening the page uses nothing up (mail scanners fetch links). 410 with an explanation for a used, expired or unknown link.',
         tags,
         params: LinkParams,
-        produces: ['text/html'],
-        response: { 200: LinkPage, 410: LinkPage },
+        response: { 200: page('The link’s page.'), 410: page('The link is used, expired or unknown.') },
       },
     },
     async (req, reply) => {
@@ -149,8 +151,11 @@ const consoleRoutes: FastifyPluginAsync = async (instance) => {
           '410 for a used, expired or unknown link. The cookie is HttpOnly, SameSite=Strict, Secure over HTTPS.',
         tags,
         params: LinkParams,
-        produces: ['text/html'],
-        response: { 303: LinkPage, 403: LinkPage, 410: LinkPage },
+        response: {
+          303: page('Signed in: Set-Cookie and Location /console/.'),
+          403: page('Not sent from the link’s page (Origin).'),
+          410: page('The link is used, expired or unknown.'),
+        },
       },
       preValidation: async (req) => {
         req.body ??= {};
@@ -172,6 +177,8 @@ const consoleRoutes: FastifyPluginAsync = async (instance) => {
       schema: {
         operationId: 'showConsolePreferences',
         summary: 'The signed-in staff member’s console preferences',
+        description:
+          "The signed-in staff member's preferences (the console's language); 401 without a live console session.",
         tags,
         response: { 200: PreferencesResult, ...errorResponses(401, 503) },
       },
@@ -205,6 +212,7 @@ const consoleRoutes: FastifyPluginAsync = async (instance) => {
       schema: {
         operationId: 'listStaff',
         summary: 'Support staff and administrators, to assign tickets to',
+        description: 'Support staff and administrators who can be assigned tickets, by name: for the console.',
         tags,
         response: { 200: StaffList, ...errorResponses(401, 403, 503) },
       },

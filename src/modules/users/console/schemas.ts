@@ -1,6 +1,7 @@
 // TypeBox schemas of the staff console's sign-in: the session, sign-in requests and links,
 // preferences, the staff list, and the admin integration's links and sessions of a user.
 import { Type } from 'typebox';
+import type { OpenApiTag } from '../../../http/openapi.js';
 import { IntegerId, Timestamp } from '../../../http/schemas.js';
 
 const RoleSchema = Type.Enum(['member', 'support', 'admin'], {
@@ -102,3 +103,11 @@ export const EndedResult = Type.Object({
   message: Type.String(),
   count: Type.Integer({ description: 'Sessions ended by this call (0 when they already were).' }),
 });
+
+/** The tag of the staff console's sign-in and session operations in the OpenAPI document. */
+export const openApiTags: OpenApiTag[] = [
+  {
+    name: 'console',
+    description: 'Sign-in to the staff console by one-time link, its cookie session, preferences and the staff list.',
+  },
+];

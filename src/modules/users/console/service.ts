@@ -19,6 +19,8 @@ import './messages.js';
 export const LINK_LIFETIME_MS = 15 * 60_000;
 /** Sign-in mails one address may get per link lifetime; further requests are answered alike but send nothing. */
 export const MAILS_PER_ADDRESS = 3;
+/** How long ended links and sessions stay listed in the tables before a sign-in forgets them. */
+const HISTORY_MS = 86_400_000;
 
 type Deps = Pick<AppDeps, 'db' | 'dialect' | 'config'>;
 
@@ -123,6 +125,7 @@ export async function signIn(
     if (!link) return undefined;
     const user = await findMirroredUser(trx, link.user_id, deps.dialect, true);
     if (!user || linkRefusal(user)) return undefined;
+    await repo.forgetEnded(trx, user.id, new Date(now - HISTORY_MS).toISOString());
     const sessionSecret = newSecret();
     const expiresAt = now + config.CONSOLE_SESSION_MAX_HOURS * 3_600_000;
     const idleExpiresAt = Math.min(expiresAt, now + config.CONSOLE_SESSION_IDLE_MINUTES * 60_000);

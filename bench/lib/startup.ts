@@ -1,0 +1,25 @@
+// The first start of a fresh clone, for bench/startup.ts: the project's files as git would check
+// them out (tracked and new files, nothing ignored: no dist/, no data/), with the installed
+// node_modules linked in, as they are after `npm install`.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from '../../harness/server.js';
+
+export function runGit(args: string[], cwd = projectRoot): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+}
+
+/** Copies the project's checked-out files (as a clone would have them) to dest and links node_modules. */
+export function copyForFirstStart(root: string, dest: string): void {
+  const files = runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], root)
+    .split('\0')
+    .filter(Boolean);
+  for (const file of files) {
+    const from = path.join(root, file);
+    if (!fs.existsSync(from)) continue; // deleted in the work tree, not yet committed
+    fs.mkdirSync(path.dirname(path.join(dest, file)), { recursive: true });
+    fs.copyFileSync(from, path.join(dest, file));
+  }
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dest, 'node_modules'), 'dir');
+}
