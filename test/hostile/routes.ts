@@ -331,6 +331,40 @@ export const ROUTES: RouteSpec[] = [
     multipart: true,
   },
 
+  // Inbound mail (the webhook takes message/rfc822 only: a JSON body is a 415)
+  {
+    method: 'POST',
+    path: '/api/admin/inbound-mail',
+    access: 'admin',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+    also: [400, 403],
+    body: { raw: text(1, 300) },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/inbound-mail',
+    access: 'admin',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+    also: [403],
+    query: { status: fc.constantFrom('held', 'comment', 'bounce'), page: fc.integer({ min: 1, max: 3 }) },
+  },
+  ...(['accept', 'reject'] as const).map(
+    (decision): RouteSpec => ({
+      method: 'POST',
+      path: `/api/admin/inbound-mail/{id}/${decision}`,
+      access: 'admin',
+      form: 'general',
+      notFound: ['failure'],
+      success: 'success',
+      also: [400, 403],
+      params: { id: idParam(() => [1, 2, 3]) },
+    }),
+  ),
+
   // Geographic
   { method: 'GET', path: '/api/provinces', access: 'public', form: 'general', notFound: [], success: 'data-array' },
   ...(['counties', 'districts', 'cities', 'villages'] as const).map(

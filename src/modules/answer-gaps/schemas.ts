@@ -1,14 +1,7 @@
 // TypeBox schemas of answer feedback (members) and the gaps (staff).
 import { Type } from 'typebox';
-import type { OpenApiTag } from '../../http/openapi.js';
 import { errorResponses, NO_NUL, Timestamp } from '../../http/schemas.js';
-
-export const openApiTags: OpenApiTag[] = [
-  {
-    name: 'assistant-staff',
-    description: 'The questions the assistant could not answer, grouped, and staff decisions on them.',
-  },
-];
+import type { OpenApiTag } from '../../http/openapi.js';
 
 export const MessageParams = Type.Object({
   id: Type.String({ description: 'Id of an assistant message of yours (digits; anything else is a 404).' }),
@@ -93,3 +86,11 @@ export const responses = {
     ...errorResponses(401, 403, 404, 422, 503),
   },
 };
+
+/** The staff side of the assistant's gaps in the OpenAPI document. */
+export const openApiTags: OpenApiTag[] = [
+  {
+    name: 'assistant-staff',
+    description: 'For staff: the questions the assistant could not answer, grouped, to write articles for.',
+  },
+];

@@ -1,18 +1,10 @@
 // TypeBox schemas of the uploaded documents' admin routes (/api/admin/kb/files).
 import { Type } from 'typebox';
 import { PageMetaSchema, paginationQuery } from '../../core/pagination.js';
-import type { OpenApiTag } from '../../http/openapi.js';
 import { errorResponses, IntegerId, NO_NUL, Timestamp } from '../../http/schemas.js';
+import type { OpenApiTag } from '../../http/openapi.js';
 
 export const tags = ['knowledge base documents'];
-
-export const openApiTags: OpenApiTag[] = [
-  {
-    name: 'knowledge base documents',
-    description:
-      'Documents staff upload for the assistant to read (PDF, DOCX, TXT, Markdown): upload, status, passages, deactivate, delete.',
-  },
-];
 
 export const FileIdParams = Type.Object({ id: { ...IntegerId, description: 'Id of the uploaded document.' } });
 
@@ -30,7 +22,7 @@ export const UploadBody = Type.Object({
   ),
 });
 
-/** The upload as the OpenAPI document shows it: the form fields above and the file. */
+/** The upload's multipart form in the OpenAPI document: the fields above and the document under file. */
 export const UploadForm = {
   type: 'object',
   required: ['file'],
@@ -125,3 +117,11 @@ export const responses = {
     ...errorResponses(401, 403, 404, 422, 503),
   },
 };
+
+/** The documents' tag in the OpenAPI document. */
+export const openApiTags: OpenApiTag[] = [
+  {
+    name: tags[0]!,
+    description: 'Documents staff upload (PDF, DOCX, text, Markdown) for the assistant to answer from.',
+  },
+];

@@ -123,7 +123,9 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
     async (req, reply) => {
       const ticket = await tickets.ticketOf(deps, null, ticketIdFrom(req.params.id));
       throwIfInvalid(req, uploadErrors(req));
-      const comment = await changes.addComment(deps, currentUser(req), ticket, req.body.message, uploadsOf(req), true);
+      const comment = await changes.addComment(deps, currentUser(req), ticket, req.body.message, uploadsOf(req), true, {
+        mailOwner: true,
+      });
       commitUploads(req);
       return reply
         .code(201)

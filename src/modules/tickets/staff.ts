@@ -6,6 +6,8 @@ import { ValidationError, businessRule, msg } from '../../core/errors.js';
 import { fieldMessage } from '../../core/fields.js';
 import type { AppDeps } from '../../core/deps.js';
 import { isStaffRole, usersByIds } from '../users/service.js';
+import { enqueueMail } from '../../mail/outbox.js';
+import { recipientOf, statusMail } from './email/outbound.js';
 import * as repo from './repository.js';
 import type { Caller } from './service.js';
 import type { TicketStatus } from './tables.js';
@@ -64,5 +66,10 @@ export async function staffUpdate(
     if (activities.length === 0) return;
     await repo.updateTicket(trx, current.id, { ...set, updated_at: now });
     await repo.insertActivities(trx, activities);
+    // The owner hears of every status change staff make (mail written in this transaction).
+    if (set.status) {
+      const to = await recipientOf(trx, current);
+      if (to) await enqueueMail(trx, statusMail(deps.config, current, to, set.status));
+    }
   });
 }
