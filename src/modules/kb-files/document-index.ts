@@ -1,19 +1,20 @@
 // The uploaded documents in the assistant's knowledge base: every ready, active file's passages,
-// as one source of passages (KnowledgeBase.add), so a change rebuilds the index
-// once however many files changed. refresh() compares the files' versions (updated_at) with what
-// the index holds and reads only the files that changed; it runs after each change this instance
-// makes and every REFRESH_MS for the changes other instances make.
+// one source per file (file:<id>, PassageSource.add/remove: only that file's passages change in the
+// index). refresh() compares the files' versions (updated_at) with what the index holds and reads
+// only the files that changed; it runs after each change this instance makes and every REFRESH_MS
+// for the changes other instances make.
 import type { Kysely } from 'kysely';
 import { t, type Locale } from '../../core/i18n.js';
 import { nowIso } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
-import type { KnowledgeBase, Passage } from '../assistant/knowledge.js';
+import type { Passage, PassageSource } from '../assistant/knowledge.js';
 import { EXTRACTION_LIMITS } from './limits.js';
 import type { DocumentPassage } from './passages.js';
 import * as repo from './repository.js';
 import './messages.js';
 
-export const DOCUMENTS_SOURCE = 'uploaded-documents';
+/** The index source of one uploaded document. */
+export const documentSource = (fileId: number) => `file:${fileId}`;
 export const REFRESH_MS = 2_000;
 /** A file still processing after this long lost its process (a crash, a restart). */
 const ABANDONED_MS = Math.max(10 * 60_000, EXTRACTION_LIMITS.timeMs * 4);
@@ -43,15 +44,15 @@ export function asKnowledgePassage(
 }
 
 export class DocumentIndex {
-  /** Per indexed file: its version and its passages. */
-  private readonly held = new Map<number, { version: string; passages: Passage[] }>();
+  /** Per indexed file: its version. */
+  private readonly held = new Map<number, string>();
   private running: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly knowledge: KnowledgeBase,
+    private readonly knowledge: PassageSource,
   ) {}
 
   /** Brings the index up to date with the database; calls that overlap share one pass plus one more. */
@@ -76,27 +77,22 @@ export class DocumentIndex {
   private async pass(): Promise<void> {
     await repo.failAbandoned(this.db, new Date(Date.now() - ABANDONED_MS).toISOString(), nowIso());
     const files = await repo.indexedFiles(this.db);
-    let changed = false;
     const current = new Set(files.map((f) => f.id));
     for (const id of [...this.held.keys()])
       if (!current.has(id)) {
         this.held.delete(id);
-        changed = true;
+        this.knowledge.remove(documentSource(id));
       }
     for (const file of files) {
       const version = String(file.updated_at);
-      if (this.held.get(file.id)?.version === version) continue;
+      if (this.held.get(file.id) === version) continue;
       const lang: Locale = file.lang === 'fa' ? 'fa' : 'en';
       const passages = (await repo.passagesOf(this.db, file.id)).map((p) =>
         asKnowledgePassage({ id: file.id, title: file.title, lang }, p),
       );
-      this.held.set(file.id, { version, passages });
-      changed = true;
+      this.knowledge.add(documentSource(file.id), passages);
+      this.held.set(file.id, version);
     }
-    if (!changed) return;
-    const all = [...this.held.keys()].sort((a, b) => a - b).flatMap((id) => this.held.get(id)!.passages);
-    if (all.length === 0) this.knowledge.remove(DOCUMENTS_SOURCE);
-    else this.knowledge.add(DOCUMENTS_SOURCE, all);
   }
 
   /** Refreshes every REFRESH_MS until stop(); a failed pass (the database away) is retried at the next tick. */

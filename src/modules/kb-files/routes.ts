@@ -6,13 +6,13 @@ import { ValidationError } from '../../core/errors.js';
 import { t } from '../../core/i18n.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale } from '../../http/i18n.js';
+import { MULTIPART_BODY } from '../../http/openapi-document.js';
 import { DocumentIndex } from './document-index.js';
 import { fileView, passageView } from './presenter.js';
 import * as s from './schemas.js';
 import { KbFileService } from './service.js';
 import { readDocumentUpload, registerDocumentUploads } from './upload.js';
 import './messages.js';
-import { MULTIPART_BODY } from '../../http/openapi-document.js';
 
 const STAFF = { auth: 'staff', validationForm: 'general' } as const;
 
