@@ -5,6 +5,7 @@ import { PageMetaSchema, paginationQuery } from '../../core/pagination.js';
 import type { OpenApiTag } from '../../http/openapi.js';
 import { MAX_ID, NO_NUL, PathId, StringEnum, Timestamp, errorResponses } from '../../http/schemas.js';
 import { ALLOWED_EXTENSIONS, MAX_FILE_BYTES, MAX_FILES } from './file-check.js';
+import { inboundMailTag } from './email/tags.js';
 
 const Nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description ? { description } : {});
@@ -293,4 +294,5 @@ export const openApiTags: OpenApiTag[] = [
     description: 'Support tickets of the caller: open, list, read, change, close, comment, download attachments.',
   },
   { name: 'tickets-staff', description: 'Every ticket, for support staff: queue, assignment, status, staff replies.' },
+  inboundMailTag,
 ];
