@@ -4,15 +4,17 @@
 // conversations, page context, long messages, near-topic questions, each through the chat itself).
 // The held-out halves and the "fresh", "unseen" and "sealed" sets are measured but their misses are
 // never printed, whatever --misses says, so nobody tunes on them.
+// The knowledge base is read from the database as the service reads it (eval/assistant/store.ts).
 // Each question goes through the chat's own understanding of a message (understand(): its language,
 // retrieval and answer choice); an answer in the other language counts as a miss.
 //   top-1      the answer's first passage is the expected one
 //   anywhere   the expected passage is among the passages the answer uses
 //   said so    an out-of-scope question got "I don't have an answer" (no passage)
 //   no answer  an in-scope question got "I don't have an answer" (counted as a miss in top-1)
-import { bundledKnowledgeBase } from '../src/modules/assistant/knowledge.js';
+import type { KnowledgeBase } from '../src/modules/assistant/knowledge.js';
 import { understand } from '../src/modules/assistant/understanding.js';
 import { PARAPHRASES } from './assistant/paraphrases.js';
+import { storeKnowledgeBase } from './assistant/store.js';
 import { measureKinds } from './assistant/kinds.js';
 import { OUT_OF_SCOPE, readQuestions, readSplit, type Lang, type Question } from './assistant/questions.js';
 
@@ -28,8 +30,7 @@ interface Outcome {
 const percent = (part: number, whole: number): string =>
   whole === 0 ? '   —' : `${((100 * part) / whole).toFixed(1).padStart(5)} %`;
 
-function evaluate(lang: Lang, questions: Question[]): Outcome[] {
-  const knowledge = bundledKnowledgeBase();
+function evaluate(knowledge: KnowledgeBase, lang: Lang, questions: Question[]): Outcome[] {
   return questions.map((question) => {
     const understood = understand(knowledge, { message: question.query });
     // An answer in the other language is no answer to the member.
@@ -58,6 +59,8 @@ export default async function run(args: string[]): Promise<number> {
   const started = performance.now();
   const lines = ['lang set      questions  top-1     anywhere   no answer  out-of-scope said so'];
   const missLines: string[] = [];
+  // The articles of the database, as the service reads them (eval/assistant/store.ts).
+  const knowledge = await storeKnowledgeBase();
   for (const lang of only === 'kinds' ? [] : (['en', 'fa'] as const)) {
     checkSplit(lang, split.sets[lang]);
     const sets: Record<SetName, Question[]> = {
@@ -69,7 +72,7 @@ export default async function run(args: string[]): Promise<number> {
       sealed: readQuestions(lang, 'sealed'),
     };
     for (const name of SET_NAMES) {
-      const outcomes = evaluate(lang, sets[name]);
+      const outcomes = evaluate(knowledge, lang, sets[name]);
       const inScope = outcomes.filter((o) => o.question.expected !== OUT_OF_SCOPE);
       const outOfScope = outcomes.filter((o) => o.question.expected === OUT_OF_SCOPE);
       const top1 = inScope.filter((o) => o.sources[0] === o.question.expected).length;

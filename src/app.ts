@@ -21,6 +21,7 @@ import consoleAssets from './plugins/console-assets.js';
 import cors from './plugins/cors.js';
 import attachmentStorage from './plugins/attachment-storage.js';
 import deps from './plugins/deps.js';
+import knowledgeBase from './plugins/knowledge-base.js';
 import mailInbox from './plugins/mail-inbox.js';
 import mailWorker from './plugins/mail-worker.js';
 import notificationStreams from './plugins/notification-streams.js';
@@ -87,6 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(storageSweep);
   await app.register(mailInbox);
   await app.register(notificationStreams);
+  await app.register(knowledgeBase);
 
   // The HTTP edge, in the order its hooks run.
   registerPreparedAnswers(app, preparedAnswers);

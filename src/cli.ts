@@ -70,15 +70,18 @@ async function main(argv: string[]): Promise<number> {
   const verbose = rest.includes('--verbose');
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({
+    let positionals: string[];
+    ({ values, positionals } = parseArgs({
       args: joinNegativeValues(
         rest.filter((a) => a !== '--verbose'),
         command,
       ),
       options: command.options,
       strict: true,
-      allowPositionals: false,
+      allowPositionals: command.positional !== undefined,
     }));
+    if (positionals.length > 1) throw new UsageError(`${name} takes one ${command.positional}`);
+    if (command.positional && positionals[0] !== undefined) values[command.positional] ??= positionals[0];
   } catch (error) {
     throw new UsageError(`${(error as Error).message.split('\n')[0]} (see ${name} --help)`);
   }

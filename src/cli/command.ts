@@ -34,6 +34,8 @@ export interface CliCommand {
   /** e.g. "--email E --first-name F --last-name L [--admin]" */
   usage: string;
   options: Record<string, CliOption>;
+  /** The option a single word after the command fills (kb:import DIR), if the command takes one. */
+  positional?: string;
   /** The command manages migrations itself; others get pending migrations applied first. */
   ownsMigrations?: boolean;
   run(values: Record<string, string | boolean | undefined>, context: CliContext): Promise<void>;

@@ -57,6 +57,13 @@ export class ValidationError extends Error {
   }
 }
 
+/** 422 for fields a service finds wrong (a slug already taken), each with a catalogue message. */
+export const invalidFields = (refs: Record<string, MessageRef>) =>
+  new ValidationError(Object.fromEntries(Object.entries(refs).map(([field, ref]) => [field, [ref]])));
+
+/** 409 {success:false, message, data}: the request was made against a state that has changed since (data: the current one). */
+export const conflict = (message: MessageText, data: unknown) => withMessage(409, { success: false, data }, message);
+
 export const VALIDATION_MESSAGES: Record<Exclude<ValidationForm, 'assistant'>, string> = {
   tickets: 'Validation error.',
   general: 'The given data was invalid.',

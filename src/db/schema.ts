@@ -2,8 +2,11 @@
 // outbox and the answer versions, shared infrastructure, in mail/tables.ts and answer-versions.ts.
 import type { MailTables } from '../mail/tables.js';
 import type { AnswerVersionTables } from './answer-versions.js';
+import type { AnswerGapTables } from '../modules/answer-gaps/tables.js';
 import type { AssistantTables } from '../modules/assistant/tables.js';
 import type { GeoTables } from '../modules/geo/tables.js';
+import type { KbTables } from '../modules/kb/tables.js';
+import type { KbFileTables } from '../modules/kb-files/tables.js';
 import type { NotificationTables } from '../modules/notifications/tables.js';
 import type { TicketTables } from '../modules/tickets/tables.js';
 import type { UserTables } from '../modules/users/tables.js';
@@ -15,4 +18,7 @@ export interface Database
     AssistantTables,
     NotificationTables,
     MailTables,
-    AnswerVersionTables {}
+    AnswerVersionTables,
+    KbTables,
+    KbFileTables,
+    AnswerGapTables {}

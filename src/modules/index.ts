@@ -9,12 +9,19 @@ import { openApiTags as notificationTags } from './notifications/schemas.js';
 import { openApiTags as ticketTags } from './tickets/schemas.js';
 import { openApiTags as userTags } from './users/admin-schemas.js';
 import { openApiTags as consoleTags } from './users/console/schemas.js';
+import answerGapRoutes from './answer-gaps/routes.js';
+import { openApiTags as answerGapTags } from './answer-gaps/schemas.js';
+import { openApiTags as kbFileTags } from './kb-files/schemas.js';
 import assistantRoutes from './assistant/routes.js';
 import { commands as assistantCommands } from './assistant/commands.js';
 import geoRoutes from './geo/routes.js';
+import kbRoutes from './kb/routes.js';
+import { openApiTags as kbTags } from './kb/schemas.js';
+import { commands as kbCommands } from './kb/commands.js';
 import { commands as geoCommands } from './geo/commands.js';
 import notificationRoutes from './notifications/routes.js';
 import { commands as notificationCommands } from './notifications/commands.js';
+import kbFileRoutes from './kb-files/routes.js';
 import ticketRoutes from './tickets/routes.js';
 import { commands as ticketCommands } from './tickets/commands.js';
 import userAdminRoutes from './users/admin-routes.js';
@@ -38,5 +45,8 @@ export const modules: FeatureModule[] = [
   { name: 'geo', routes: geoRoutes, commands: geoCommands, openApiTags: geoTags },
   { name: 'tickets', routes: ticketRoutes, commands: ticketCommands, openApiTags: ticketTags },
   { name: 'assistant', routes: assistantRoutes, commands: assistantCommands, openApiTags: assistantTags },
+  { name: 'kb', routes: kbRoutes, commands: kbCommands, openApiTags: kbTags },
   { name: 'notifications', routes: notificationRoutes, commands: notificationCommands, openApiTags: notificationTags },
+  { name: 'kb-files', routes: kbFileRoutes, commands: [], openApiTags: kbFileTags },
+  { name: 'answer-gaps', routes: answerGapRoutes, commands: [], openApiTags: answerGapTags },
 ];

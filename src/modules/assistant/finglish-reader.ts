@@ -63,7 +63,10 @@ export class LatinReader {
   private readonly latinWords = new Set<string>();
   /** Keys of three consonants or more with one consonant removed, for a Latin word one consonant off. */
   private readonly byDeletion = new Map<string, string[]>();
+  private readonly deletionsKnown = new Set<string>();
   private readonly cache = new Map<string, string | null>();
+  /** How often the knowledge base uses each Persian word. */
+  private readonly frequency = new Map<string, number>();
 
   /**
    * texts: everything the knowledge base says in Persian (passages, thesaurus, questions outside the
@@ -74,17 +77,44 @@ export class LatinReader {
     texts: string[],
     private readonly glossary: Map<string, string> = new Map(),
   ) {
-    const frequency = new Map<string, number>();
+    this.change(texts, 1);
+  }
+
+  /** Follows a change of the knowledge base: its Persian texts that came (+1) or went (-1). */
+  change(texts: string[], delta: 1 | -1): void {
+    const counts = new Map<string, number>();
     for (const text of texts)
       for (const token of normalizeText(text).split(/[^\p{L}\p{N}]+/u)) {
-        if (PERSIAN_LETTERS.test(token)) frequency.set(token, (frequency.get(token) ?? 0) + 1);
-        else if (LATIN_WORD.test(token) && !/^\d+$/.test(token)) this.latinWords.add(token);
+        if (PERSIAN_LETTERS.test(token)) counts.set(token, (counts.get(token) ?? 0) + 1);
+        else if (delta > 0 && LATIN_WORD.test(token) && !/^\d+$/.test(token)) this.latinWords.add(token);
       }
-    for (const [word, count] of frequency) {
+    this.cache.clear();
+    for (const [word, count] of counts) {
+      const known = this.frequency.get(word);
+      const frequency = (known ?? 0) + delta * count;
+      if (known !== undefined) this.forget(word);
+      if (frequency <= 0) {
+        this.frequency.delete(word);
+        continue;
+      }
+      this.frequency.set(word, frequency);
       const symbols = persianSymbols(word);
-      this.index({ word, symbols, frequency: count });
+      this.index({ word, symbols, frequency });
       // An adverb ending in ا after a consonant is said with -an (کلا kolan, مثلا masalan).
-      if (/[bptsjChXdzrSQfkglmn]A$/.test(symbols)) this.index({ word, symbols: `${symbols}n`, frequency: count });
+      if (/[bptsjChXdzrSQfkglmn]A$/.test(symbols)) this.index({ word, symbols: `${symbols}n`, frequency });
+    }
+  }
+
+  /** Takes a word's readings out of the keys (the deletion variants may stay: they only lead to keys). */
+  private forget(word: string): void {
+    const symbols = persianSymbols(word);
+    for (const variant of [symbols, `${symbols}n`]) {
+      const key = consonantKey(variant);
+      const list = this.byKey.get(key);
+      if (!list) continue;
+      const kept = list.filter((reading) => reading.word !== word);
+      if (kept.length > 0) this.byKey.set(key, kept);
+      else this.byKey.delete(key);
     }
   }
 
@@ -97,12 +127,14 @@ export class LatinReader {
       return;
     }
     this.byKey.set(key, [reading]);
-    if (key.length >= 3)
+    if (key.length >= 3 && !this.deletionsKnown.has(key)) {
+      this.deletionsKnown.add(key);
       for (const variant of deletions(key)) {
         const keys = this.byDeletion.get(variant);
         if (keys) keys.push(key);
         else this.byDeletion.set(variant, [key]);
       }
+    }
   }
 
   /**

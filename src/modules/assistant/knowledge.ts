@@ -2,7 +2,6 @@
 // one file per topic and language (payments.en.md, payments.fa.md), each passage with alternate
 // questions, indexed once per language with BM25 (MiniSearch) and the character trigrams and word
 // pairs of its phrasings (ngrams.ts). Both answer providers retrieve from it.
-import MiniSearch from 'minisearch';
 import type { Locale } from '../../core/i18n.js';
 import { formalPersian } from './colloquial.js';
 import { LatinReader } from './finglish-reader.js';
@@ -14,11 +13,12 @@ import {
   type Passage,
   type Thesaurus,
 } from './knowledge-files.js';
-import { PhrasingIndex } from './ngrams.js';
+import { LanguageIndex, OUTSIDE_OWNER, ownSource, type PassageSource, persianTexts } from './knowledge-index.js';
 import { DEFAULT_RANKING, type Hit, type Ranking, type SearchMatch } from './ranking.js';
-import { indexedStem, queryTerms, searchTerm, SUFFIXES, tokenize } from './terms.js';
+import { indexedStem, searchTerm, SUFFIXES, tokenize } from './terms.js';
 
 export { DEFAULT_RANKING, type Hit, type Ranking, type SearchMatch } from './ranking.js';
+export type { PassageSource } from './knowledge-index.js';
 export {
   DEFAULT_KNOWLEDGE_DIR,
   DEFAULT_OUTSIDE_DIR,
@@ -33,16 +33,10 @@ export {
   type Thesaurus,
 } from './knowledge-files.js';
 
-type Indexed = Passage & { key: string };
-
-// An answer sentence counts as a phrasing of its passage, discounted: it says how, not how members ask.
-const ANSWER_SENTENCE_WEIGHT = 0.5;
-
-export class KnowledgeBase {
-  private readonly indexes = new Map<Locale, MiniSearch<Indexed>>();
-  private readonly phrasings = new Map<Locale, PhrasingIndex>();
-  private readonly byLang = new Map<Locale, Passage[]>();
-  private readonly vocabulary = new Map<Locale, Set<string>>();
+export class KnowledgeBase implements PassageSource {
+  private readonly languages = new Map<Locale, LanguageIndex>();
+  /** Per source: the passages it holds, as "<lang>:<id>". */
+  private readonly sources = new Map<string, string[]>();
   /** Per language: every token of the thesaurus's phrases, so a phrase is found with an ending glued on. */
   private readonly phraseTokens = new Map<Locale, Set<string>>();
   /** Per language: the thesaurus's phrases by their first token, each padded with spaces and with the words it stands for. */
@@ -50,26 +44,27 @@ export class KnowledgeBase {
     Locale,
     Map<string, Array<{ padded: string; adds: string[]; stands: string[] }>>
   >();
-  /** Per language: in how many passages (heading, alternates or answer) each word occurs. */
-  private readonly passageFrequency = new Map<Locale, Map<string, number>>();
   /** Reads Persian typed in Latin letters as Persian, with the Persian side's words (finglish.ts). */
   private readonly latinReader: LatinReader;
 
   constructor(
-    readonly passages: Passage[],
+    passages: Passage[],
     thesaurus: Thesaurus = { en: [], fa: [] },
     readonly ranking: Record<Locale, Ranking> = DEFAULT_RANKING,
     outside: Outside = { en: [], fa: [] },
+    /** The source of each passage (see PassageSource); by default each passage is its own. */
+    sourceOf: (passage: Passage) => string = ownSource,
   ) {
+    for (const p of passages)
+      this.sources.set(sourceOf(p), [...(this.sources.get(sourceOf(p)) ?? []), `${p.lang}:${p.id}`]);
     for (const lang of ['en', 'fa'] as const) {
-      const own = passages.filter((p) => p.lang === lang);
-      this.byLang.set(lang, own);
-      this.vocabulary.set(lang, new Set(own.flatMap((p) => queryTerms(`${p.question} ${p.answer}`))));
-      const frequency = new Map<string, number>();
-      for (const p of own)
-        for (const term of queryTerms([p.question, ...p.alternates, p.answer].join('\n')))
-          frequency.set(term, (frequency.get(term) ?? 0) + 1);
-      this.passageFrequency.set(lang, frequency);
+      const index = new LanguageIndex(
+        lang,
+        passages.filter((p) => p.lang === lang),
+        outside[lang],
+        (text) => this.words(text, lang),
+      );
+      this.languages.set(lang, index);
       this.phraseTokens.set(lang, new Set(thesaurus[lang].flatMap(({ phrase }) => phrase.split(' '))));
       // A message is only checked against the phrases that start with one of its tokens.
       const byFirstToken = new Map<string, Array<{ padded: string; adds: string[]; stands: string[] }>>();
@@ -81,32 +76,11 @@ export class KnowledgeBase {
         else byFirstToken.set(first, [entry]);
       }
       this.phrasesByFirstToken.set(lang, byFirstToken);
-      const index = new MiniSearch<Indexed>({
-        idField: 'key',
-        fields: ['question', 'answer'],
-        storeFields: [],
-        tokenize,
-        processTerm: searchTerm,
-      });
-      index.addAll(own.map((p) => ({ ...p, key: p.id, question: [p.question, ...p.alternates].join('\n') })));
-      this.indexes.set(lang, index);
-      // The questions outside the scope share the index as one more owner, after the passages, so
-      // their similarities and the passages' are measured with the same trigram weights.
-      const phrasings = [
-        ...own.flatMap((p, owner) => [
-          ...[p.question, ...p.alternates].map((text) => ({ owner, words: this.words(text, lang) })),
-          ...p.answer
-            .split(/[.!?؟;؛:]\s/)
-            .map((text) => ({ owner, words: this.words(text, lang), weight: ANSWER_SENTENCE_WEIGHT })),
-        ]),
-        ...outside[lang].map((text) => ({ owner: own.length, words: this.words(text, lang) })),
-      ];
-      this.phrasings.set(lang, new PhrasingIndex(phrasings));
+      index.indexPhrasings();
     }
-    const persian = this.byLang.get('fa')!;
     this.latinReader = new LatinReader(
       [
-        ...persian.flatMap((p) => [p.question, ...p.alternates, p.answer]),
+        ...passages.filter((p) => p.lang === 'fa').flatMap(persianTexts),
         // The Persian phrases only: the Latin ones are the glossary below.
         ...thesaurus.fa.filter((t) => !/^[a-z0-9' ]+$/.test(t.phrase)).map((t) => t.phrase),
         ...outside.fa,
@@ -115,17 +89,54 @@ export class KnowledgeBase {
     );
   }
 
+  /** Every passage, English first. */
+  get passages(): Passage[] {
+    return [...this.languages.values()].flatMap((index) => [...index.passages.values()]);
+  }
+
+  /** Adds (or replaces) the passages of a source: the source's earlier passages leave the index first. */
+  add(source: string, passages: Passage[]): void {
+    this.remove(source);
+    for (const passage of passages) {
+      const index = this.languages.get(passage.lang)!;
+      const earlier = index.passages.get(passage.id);
+      if (earlier) this.forget(earlier);
+      index.add(passage);
+      if (passage.lang === 'fa') this.latinReader.change(persianTexts(passage), 1);
+    }
+    if (passages.length > 0)
+      this.sources.set(
+        source,
+        passages.map((p) => `${p.lang}:${p.id}`),
+      );
+  }
+
+  /** Removes every passage of a source (nothing when it holds none). */
+  remove(source: string): void {
+    for (const entry of this.sources.get(source) ?? []) {
+      const [lang, id] = [entry.slice(0, 2) as Locale, entry.slice(3)];
+      const passage = this.languages.get(lang)!.passages.get(id);
+      if (passage) this.forget(passage);
+    }
+    this.sources.delete(source);
+  }
+
+  private forget(passage: Passage): void {
+    this.languages.get(passage.lang)!.remove(passage.id);
+    if (passage.lang === 'fa') this.latinReader.change(persianTexts(passage), -1);
+  }
+
   /** A message of Persian typed in Latin letters, in Persian script as far as the knowledge base's words allow. */
   readLatin(message: string): string {
     return this.latinReader.read(message);
   }
 
   count(lang: Locale): number {
-    return this.byLang.get(lang)!.length;
+    return this.languages.get(lang)!.passages.size;
   }
 
   passage(lang: Locale, id: string): Passage | undefined {
-    return this.byLang.get(lang)!.find((p) => p.id === id);
+    return this.languages.get(lang)!.passages.get(id);
   }
 
   /**
@@ -134,7 +145,7 @@ export class KnowledgeBase {
    * object or plural ending when only the stem is used (کارتم → کارت, اعلانا → اعلان).
    */
   words(text: string, lang: Locale): string[] {
-    const vocabulary = this.vocabulary.get(lang)!;
+    const vocabulary = this.languages.get(lang)!.vocabulary;
     const words: string[] = [];
     for (const token of tokenize(text)) {
       const forms = lang === 'fa' && !vocabulary.has(token) ? formalPersian(token) : [token];
@@ -152,7 +163,7 @@ export class KnowledgeBase {
    * its written vowel where speech has و for ا before ن (خیابون → خیابان, تهرونم → تهران); null if none.
    */
   private indexedForm(term: string, lang: Locale): string | null {
-    const vocabulary = this.vocabulary.get(lang)!;
+    const vocabulary = this.languages.get(lang)!.vocabulary;
     const stem = indexedStem(term, SUFFIXES[lang], vocabulary, lang);
     if (stem !== null || lang !== 'fa' || !term.includes('ون')) return stem;
     const written = term.replace(/ون/g, 'ان');
@@ -214,8 +225,9 @@ export class KnowledgeBase {
   match(query: string, lang: Locale, limit = 3): SearchMatch {
     const { words, terms, translated } = this.expand(query, lang);
     if (terms.length === 0) return { hits: [], known: 0, outside: 0, closest: 0 };
-    const own = this.byLang.get(lang)!;
-    const results = this.indexes.get(lang)!.search(terms.join(' '), {
+    const index = this.languages.get(lang)!;
+    const own = [...index.passages.values()];
+    const results = index.search.search(terms.join(' '), {
       boost: { question: 2 },
       prefix: (term) => term.length >= 4,
       fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
@@ -225,19 +237,20 @@ export class KnowledgeBase {
       tokenize: (text) => text.split(' '),
     });
     const byId = new Map(results.map((r) => [String(r.id), r]));
-    const similarity = this.phrasings.get(lang)!.similarities(words, own.length + 1);
+    const similarity = index.phrasings.similarities(words, index.owners);
     const { wordWeight, halfScore, coverageWeight } = this.ranking[lang];
-    const frequency = this.passageFrequency.get(lang)!;
+    const frequency = index.frequency;
     const weights = words.map((word) => Math.log(1 + own.length / (frequency.get(word) ?? 1)));
     const totalWeight = weights.reduce((a, b) => a + b, 0) || 1;
-    const hits = own.map((passage, i) => {
+    const hits = own.map((passage) => {
       const result = byId.get(passage.id);
+      const closeness = similarity[index.slots.get(passage.id)!]!;
       const bm25 = result?.score ?? 0;
       const coverage = Math.min(1, (result?.queryTerms.length ?? 0) / Math.max(1, words.length));
       const score =
         wordWeight * (bm25 / (bm25 + halfScore)) +
         coverageWeight * coverage +
-        (1 - wordWeight - coverageWeight) * similarity[i]!;
+        (1 - wordWeight - coverageWeight) * closeness;
       // The share of the message (by rarity) this passage itself holds, a word or what a phrase made of it adds.
       const holds = new Set(result?.queryTerms ?? []);
       const ownShare =
@@ -246,7 +259,7 @@ export class KnowledgeBase {
             holds.has(word) || translated.get(word)?.some((add) => holds.has(add)) ? sum + weights[w]! : sum,
           0,
         ) / totalWeight;
-      return { passage, score, coverage, similarity: similarity[i]!, own: ownShare };
+      return { passage, score, coverage, similarity: closeness, own: ownShare };
     });
     const matched = new Set(results.flatMap((r) => r.queryTerms));
     const knownWeight = words.reduce(
@@ -258,17 +271,19 @@ export class KnowledgeBase {
     return {
       hits: hits.sort((a, b) => b.score - a.score).slice(0, limit),
       known,
-      outside: similarity[own.length]!,
+      outside: similarity[OUTSIDE_OWNER]!,
       closest,
     };
   }
 
   /** Other passages of the same topic, for suggestions. */
   related(passage: Passage, limit: number): Passage[] {
-    return this.byLang
-      .get(passage.lang)!
-      .filter((p) => p.topic === passage.topic && p.id !== passage.id)
-      .slice(0, limit);
+    const related: Passage[] = [];
+    for (const p of this.languages.get(passage.lang)!.passages.values()) {
+      if (related.length >= limit) break;
+      if (p.topic === passage.topic && p.id !== passage.id) related.push(p);
+    }
+    return related;
   }
 }
 

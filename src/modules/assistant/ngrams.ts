@@ -22,38 +22,83 @@ export function trigrams(words: string[]): string[] {
 }
 
 /**
- * TF-IDF trigram vectors of phrasings, each phrasing belonging to one passage, kept as an
- * inverted index (trigram → phrasings holding it) so a query only visits phrasings it shares a
- * trigram with; cosine similarity.
+ * TF-IDF trigram vectors of phrasings, each phrasing belonging to one owner (a passage's slot), kept
+ * as an inverted index (trigram → phrasings holding it) so a query only visits phrasings it shares
+ * a trigram with; cosine similarity. Phrasings can be added and removed one owner at a time: the
+ * document frequencies follow at once, while the vectors already stored keep the weights they were
+ * built with until the next full build (a drift of a few articles in hundreds, see docs/decisions.md).
  */
 export class PhrasingIndex {
-  private readonly idf = new Map<string, number>();
+  private readonly frequency = new Map<string, number>();
+  private documents = 0;
   private readonly postings = new Map<string, Array<{ entry: number; value: number }>>();
+  /** Per entry: its owner, or -1 once removed. */
   private readonly owners: number[] = [];
   private readonly weights: number[] = [];
-  private readonly unseen: number;
+  private readonly grams: string[][] = [];
+  private readonly entriesOf = new Map<number, number[]>();
 
   constructor(phrasings: Array<{ owner: number; words: string[]; weight?: number }>) {
-    const documents = phrasings.map((p) => new Set(trigrams(p.words)));
-    const frequency = new Map<string, number>();
-    for (const grams of documents) for (const g of grams) frequency.set(g, (frequency.get(g) ?? 0) + 1);
-    for (const [g, df] of frequency) this.idf.set(g, Math.log(1 + documents.length / df));
-    // A trigram no phrasing has still counts in the question's length, as the rarest kind.
-    this.unseen = Math.log(1 + documents.length);
-    phrasings.forEach((p, entry) => {
-      this.owners.push(p.owner);
-      this.weights.push(p.weight ?? 1);
-      for (const [g, value] of this.vector(p.words)) {
+    this.add(phrasings);
+  }
+
+  private count(grams: string[], delta: number): void {
+    this.documents += delta;
+    for (const g of grams) {
+      const df = (this.frequency.get(g) ?? 0) + delta;
+      if (df > 0) this.frequency.set(g, df);
+      else this.frequency.delete(g);
+    }
+  }
+
+  private store(p: { owner: number; words: string[]; weight?: number }, grams: string[]): void {
+    const entry = this.owners.length;
+    this.owners.push(p.owner);
+    this.weights.push(p.weight ?? 1);
+    this.grams.push(grams);
+    const entries = this.entriesOf.get(p.owner);
+    if (entries) entries.push(entry);
+    else this.entriesOf.set(p.owner, [entry]);
+    for (const [g, value] of this.vector(p.words)) {
+      const list = this.postings.get(g);
+      if (list) list.push({ entry, value });
+      else this.postings.set(g, [{ entry, value }]);
+    }
+  }
+
+  /** Adds one owner's phrasings (weighted with the document frequencies as they are now). */
+  add(phrasings: Array<{ owner: number; words: string[]; weight?: number }>): void {
+    const documents = phrasings.map((p) => [...new Set(trigrams(p.words))]);
+    for (const grams of documents) this.count(grams, 1);
+    for (const [i, p] of phrasings.entries()) this.store(p, documents[i]!);
+  }
+
+  /** Removes every phrasing of an owner. */
+  remove(owner: number): void {
+    for (const entry of this.entriesOf.get(owner) ?? []) {
+      const grams = this.grams[entry]!;
+      this.count(grams, -1);
+      for (const g of grams) {
         const list = this.postings.get(g);
-        if (list) list.push({ entry, value });
-        else this.postings.set(g, [{ entry, value }]);
+        if (!list) continue;
+        const kept = list.filter((posting) => posting.entry !== entry);
+        if (kept.length > 0) this.postings.set(g, kept);
+        else this.postings.delete(g);
       }
-    });
+      this.owners[entry] = -1;
+      this.grams[entry] = [];
+    }
+    this.entriesOf.delete(owner);
   }
 
   vector(words: string[]): Vector {
+    // A trigram no phrasing has still counts in the question's length, as the rarest kind.
+    const unseen = Math.log(1 + this.documents);
     const vector: Vector = new Map();
-    for (const g of trigrams(words)) vector.set(g, (vector.get(g) ?? 0) + (this.idf.get(g) ?? this.unseen));
+    for (const g of trigrams(words)) {
+      const df = this.frequency.get(g);
+      vector.set(g, (vector.get(g) ?? 0) + (df === undefined ? unseen : Math.log(1 + this.documents / df)));
+    }
     let norm = 0;
     for (const v of vector.values()) norm += v * v;
     norm = Math.sqrt(norm) || 1;
@@ -72,7 +117,7 @@ export class PhrasingIndex {
     for (let entry = 0; entry < dots.length; entry += 1) {
       const score = dots[entry]! * this.weights[entry]!;
       const owner = this.owners[entry]!;
-      if (score > best[owner]!) best[owner] = score;
+      if (owner >= 0 && score > best[owner]!) best[owner] = score;
     }
     return best;
   }

@@ -10,7 +10,6 @@ import { requestLocale } from '../../http/i18n.js';
 import { agentById, allAgents, type AgentId } from './agents.js';
 import { streamChat, wantsEventStream } from './chat-stream.js';
 import { EscalationService } from './escalation.js';
-import { bundledKnowledgeBase } from './knowledge.js';
 import type { ConversationStatus } from './repository.js';
 import { providerFromConfig } from './providers/index.js';
 import * as s from './schemas.js';
@@ -19,7 +18,7 @@ import { configuredWelcome } from './welcome.js';
 
 export const ESCALATE_LIMIT = { max: 30, timeWindow: 60_000 };
 const MAX_ID = 2_147_483_647;
-const KNOWLEDGE_WARM_UP_MS = 2_000;
+const _KNOWLEDGE_WARM_UP_MS = 2_000;
 
 /** A path id: digits only and within range, else the conversation 404. */
 function conversationId(id: string): number {
@@ -33,13 +32,8 @@ const routes: FastifyPluginAsync = async (plugin) => {
   const { deps } = app;
   // Everything that can fail at start fails here, before the server listens.
   const welcome = configuredWelcome(deps.config);
-  const service = new AssistantService(deps, bundledKnowledgeBase, providerFromConfig(deps.config));
-  // Indexing the knowledge base takes a few hundred milliseconds: not before the first answer of
-  // a starting server, but soon after it listens, so the first chat seldom waits for it.
-  app.addHook('onListen', (done) => {
-    setTimeout(bundledKnowledgeBase, KNOWLEDGE_WARM_UP_MS).unref();
-    done();
-  });
+  const knowledge = app.knowledge;
+  const service = new AssistantService(deps, () => knowledge, providerFromConfig(deps.config));
   const escalation = new EscalationService(deps);
   const user = { auth: 'user', validationForm: 'assistant' } as const;
 
@@ -161,6 +155,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
           agent_type: conversation.agent_type as AgentId,
           created_at: conversation.created_at,
           messages: messages.map((m) => ({
+            id: m.id,
             role: m.role as 'user' | 'assistant',
             content: m.content,
             created_at: m.created_at,

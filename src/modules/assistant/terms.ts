@@ -68,7 +68,12 @@ const STOP_WORDS = new Set(
  * removal leaves an indexed word. Spoken Persian drops the final ه of a noun before an ending
  * (پروژه + م → پروژم), so that ه is tried back on too.
  */
-export function indexedStem(term: string, suffixes: string[], vocabulary: Set<string>, lang: Locale): string | null {
+export function indexedStem(
+  term: string,
+  suffixes: string[],
+  vocabulary: ReadonlySet<string> | ReadonlyMap<string, unknown>,
+  lang: Locale,
+): string | null {
   for (const suffix of suffixes) {
     if (term.length - suffix.length < 2 || !term.endsWith(suffix)) continue;
     const stem = term.slice(0, -suffix.length);

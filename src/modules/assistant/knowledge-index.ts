@@ -1,0 +1,135 @@
+// One language's share of the knowledge base: its passages, their BM25 index (MiniSearch), the
+// trigram index of their phrasings (ngrams.ts), the words they use and in how many passages each
+// occurs. Built whole at start; afterwards a passage is added, replaced or removed on its own, so a
+// change to one article re-indexes that article only.
+import MiniSearch from 'minisearch';
+import type { Locale } from '../../core/i18n.js';
+import type { Passage } from './knowledge-files.js';
+import { PhrasingIndex } from './ngrams.js';
+import { queryTerms, searchTerm, tokenize } from './terms.js';
+
+type Indexed = Passage & { key: string };
+
+// An answer sentence counts as a phrasing of its passage, discounted: it says how, not how members ask.
+const ANSWER_SENTENCE_WEIGHT = 0.5;
+/** The phrasing index's owner of the questions outside the scope; passages own 1, 2, ... */
+export const OUTSIDE_OWNER = 0;
+
+/** The words of a text as the index knows them (KnowledgeBase.words, bound to a language). */
+export type Words = (text: string) => string[];
+
+/**
+ * Passages from one source (an article, an uploaded document) that the knowledge base adds,
+ * replaces and removes together. A passage without a source is its own (`<lang>:<id>`).
+ */
+export interface PassageSource {
+  add(source: string, passages: Passage[]): void;
+  remove(source: string): void;
+}
+
+export const ownSource = (passage: Passage): string => `${passage.lang}:${passage.id}`;
+
+/** What the Finglish reader learns from a Persian passage. */
+export const persianTexts = (p: Passage): string[] => [p.question, ...p.alternates, p.answer];
+
+function countInto(counts: Map<string, number>, terms: Iterable<string>, delta: number): void {
+  for (const term of terms) {
+    const count = (counts.get(term) ?? 0) + delta;
+    if (count > 0) counts.set(term, count);
+    else counts.delete(term);
+  }
+}
+
+export class LanguageIndex {
+  /** By id, in the order they were added (a tie in score keeps it). */
+  readonly passages = new Map<string, Passage>();
+  /** Per passage id: its owner number in the phrasing index. */
+  readonly slots = new Map<string, number>();
+  private readonly freeSlots: number[] = [];
+  private nextSlot = OUTSIDE_OWNER + 1;
+  /** In how many passages (heading or answer) each word occurs: the words the passages use. */
+  readonly vocabulary = new Map<string, number>();
+  /** In how many passages (heading, alternates or answer) each word occurs. */
+  readonly frequency = new Map<string, number>();
+  readonly search = new MiniSearch<Indexed>({
+    idField: 'key',
+    fields: ['question', 'answer'],
+    storeFields: [],
+    tokenize,
+    processTerm: searchTerm,
+  });
+  phrasings!: PhrasingIndex;
+
+  constructor(
+    readonly lang: Locale,
+    passages: Passage[],
+    private readonly outside: string[],
+    private readonly words: Words,
+  ) {
+    // The words first: how a phrasing is read depends on the vocabulary of every passage.
+    for (const p of passages) {
+      this.passages.set(p.id, p);
+      this.count(p, 1);
+    }
+    this.search.addAll(passages.map(indexed));
+  }
+
+  /** Builds the phrasing index, once the knowledge base reads words with this language's vocabulary. */
+  indexPhrasings(): void {
+    const phrasings = [...this.passages.values()].flatMap((p) => this.phrasingsOf(p, this.takeSlot(p.id)));
+    phrasings.push(...this.outside.map((text) => ({ owner: OUTSIDE_OWNER, words: this.words(text) })));
+    this.phrasings = new PhrasingIndex(phrasings);
+  }
+
+  /** The number of phrasing owners (the size of a similarity array). */
+  get owners(): number {
+    return this.nextSlot;
+  }
+
+  private takeSlot(id: string): number {
+    const slot = this.freeSlots.pop() ?? this.nextSlot++;
+    this.slots.set(id, slot);
+    return slot;
+  }
+
+  private count(p: Passage, delta: number): void {
+    countInto(this.vocabulary, queryTerms(`${p.question} ${p.answer}`), delta);
+    countInto(this.frequency, queryTerms([p.question, ...p.alternates, p.answer].join('\n')), delta);
+  }
+
+  private phrasingsOf(p: Passage, owner: number): Array<{ owner: number; words: string[]; weight?: number }> {
+    return [
+      ...[p.question, ...p.alternates].map((text) => ({ owner, words: this.words(text) })),
+      ...p.answer
+        .split(/[.!?؟;؛:]\s/)
+        .map((text) => ({ owner, words: this.words(text), weight: ANSWER_SENTENCE_WEIGHT })),
+    ];
+  }
+
+  /** Takes a passage out of every structure; returns it (undefined when it was not there). */
+  remove(id: string): Passage | undefined {
+    const passage = this.passages.get(id);
+    if (!passage) return undefined;
+    this.passages.delete(id);
+    this.count(passage, -1);
+    this.search.discard(id);
+    const slot = this.slots.get(id)!;
+    this.phrasings.remove(slot);
+    this.slots.delete(id);
+    this.freeSlots.push(slot);
+    return passage;
+  }
+
+  /** Adds a passage, replacing the one with its id. */
+  add(passage: Passage): void {
+    this.remove(passage.id);
+    this.passages.set(passage.id, passage);
+    this.count(passage, 1);
+    this.search.add(indexed(passage));
+    this.phrasings.add(this.phrasingsOf(passage, this.takeSlot(passage.id)));
+  }
+}
+
+function indexed(p: Passage): Indexed {
+  return { ...p, key: p.id, question: [p.question, ...p.alternates].join('\n') };
+}
