@@ -172,28 +172,23 @@ const region: Parser<string> = (raw, name) => {
 
 /** MAIL_INBOX_URL: imaps://user:pass@host[:port]/MAILBOX; plain imap:// only to a loopback address. */
 const inboxUrl: Parser<string | undefined> = (raw, name) => {
-  const value = url(['imaps:', 'imap:'], 'an imaps://user:password@host/INBOX URL')(raw, name);
-  if (value === undefined) return undefined;
-  const parsed = new URL(value);
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
-  if (parsed.protocol === 'imap:' && !loopback)
-    fail(name, 'an imaps:// URL (plain imap:// is accepted for a loopback host only)', value);
-  if (!parsed.username) fail(name, 'an imaps://user:password@host/INBOX URL with a user name', value);
+  const value = url(['imaps:', 'imap:'], 'an imaps://user:password@host/INBOX URL with a user name')(raw, name);
+  const parsed = value === undefined ? undefined : new URL(value);
+  if (parsed && !parsed.username) fail(name, 'an imaps://user:password@host/INBOX URL with a user name', value!);
+  if (parsed?.protocol === 'imap:' && !['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname))
+    fail(name, 'an imaps:// URL (plain imap:// is accepted for a loopback host only)', value!);
   return value;
 };
 
-/** MAIL_REPLY_KEY: the secret the reply addresses are signed with; at least 16 characters. */
+/** MAIL_REPLY_KEY (at least 16 characters) and MAIL_REPLY_DOMAIN (a domain name). */
 const replyKey: Parser<string | undefined> = (raw, name) => {
-  if (raw === undefined || raw === '') return undefined;
-  if (raw.length < 16) fail(name, 'a secret of at least 16 characters', '(hidden)');
-  return raw;
+  if (raw !== undefined && raw !== '' && raw.length < 16) fail(name, 'a secret of at least 16 characters', '(hidden)');
+  return raw || undefined;
 };
-
 const domainName: Parser<string | undefined> = (raw, name) => {
-  if (raw === undefined || raw === '') return undefined;
-  if (!/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$/.test(raw))
+  if (raw && !/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$/.test(raw))
     fail(name, 'a domain name such as support.example.com', raw);
-  return raw.toLowerCase();
+  return raw ? raw.toLowerCase() : undefined;
 };
 
 const settings = {

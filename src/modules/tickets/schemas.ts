@@ -6,6 +6,7 @@ import type { OpenApiTag } from '../../http/openapi.js';
 import { NO_NUL, PathId, StringEnum, Timestamp, errorResponses } from '../../http/schemas.js';
 import { MAX_ID } from '../../core/ids.js';
 import { ALLOWED_EXTENSIONS, MAX_FILE_BYTES, MAX_FILES } from './file-check.js';
+import { inboundMailTag } from './email/tags.js';
 
 const Nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description ? { description } : {});
@@ -265,4 +266,5 @@ export const openApiTags: OpenApiTag[] = [
     description: 'Support tickets of the caller: open, list, read, change, close, comment, download attachments.',
   },
   { name: 'tickets-staff', description: 'Every ticket, for support staff: queue, assignment, status, staff replies.' },
+  inboundMailTag,
 ];

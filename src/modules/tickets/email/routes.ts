@@ -12,8 +12,9 @@ import { IntegerId, Timestamp, errorResponses } from '../../../http/schemas.js';
 import type { AttachmentStorage } from '../storage/index.js';
 import { processInbound } from './inbound.js';
 import { acceptHeld, listInboundMail, rejectHeld } from './review.js';
+import { inboundMailTag } from './tags.js';
 
-const tags = ['inbound-mail'];
+const tags = [inboundMailTag.name];
 /** A 30 MB message and its transfer encoding's growth. */
 export const MAX_INBOUND_BYTES = 48 * 1_048_576;
 
