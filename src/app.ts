@@ -22,6 +22,7 @@ import cors from './plugins/cors.js';
 import attachmentStorage from './plugins/attachment-storage.js';
 import deps from './plugins/deps.js';
 import knowledgeBase from './plugins/knowledge-base.js';
+import mailInbox from './plugins/mail-inbox.js';
 import mailWorker from './plugins/mail-worker.js';
 import notificationStreams from './plugins/notification-streams.js';
 import redis from './plugins/redis.js';
@@ -85,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mailWorker);
   await app.register(attachmentStorage);
   await app.register(storageSweep);
+  await app.register(mailInbox);
   await app.register(notificationStreams);
   await app.register(knowledgeBase);
 

@@ -170,6 +170,32 @@ const region: Parser<string> = (raw, name) => {
   return raw;
 };
 
+/** MAIL_INBOX_URL: imaps://user:pass@host[:port]/MAILBOX; plain imap:// only to a loopback address. */
+const inboxUrl: Parser<string | undefined> = (raw, name) => {
+  const value = url(['imaps:', 'imap:'], 'an imaps://user:password@host/INBOX URL')(raw, name);
+  if (value === undefined) return undefined;
+  const parsed = new URL(value);
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
+  if (parsed.protocol === 'imap:' && !loopback)
+    fail(name, 'an imaps:// URL (plain imap:// is accepted for a loopback host only)', value);
+  if (!parsed.username) fail(name, 'an imaps://user:password@host/INBOX URL with a user name', value);
+  return value;
+};
+
+/** MAIL_REPLY_KEY: the secret the reply addresses are signed with; at least 16 characters. */
+const replyKey: Parser<string | undefined> = (raw, name) => {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16) fail(name, 'a secret of at least 16 characters', '(hidden)');
+  return raw;
+};
+
+const domainName: Parser<string | undefined> = (raw, name) => {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$/.test(raw))
+    fail(name, 'a domain name such as support.example.com', raw);
+  return raw.toLowerCase();
+};
+
 const settings = {
   PORT: integer(3000, 0, 65535),
   HOST: host,
@@ -219,6 +245,18 @@ const settings = {
   NOTIFICATION_STREAM_POLL_MS: integer(500, 50, 1000),
   SMTP_URL: url(['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL'),
   MAIL_FROM: text('Platform Support <support@platform.local>'),
+  /** Domain of the reply addresses (support+<tracking>.<signature>@domain); unset: MAIL_FROM's domain. */
+  MAIL_REPLY_DOMAIN: domainName,
+  /** Local part before the "+" of the reply addresses. */
+  MAIL_REPLY_MAILBOX: text('support'),
+  /** Key of the reply addresses' signature (HMAC-SHA256); unset: no reply address, replies matched by headers and subject. */
+  MAIL_REPLY_KEY: replyKey,
+  /** The mailbox fetched over IMAP (IDLE) for replies and new tickets; unset: no fetcher (the webhook still works). */
+  MAIL_INBOX_URL: inboxUrl,
+  /** How long the fetching instance's lease lasts unrenewed: another instance takes over this long after it died. */
+  MAIL_INBOX_LEASE_SECONDS: integer(30, 2, 3600),
+  /** Messages one sender may have applied per hour; more wait (deferred, not lost) until the hour allows. */
+  MAIL_INBOUND_PER_SENDER_PER_HOUR: integer(30, 1, 100_000),
   LLM_BASE_URL: url(
     ['http:', 'https:'],
     'an http:// or https:// URL of an OpenAI-compatible API, such as http://127.0.0.1:11434/v1',

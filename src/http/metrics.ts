@@ -55,6 +55,13 @@ export const rateLimitRejections = new Counter({
   registers: [processRegistry],
 });
 
+export const inboundMailMessages = new Counter({
+  name: 'inbound_mail_messages_total',
+  help: 'Messages the mailbox fetcher handled, by outcome (processed, failed: left in the mailbox, skipped: failed three times)',
+  labelNames: ['outcome'] as const,
+  registers: [processRegistry],
+});
+
 export const openNotificationStreams = new Gauge({
   name: 'notification_streams_open',
   help: 'Open GET /api/notifications/stream connections',

@@ -11,6 +11,14 @@ export interface NewMail {
   subject: string;
   text: string;
   html?: string | null;
+  /** Threading: this mail's Message-ID (<...>), the one it answers, and the thread's ids. */
+  messageId?: string;
+  inReplyTo?: string;
+  references?: string[];
+  replyTo?: string;
+  /** Sent by the system on its own (not a person's reply): marked Auto-Submitted: auto-generated. */
+  automatic?: boolean;
+  ticketId?: number;
 }
 
 export interface OutboxOptions {
@@ -51,6 +59,12 @@ export async function enqueueMail(
       last_error: null,
       sent_at: null,
       created_at: iso,
+      message_id: mail.messageId ?? null,
+      in_reply_to: mail.inReplyTo ?? null,
+      references_header: mail.references?.length ? mail.references.join(' ') : null,
+      reply_to: mail.replyTo ?? null,
+      auto_submitted: mail.automatic ? 1 : 0,
+      ticket_id: mail.ticketId ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -99,7 +113,18 @@ export async function drainOutbox(
 
     const mail = await db
       .selectFrom('mail_outbox')
-      .select(['to_address', 'subject', 'text_body', 'html_body', 'attempts'])
+      .select([
+        'to_address',
+        'subject',
+        'text_body',
+        'html_body',
+        'attempts',
+        'message_id',
+        'in_reply_to',
+        'references_header',
+        'reply_to',
+        'auto_submitted',
+      ])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     try {
@@ -109,6 +134,11 @@ export async function drainOutbox(
         subject: mail.subject,
         text: mail.text_body,
         html: mail.html_body,
+        messageId: mail.message_id,
+        inReplyTo: mail.in_reply_to,
+        references: mail.references_header,
+        replyTo: mail.reply_to,
+        automatic: mail.auto_submitted === 1,
       });
       await db
         .updateTable('mail_outbox')

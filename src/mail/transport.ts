@@ -12,6 +12,34 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string | null;
+  messageId?: string | null;
+  inReplyTo?: string | null;
+  /** Message-IDs separated by spaces. */
+  references?: string | null;
+  replyTo?: string | null;
+  automatic?: boolean;
+}
+
+/** Every mail we send names its kind, so a copy of it coming back in is recognised as ours. */
+export const OWN_MAIL_HEADER = 'X-Platform-Mail';
+
+/** nodemailer's options for one mail, threading headers included when present. */
+function messageOptions(mail: OutgoingMail) {
+  return {
+    from: mail.from,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html ?? undefined,
+    messageId: mail.messageId ?? undefined,
+    inReplyTo: mail.inReplyTo ?? undefined,
+    references: mail.references ?? undefined,
+    replyTo: mail.replyTo ?? undefined,
+    headers: {
+      [OWN_MAIL_HEADER]: mail.automatic ? 'automatic' : 'reply',
+      ...(mail.automatic ? { 'Auto-Submitted': 'auto-generated' } : {}),
+    },
+  };
 }
 
 export interface MailTransport {
@@ -46,13 +74,7 @@ export function smtpTransport(url: string): MailTransport {
   );
   return {
     async send(mail) {
-      await (await transporter.get()).sendMail({
-        from: mail.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html ?? undefined,
-      });
+      await (await transporter.get()).sendMail(messageOptions(mail));
     },
     close: transporter.close,
   };
@@ -64,13 +86,7 @@ export function fileTransport(folder: string): MailTransport {
   );
   return {
     async send(mail) {
-      const info = await (await builder.get()).sendMail({
-        from: mail.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html ?? undefined,
-      });
+      const info = await (await builder.get()).sendMail(messageOptions(mail));
       await fs.mkdir(folder, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
       // Written under a temporary name first so a reader never sees half a message.

@@ -9,6 +9,9 @@ import { openApiTags as notificationTags } from './notifications/schemas.js';
 import { openApiTags as ticketTags } from './tickets/schemas.js';
 import { openApiTags as userTags } from './users/admin-schemas.js';
 import { openApiTags as consoleTags } from './users/console/schemas.js';
+import answerGapRoutes from './answer-gaps/routes.js';
+import { openApiTags as answerGapTags } from './answer-gaps/schemas.js';
+import { openApiTags as kbFileTags } from './kb-files/schemas.js';
 import assistantRoutes from './assistant/routes.js';
 import staffConsoleRoutes from './console/routes.js';
 import { commands as assistantCommands } from './assistant/commands.js';
@@ -19,6 +22,7 @@ import { commands as kbCommands } from './kb/commands.js';
 import { commands as geoCommands } from './geo/commands.js';
 import notificationRoutes from './notifications/routes.js';
 import { commands as notificationCommands } from './notifications/commands.js';
+import kbFileRoutes from './kb-files/routes.js';
 import ticketRoutes from './tickets/routes.js';
 import { commands as ticketCommands } from './tickets/commands.js';
 import userAdminRoutes from './users/admin-routes.js';
@@ -45,4 +49,6 @@ export const modules: FeatureModule[] = [
   { name: 'assistant', routes: assistantRoutes, commands: assistantCommands, openApiTags: assistantTags },
   { name: 'kb', routes: kbRoutes, commands: kbCommands, openApiTags: kbTags },
   { name: 'notifications', routes: notificationRoutes, commands: notificationCommands, openApiTags: notificationTags },
+  { name: 'kb-files', routes: kbFileRoutes, commands: [], openApiTags: kbFileTags },
+  { name: 'answer-gaps', routes: answerGapRoutes, commands: [], openApiTags: answerGapTags },
 ];

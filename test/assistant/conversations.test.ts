@@ -213,6 +213,7 @@ describe('assistant conversations, welcome and feedback', () => {
         'assistant',
       ]);
       expect(conversation.messages[0]).toEqual({
+        id: expect.any(Number),
         role: 'user',
         content: 'How do I request a refund?',
         created_at: expect.stringMatching(/Z$/),

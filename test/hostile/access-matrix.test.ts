@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { makeToken } from '../helpers/factories.js';
+import { multipart } from '../helpers/multipart.js';
 import { UNAUTHENTICATED } from './checks.js';
 import { socketWithin } from './requests.js';
 import { ROUTES, routeKey } from './routes.js';
@@ -24,7 +25,7 @@ interface Expected {
 interface MatrixRow {
   route: string;
   access: 'public' | 'user' | 'admin';
-  request: (w: World) => { url: string; payload?: unknown };
+  request: (w: World) => { url: string; payload?: unknown; headers?: Record<string, string> };
   /** What another (non-admin) user gets; default for user routes: their own (empty) view. */
   other?: (w: World) => Expected;
   /** The success of the rightful caller (owner, or admin on admin routes). */
@@ -363,7 +364,72 @@ const ROWS: MatrixRow[] = [
     request: () => ({ url: '/api/admin/users/9101/tokens' }),
     success: 200,
   },
+
+  // Uploaded documents (staff): a file written into the database before the rows run (kbFileId).
+  {
+    route: 'POST /api/admin/kb/files',
+    access: 'admin',
+    request: () => {
+      const form = multipart(
+        [['title', 'Matrix']],
+        [{ field: 'file', name: 'matrix.txt', content: Buffer.from('Row.') }],
+      );
+      return { url: '/api/admin/kb/files', payload: form.payload, headers: form.headers };
+    },
+    success: 202,
+  },
+  { route: 'GET /api/admin/kb/files', access: 'admin', request: () => ({ url: '/api/admin/kb/files' }), success: 200 },
+  {
+    route: 'GET /api/admin/kb/files/{id}',
+    access: 'admin',
+    request: () => ({ url: `/api/admin/kb/files/${kbFileId}` }),
+    success: 200,
+  },
+  {
+    route: 'GET /api/admin/kb/files/{id}/passages',
+    access: 'admin',
+    request: () => ({ url: `/api/admin/kb/files/${kbFileId}/passages` }),
+    success: 200,
+  },
+  {
+    route: 'PUT /api/admin/kb/files/{id}',
+    access: 'admin',
+    request: () => ({ url: `/api/admin/kb/files/${kbFileId}`, payload: { active: false } }),
+    success: 200,
+  },
+  {
+    route: 'DELETE /api/admin/kb/files/{id}',
+    access: 'admin',
+    request: () => ({ url: `/api/admin/kb/files/${kbFileId}` }),
+    success: 200,
+  },
+
+  // Feedback on an answer (its owner's) and the unanswered questions (staff; gapId is asked in beforeAll).
+  {
+    route: 'POST /api/assistant/messages/{id}/feedback',
+    access: 'user',
+    request: () => ({ url: `/api/assistant/messages/${answerId}/feedback`, payload: { rating: 'down' } }),
+    other: () => ({ status: 404, body: { success: false, message: 'Message not found.' } }),
+    success: 200,
+  },
+  {
+    route: 'GET /api/admin/assistant/gaps',
+    access: 'admin',
+    request: () => ({ url: '/api/admin/assistant/gaps' }),
+    success: 200,
+  },
+  {
+    route: 'PUT /api/admin/assistant/gaps/{id}',
+    access: 'admin',
+    request: () => ({ url: `/api/admin/assistant/gaps/${gapId}`, payload: { state: 'dismissed' } }),
+    success: 200,
+  },
 ];
+
+/** A ready document, an answer of the owner's and a group of unanswered questions (set before any row runs). */
+let kbFileId = 0;
+let answerId = 0;
+let gapId = '';
 
 /** A second token of the other user, for the single revocation (set before any row runs). */
 let spareTokenId = 0;
@@ -398,6 +464,40 @@ describe('access matrix', () => {
     const expired = `Bearer ${await makeToken(w.t.db, w.owner.id, { expired: true })}`;
     const revoked = `Bearer ${await makeToken(w.t.db, w.owner.id, { revoked: true })}`;
     spareTokenId = Number((await makeToken(w.t.db, w.other.id)).split('|')[0]);
+    const now = new Date().toISOString();
+    kbFileId = (
+      await w.t.db
+        .insertInto('kb_files')
+        .values({
+          ...{ title: 'Matrix', file_name: 'matrix.md', kind: 'md', file_size: 4, sha256: 'f'.repeat(64), lang: 'en' },
+          ...{
+            status: 'ready',
+            active: 1,
+            passage_count: 0,
+            uploaded_by: w.admin.id,
+            created_at: now,
+            updated_at: now,
+          },
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const asked = await w.t.app.inject({
+      method: 'POST',
+      url: '/api/assistant/chat',
+      headers: w.owner.auth,
+      payload: { message: 'Can I pay with bitcoin?' },
+    });
+    answerId = (
+      await w.t.db
+        .selectFrom('assistant_messages')
+        .select('id')
+        .where('conversation_id', '=', asked.json().conversation_id)
+        .where('role', '=', 'assistant')
+        .executeTakeFirstOrThrow()
+    ).id;
+    gapId = (await w.t.app.inject({ method: 'GET', url: '/api/admin/assistant/gaps', headers: w.admin.auth })).json()
+      .data[0].id;
     headersOf = {
       none: () => ({}),
       expired: () => ({ authorization: expired }),
@@ -417,8 +517,8 @@ describe('access matrix', () => {
     row: MatrixRow,
     headers: Record<string, string>,
   ): Promise<{ statusCode: number; body: string; json(): any }> {
-    const { url, payload } = row.request(w);
-    const options: InjectOptions = { method: methodOf(row.route), url, headers };
+    const { url, payload, headers: own } = row.request(w);
+    const options: InjectOptions = { method: methodOf(row.route), url, headers: { ...headers, ...own } };
     if (payload !== undefined) options.payload = payload as InjectOptions['payload'];
     if (!row.stream) return w.t.app.inject(options);
     const answer = await socketWithin(base, options, 15_000);

@@ -331,6 +331,40 @@ export const ROUTES: RouteSpec[] = [
     multipart: true,
   },
 
+  // Inbound mail (the webhook takes message/rfc822 only: a JSON body is a 415)
+  {
+    method: 'POST',
+    path: '/api/admin/inbound-mail',
+    access: 'admin',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+    also: [400, 403],
+    body: { raw: text(1, 300) },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/inbound-mail',
+    access: 'admin',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+    also: [403],
+    query: { status: fc.constantFrom('held', 'comment', 'bounce'), page: fc.integer({ min: 1, max: 3 }) },
+  },
+  ...(['accept', 'reject'] as const).map(
+    (decision): RouteSpec => ({
+      method: 'POST',
+      path: `/api/admin/inbound-mail/{id}/${decision}`,
+      access: 'admin',
+      form: 'general',
+      notFound: ['failure'],
+      success: 'success',
+      also: [400, 403],
+      params: { id: idParam(() => [1, 2, 3]) },
+    }),
+  ),
+
   // Geographic
   { method: 'GET', path: '/api/provinces', access: 'public', form: 'general', notFound: [], success: 'data-array' },
   ...(['counties', 'districts', 'cities', 'villages'] as const).map(
@@ -656,6 +690,104 @@ export const ROUTES: RouteSpec[] = [
     success: 'success',
     also: [400, 403],
     params: { id: mirroredUserParam },
+  },
+
+  // Uploaded documents (staff)
+  {
+    method: 'POST',
+    path: '/api/admin/kb/files',
+    access: 'admin',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+    also: [202, 400, 403],
+    body: { title: text(1, 200), lang: fc.constantFrom('en', 'fa') },
+    multipart: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/kb/files',
+    access: 'admin',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+    also: [403],
+    query: {
+      status: fc.constantFrom('processing', 'ready', 'failed'),
+      page: fc.integer({ min: 1, max: 5 }),
+      per_page: fc.integer({ min: 1, max: 100 }),
+    },
+  },
+  ...(
+    [
+      'GET /api/admin/kb/files/{id}',
+      'GET /api/admin/kb/files/{id}/passages',
+      'DELETE /api/admin/kb/files/{id}',
+    ] as const
+  ).map(
+    (key): RouteSpec => ({
+      method: key.split(' ')[0] as Method,
+      path: key.split(' ')[1]!,
+      access: 'admin',
+      form: 'general',
+      notFound: ['failure'],
+      success: 'success',
+      also: [400, 403],
+      params: { id: idParam(() => [1, 2, 3]) },
+    }),
+  ),
+  {
+    method: 'PUT',
+    path: '/api/admin/kb/files/{id}',
+    access: 'admin',
+    form: 'general',
+    notFound: ['failure'],
+    success: 'success',
+    also: [400, 403],
+    params: { id: idParam(() => [1, 2, 3]) },
+    body: { title: text(1, 200), active: fc.boolean() },
+  },
+
+  // Answer feedback and the gaps
+  {
+    method: 'POST',
+    path: '/api/assistant/messages/{id}/feedback',
+    access: 'user',
+    form: 'assistant',
+    notFound: ['failure'],
+    success: 'success',
+    also: [400],
+    params: { id: idParam(() => [1, 2, 3, 4]) },
+    body: { rating: fc.constantFrom('up', 'down'), reason: fc.oneof(fc.constant(null), text(0, 100)) },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/assistant/gaps',
+    access: 'admin',
+    form: 'general',
+    notFound: [],
+    success: 'success',
+    also: [403],
+    query: {
+      state: fc.constantFrom('open', 'dismissed', 'answered', 'all'),
+      lang: fc.constantFrom('en', 'fa'),
+      days: fc.integer({ min: 1, max: 365 }),
+      limit: fc.integer({ min: 1, max: 200 }),
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/assistant/gaps/{id}',
+    access: 'admin',
+    form: 'general',
+    notFound: ['failure'],
+    success: 'success',
+    also: [400, 403],
+    params: { id: () => fc.oneof(fc.stringMatching(/^[0-9a-f]{16}$/), hostileIdText) },
+    body: {
+      state: fc.constantFrom('dismissed', 'answered'),
+      article_key: fc.oneof(fc.constant(null), fc.constantFrom('payments.refund-time', 'no.such'), text(0, 50)),
+    },
   },
 ];
 

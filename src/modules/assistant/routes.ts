@@ -155,6 +155,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
           agent_type: conversation.agent_type as AgentId,
           created_at: conversation.created_at,
           messages: messages.map((m) => ({
+            id: m.id,
             role: m.role as 'user' | 'assistant',
             content: m.content,
             created_at: m.created_at,

@@ -178,6 +178,10 @@ export const ConversationResponse = Type.Object({
       created_at: Timestamp,
       messages: Type.Array(
         Type.Object({
+          id: Type.Integer({
+            description:
+              'Extension: the message id (an answer is rated at POST /api/assistant/messages/{id}/feedback).',
+          }),
           role: Type.Enum(['user', 'assistant']),
           content: Type.String(),
           created_at: Timestamp,

@@ -5,7 +5,9 @@
 import { businessRule, msg } from '../../core/errors.js';
 import type { AppDeps } from '../../core/deps.js';
 import { nowIso } from '../../db/index.js';
+import { enqueueMail } from '../../mail/outbox.js';
 import { isPostgres } from '../../db/schema-helpers.js';
+import { recipientOf, statusMail } from '../tickets/email/outbound.js';
 import '../tickets/messages.js';
 import { person } from '../tickets/presenter.js';
 import * as tickets from '../tickets/repository.js';
@@ -90,6 +92,11 @@ export async function changeTicket(deps: AppDeps, actor: { id: number }, id: num
     if (activities.length === 0) return false;
     await tickets.updateTicket(trx, id, { ...set, updated_at: now });
     await tickets.insertActivities(trx, activities);
+    // The owner hears of every status change staff make (the mail is written in this transaction).
+    if (set.status) {
+      const to = await recipientOf(trx, current);
+      if (to) await enqueueMail(trx, statusMail(deps.config, current, to, set.status));
+    }
     return true;
   });
 }

@@ -10,6 +10,8 @@ import type { Caller, StoredUpload } from './service.js';
 import { SLA_HOURS, firstResponseDeadlineFor, slaDeadlineFor } from './sla.js';
 import { slaClockOf } from './calendar/clock.js';
 import type { AttachmentStorage } from './storage/index.js';
+import { enqueueMail } from '../../mail/outbox.js';
+import { recipientOf, staffReplyMail } from './email/outbound.js';
 import type { TicketPriority } from './tables.js';
 
 export interface TicketChanges {
@@ -89,19 +91,30 @@ export async function closeTicket(deps: AppDeps, caller: Caller, ticket: repo.Ti
   });
 }
 
+export interface CommentOptions {
+  /** A staff reply the owner receives by mail (through the outbox, in this transaction). */
+  mailOwner?: boolean;
+  /** The caller's open transaction (inbound mail records its message in the same one). */
+  inTransaction?: repo.Db;
+}
+
+/** A comment's author: a user, or (by mail) the address a ticket was filed under (id null). */
+export type CommentAuthor = Omit<Caller, 'id'> & { id: number | null; first_name: string; last_name: string };
+
 /**
  * A comment. The owner's comment on a closed ticket reopens it (open, resolved_at cleared). A staff
  * reply moves the ticket to in-progress and records the first response time.
  */
 export async function addComment(
   deps: AppDeps,
-  author: Caller & { first_name: string; last_name: string },
+  author: CommentAuthor,
   ticket: repo.TicketRow,
   message: string,
   uploads: StoredUpload[],
   staff: boolean,
+  options: CommentOptions = {},
 ) {
-  return deps.db.transaction().execute(async (trx) => {
+  const write = async (trx: repo.Db) => {
     const now = nowIso();
     const comment = await repo.insertComment(trx, {
       ticket_id: ticket.id,
@@ -155,9 +168,16 @@ export async function addComment(
         created_at: now,
       })),
     ]);
-    const people = new Map([[author.id, author]]);
+    // The mail is a row of this transaction: it goes out (later, by the worker) only with the reply.
+    if (staff && options.mailOwner) {
+      const to = await recipientOf(trx, ticket);
+      const staffName = `${author.first_name} ${author.last_name}`.trim();
+      if (to) await enqueueMail(trx, staffReplyMail(deps.config, ticket, to, { message, staffName }));
+    }
+    const people = new Map(author.id === null ? [] : [[author.id, { ...author, id: author.id }]]);
     return commentView(comment, attachments, people);
-  });
+  };
+  return options.inTransaction ? write(options.inTransaction) : deps.db.transaction().execute(write);
 }
 
 export async function attachmentFile(

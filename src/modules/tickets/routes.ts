@@ -12,6 +12,7 @@ import { MULTIPART_BODY } from '../../http/openapi-document.js';
 import * as schemas from './schemas.js';
 import * as changes from './changes.js';
 import * as tickets from './service.js';
+import mailRoutes from './email/routes.js';
 import type { AttachmentStorage } from './storage/index.js';
 import { bodyAsObject, commitUploads, registerUploads, uploadErrors, uploadHooks, uploadsOf } from './uploads.js';
 
@@ -233,6 +234,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
   );
 
   await app.register(staffRoutes, { storage, withUploads });
+  await app.register(mailRoutes, { storage });
 };
 
 export default routes;

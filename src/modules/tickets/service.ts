@@ -28,7 +28,11 @@ export interface NewTicketInput {
   /** Omitted: computed from subject and message. */
   priority?: TicketPriority;
   category?: string | null;
-  source?: 'api' | 'assistant';
+  source?: 'api' | 'assistant' | 'email';
+  /** A ticket opened by mail from an address without an account: owned by that address. */
+  mailOwner?: { email: string; name: string; locale: 'en' | 'fa' };
+  /** The Message-ID of the mail that opened the ticket: the confirmation answers it. */
+  answers?: string;
 }
 
 /** A file already in storage, to be recorded with the ticket or comment. */
@@ -94,7 +98,7 @@ async function writeFullTicket(
   const row: repo.NewTicketRow = {
     tracking_code: newTrackingCode(),
     user_id: input.owner?.id ?? null,
-    email: input.owner ? input.owner.email.trim().toLowerCase() : null,
+    email: (input.owner?.email ?? input.mailOwner?.email)?.trim().toLowerCase() ?? null,
     subject: input.subject,
     message: input.message,
     status: 'open',
@@ -130,7 +134,10 @@ async function writeFullTicket(
     })),
   ]);
   // The mail is a row of this transaction: it is sent (later, by the worker) only if the ticket exists.
-  if (input.owner) await enqueueMail(trx, confirmationMail(deps.config, { ...ticket, owner: input.owner }));
+  const mailTo =
+    input.owner ?? (input.mailOwner && { ...input.mailOwner, first_name: input.mailOwner.name, last_name: '' });
+  if (mailTo)
+    await enqueueMail(trx, confirmationMail(deps.config, { ...ticket, owner: mailTo, answers: input.answers }));
   const tags = await repo.tagsOf(trx, ticket.id);
   return fullView(ticket, tags, attachments, new Map(), clock);
 }

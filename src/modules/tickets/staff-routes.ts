@@ -57,7 +57,9 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
           throw new HttpError(409, { success: false, message: t('en', key), version }, {}, msg(key));
         }
       }
-      const comment = await changes.addComment(deps, currentUser(req), ticket, req.body.message, uploadsOf(req), true);
+      const comment = await changes.addComment(deps, currentUser(req), ticket, req.body.message, uploadsOf(req), true, {
+        mailOwner: true,
+      });
       commitUploads(req);
       return reply
         .code(201)

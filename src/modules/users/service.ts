@@ -4,7 +4,7 @@
 // the caller's transaction, so a lookup can share the transaction of the write it belongs to.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { findActiveUserById, findUserById, findUsersByIds, type UserRecord } from './repository.js';
+import { findActiveUserById, findUserByEmail, findUserById, findUsersByIds, type UserRecord } from './repository.js';
 
 export type { UserRecord } from './repository.js';
 export { TokenVerifier } from './tokens.js';
@@ -35,6 +35,11 @@ export async function usersByIds(db: Kysely<Database>, ids: readonly number[]): 
   if (unique.length === 0) return new Map();
   const users = await findUsersByIds(db, unique);
   return new Map(users.map((user) => [user.id, user]));
+}
+
+/** The user with this address (compared lower-cased), or undefined. */
+export function userByEmail(db: Kysely<Database>, email: string): Promise<UserRecord | undefined> {
+  return findUserByEmail(db, email);
 }
 
 export { ConsoleSessionVerifier, isStaffRole, type ConsoleSession } from './console/sessions.js';

@@ -1,0 +1,176 @@
+// The rules of uploaded documents. An upload is stored as `processing` and answered at once; its
+// text is read afterwards in a worker (extraction.ts), at most MAX_READING at a time per process,
+// and the file becomes `ready` with its passages (one transaction) or `failed` with the reason.
+// The same bytes uploaded again are the same document (SHA-256, unique): a retry is applied once.
+import { createHash } from 'node:crypto';
+import { msg, notFound } from '../../core/errors.js';
+import type { AppDeps } from '../../core/deps.js';
+import { pageMeta, pageOffset } from '../../core/pagination.js';
+import { nowIso } from '../../db/index.js';
+import type { UserRecord } from '../users/service.js';
+import type { DocumentIndex } from './document-index.js';
+import { extractInWorker } from './extraction.js';
+import type { DocumentKind } from './limits.js';
+import { detectLanguage, toPassages } from './passages.js';
+import * as repo from './repository.js';
+
+/** Documents read at the same time by one process; the others wait their turn (each worker may take 256 MB). */
+const MAX_READING = 2;
+
+export interface Upload {
+  fileName: string;
+  kind: DocumentKind;
+  bytes: Buffer;
+  title?: string;
+  lang?: 'en' | 'fa';
+}
+
+export class KbFileService {
+  private reading = 0;
+  private readonly waiting: Array<() => void> = [];
+  /** Readings under way, so a shutdown (and a test) can wait for them. */
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly index: DocumentIndex,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /** The file, new (created) or the earlier upload of the same bytes; a failed earlier upload is read again. */
+  async upload(user: UserRecord, upload: Upload): Promise<{ file: repo.FileRow; created: boolean; reading: boolean }> {
+    const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
+    const title = upload.title?.trim() || upload.fileName.replace(/\.[^.]+$/, '') || upload.fileName;
+    const inserted = await repo.insertFile(this.deps.db, {
+      title: title.slice(0, 200),
+      file_name: upload.fileName,
+      kind: upload.kind,
+      file_size: upload.bytes.length,
+      sha256,
+      lang: upload.lang ?? null,
+      uploaded_by: user.id,
+      now: nowIso(),
+    });
+    if (inserted) {
+      this.read(inserted.id, upload);
+      return { file: inserted, created: true, reading: true };
+    }
+    const existing = (await repo.findFileBySha(this.deps.db, sha256))!;
+    if (existing.status !== 'failed') return { file: existing, created: false, reading: false };
+    const retried = await repo.updateFile(
+      this.deps.db,
+      existing.id,
+      { status: 'processing', failure_code: null, failure_params: null, updated_at: nowIso() },
+      'failed',
+    );
+    if (retried) this.read(existing.id, upload);
+    return { file: (await repo.findFile(this.deps.db, existing.id)) ?? existing, created: false, reading: retried };
+  }
+
+  async list(query: { status?: string; page: number; perPage: number }) {
+    const { rows, total } = await repo.listFiles(this.deps.db, {
+      status: query.status,
+      limit: query.perPage,
+      offset: pageOffset(query.page, query.perPage),
+    });
+    return { rows, meta: pageMeta(total, query.page, query.perPage) };
+  }
+
+  async show(id: number): Promise<repo.FileRow> {
+    const file = await repo.findFile(this.deps.db, id);
+    if (!file) throw notFound(msg('kb_files.not_found'));
+    return file;
+  }
+
+  /** The file's passages with their page or heading, in order. */
+  async passages(id: number) {
+    await this.show(id);
+    return repo.passagesOf(this.deps.db, id);
+  }
+
+  /** Renames, deactivates (its passages leave the index) or activates a file. */
+  async update(id: number, changes: { title?: string; active?: boolean }): Promise<repo.FileRow> {
+    const file = await this.show(id);
+    const values: Parameters<typeof repo.updateFile>[2] = { updated_at: nowIso() };
+    if (changes.title !== undefined) values.title = changes.title.trim();
+    if (changes.active !== undefined) values.active = changes.active ? 1 : 0;
+    await repo.updateFile(this.deps.db, file.id, values);
+    await this.index.refresh();
+    return this.show(id);
+  }
+
+  /** Deletes the file and its passages; they leave this instance's index before the answer. */
+  async remove(id: number): Promise<void> {
+    const deleted = await this.deps.db.transaction().execute((trx) => repo.deleteFile(trx, id));
+    if (!deleted) throw notFound(msg('kb_files.not_found'));
+    await this.index.refresh();
+  }
+
+  /** Resolves once every reading started so far has finished. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.pending]);
+  }
+
+  /** Reads the document after the answer was sent; every failure ends in the row, never in the request. */
+  private read(fileId: number, upload: Upload): void {
+    const reading = this.readNow(fileId, upload).catch(this.onError);
+    this.pending.add(reading);
+    void reading.finally(() => this.pending.delete(reading));
+  }
+
+  private async readNow(fileId: number, upload: Upload): Promise<void> {
+    await this.turn();
+    try {
+      const result = await extractInWorker(upload.kind, upload.bytes);
+      const now = nowIso();
+      if (!result.ok) {
+        await repo.updateFile(
+          this.deps.db,
+          fileId,
+          {
+            status: 'failed',
+            failure_code: result.reason,
+            failure_params: JSON.stringify(result.params),
+            updated_at: now,
+          },
+          'processing',
+        );
+        return;
+      }
+      const { sections, pageCount } = result.extracted;
+      const passages = toPassages(sections);
+      const lang = upload.lang ?? detectLanguage(sections.map((s) => s.text).join('\n'));
+      // The passages and the status together: a file is never ready with half its passages. A file
+      // deleted or read again meanwhile (no longer processing) keeps what it has.
+      await this.deps.db.transaction().execute(async (trx) => {
+        const current = await repo.findFile(trx, fileId);
+        if (current?.status !== 'processing') return;
+        await repo.replacePassages(trx, fileId, passages);
+        await repo.updateFile(trx, fileId, {
+          status: 'ready',
+          lang,
+          page_count: pageCount,
+          passage_count: passages.length,
+          updated_at: now,
+        });
+      });
+      await this.index.refresh();
+    } finally {
+      this.release();
+    }
+  }
+
+  private async turn(): Promise<void> {
+    if (this.reading < MAX_READING) {
+      this.reading++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.reading--;
+  }
+}

@@ -1,0 +1,117 @@
+// One message in, whichever way it came (the webhook or the IMAP fetcher): recorded once by its
+// Message-ID, with what became of it. A message is matched to a ticket by our signed reply address,
+// then by In-Reply-To/References against the Message-IDs of the ticket's mail, then by the tracking
+// code in its subject. The ticket's owner (user or address, the spec's rule) and staff add a
+// comment; anyone else's message is held for staff. No ticket: a new one for the sender. Bounces,
+// automatic replies and our own mail change nothing but their record (and the bounced outbox row).
+import type { AppDeps } from '../../../core/deps.js';
+import { businessRule, msg } from '../../../core/errors.js';
+import type { InboundStatus } from '../../../mail/tables.js';
+import { isStaffRole, userByEmail, type UserRecord } from '../../users/service.js';
+import { owns } from '../access.js';
+import type { TicketRow } from '../repository.js';
+import type { AttachmentStorage } from '../storage/index.js';
+import { trackingCodeOfAddress } from './addresses.js';
+import { applyComment, applyNewTicket, recordOnly, type InboxPlace } from './apply.js';
+import { classify } from './classify.js';
+import { parseMessage, quotedMessageIds, type InboundMessage } from './parse.js';
+import * as mailRepo from './repository.js';
+
+export type { InboxPlace } from './apply.js';
+
+export interface InboundOutcome {
+  status: InboundStatus | 'duplicate';
+  reason?: string;
+  inbound_id?: number;
+  ticket_id?: number;
+  comment_id?: number;
+}
+
+/** The ticket a message belongs to, by the three rules in order. */
+async function matchTicket(deps: AppDeps, mail: InboundMessage): Promise<TicketRow | undefined> {
+  for (const address of mail.recipients) {
+    const code = trackingCodeOfAddress(deps.config, address);
+    const ticket = code ? await mailRepo.ticketByCode(deps.db, code) : undefined;
+    if (ticket) return ticket;
+  }
+  const threadTicket = await mailRepo.ticketIdOfMessageIds(deps.db, mail.answers);
+  if (threadTicket !== undefined) {
+    const ticket = await mailRepo.ticketById(deps.db, threadTicket);
+    if (ticket) return ticket;
+  }
+  const code = /\bTK-[A-Z0-9]{8}\b/i.exec(mail.subject)?.[0];
+  return code ? mailRepo.ticketByCode(deps.db, code.toUpperCase()) : undefined;
+}
+
+/** Who may write into the ticket by mail: its owner (by user or address) or staff. */
+function writerOf(ticket: TicketRow, from: string, user: UserRecord | undefined) {
+  // Staff by the same rule as the staff routes: the support and admin roles.
+  if (user && isStaffRole(user)) return { staff: true };
+  if (user && owns(user, ticket)) return { staff: false };
+  if (ticket.email !== null && ticket.email === from) return { staff: false };
+  return undefined;
+}
+
+export interface ProcessOptions {
+  /** Where the message sits in the fetched mailbox: the position moves past it in the same transaction. */
+  place?: InboxPlace;
+  /** Re-processing a deferred message: its record is updated instead of inserted. */
+  recordId?: number;
+  /** Staff accepted the held message: it becomes a comment on this ticket, whoever sent it. */
+  acceptedBy?: number;
+  acceptTicketId?: number;
+}
+
+export async function processInbound(
+  deps: AppDeps,
+  storage: AttachmentStorage,
+  raw: Buffer,
+  options: ProcessOptions = {},
+): Promise<InboundOutcome> {
+  const mail = await parseMessage(raw);
+  const base = { deps, mail, raw, place: options.place, recordId: options.recordId };
+  if (options.recordId === undefined && (await mailRepo.inboundExists(deps.db, mail.messageId))) {
+    await recordOnly({ ...base, status: 'duplicate' });
+    return { status: 'duplicate' };
+  }
+  const kind = classify(deps.config, mail);
+  if (kind.kind === 'bounce') {
+    const quoted = quotedMessageIds(raw).filter((id) => id !== mail.messageId);
+    return recordOnly({ ...base, status: 'bounce', bounced: quoted });
+  }
+  if (kind.kind === 'ignored') return recordOnly({ ...base, status: 'ignored', reason: kind.reason });
+  const from = mail.from!;
+  const user = await userByEmail(deps.db, from);
+  const ticket =
+    options.acceptTicketId !== undefined
+      ? await mailRepo.ticketById(deps.db, options.acceptTicketId)
+      : await matchTicket(deps, mail);
+  if (options.acceptTicketId !== undefined && !ticket) throw businessRule(msg('mail.held_ticket_gone'));
+  const writer = ticket
+    ? options.acceptedBy !== undefined
+      ? { staff: false }
+      : writerOf(ticket, from, user)
+    : undefined;
+  if (ticket && !writer) return recordOnly({ ...base, status: 'held', reason: 'not_owner', ticketId: ticket.id });
+  // Flooding is slowed, not lost: over the hourly limit the message waits, deferred, for a later pass.
+  if (!writer?.staff && options.acceptedBy === undefined) {
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const applied = await mailRepo.appliedSince(deps.db, from, since);
+    if (applied >= deps.config.MAIL_INBOUND_PER_SENDER_PER_HOUR)
+      return recordOnly({ ...base, status: 'deferred', reason: 'rate_limited', ticketId: ticket?.id ?? null });
+  }
+  if (ticket && writer)
+    return applyComment({ ...base, storage, ticket, user, staff: writer.staff, acceptedBy: options.acceptedBy });
+  return applyNewTicket({ ...base, storage, user });
+}
+
+/** Applies deferred messages whose senders are under their limit again; returns how many were applied. */
+export async function releaseDeferred(deps: AppDeps, storage: AttachmentStorage, limit = 50): Promise<number> {
+  let applied = 0;
+  for (const row of await mailRepo.deferredMessages(deps.db, limit)) {
+    if (!row.raw_message) continue;
+    const outcome = await processInbound(deps, storage, Buffer.from(row.raw_message, 'base64'), { recordId: row.id });
+    if (outcome.status !== 'deferred') applied++;
+  }
+  return applied;
+}

@@ -1,0 +1,158 @@
+// Documents made by hand for the upload tests, so each one is exactly what it claims to be: PDFs
+// written object by object with a correct cross-reference table (text pages, 10,000 empty pages,
+// an encryption dictionary, a broken body), DOCX files zipped with node:zlib (a real one and zip
+// bombs, honest and lying about their sizes), and text in several encodings.
+import zlib from 'node:zlib';
+
+/** A PDF of the given objects (1-based, in order) with catalogue 1 and an optional trailer extra. */
+function pdfOf(objects: string[], trailerExtra = ''): Buffer {
+  const chunks: string[] = ['%PDF-1.4\n'];
+  const offsets: number[] = [];
+  let length = chunks[0]!.length;
+  objects.forEach((body, i) => {
+    offsets.push(length);
+    const text = `${i + 1} 0 obj\n${body}\nendobj\n`;
+    chunks.push(text);
+    length += Buffer.byteLength(text, 'latin1');
+  });
+  const xref = [`xref\n0 ${objects.length + 1}\n`, '0000000000 65535 f \n'];
+  for (const offset of offsets) xref.push(`${String(offset).padStart(10, '0')} 00000 n \n`);
+  chunks.push(...xref);
+  chunks.push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailerExtra}>>\nstartxref\n${length}\n%%EOF\n`);
+  return Buffer.from(chunks.join(''), 'latin1');
+}
+
+const escapePdf = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
+
+/** A PDF with one page per entry, each page showing its lines of (Latin-1) text in Helvetica. */
+export function textPdf(pages: string[][], trailerExtra = ''): Buffer {
+  const font = 3 + pages.length * 2;
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>'];
+  const kids = pages.map((_, i) => `${3 + i * 2} 0 R`).join(' ');
+  objects.push(`<< /Type /Pages /Kids [${kids}] /Count ${pages.length} >>`);
+  for (const lines of pages) {
+    const contentId = objects.length + 2;
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${contentId} 0 R >>`,
+    );
+    const stream = `BT /F1 12 Tf 72 720 Td 14 TL ${lines.map((l) => `(${escapePdf(l)}) Tj T*`).join(' ')} ET`;
+    objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
+  }
+  objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  return pdfOf(objects, trailerExtra);
+}
+
+/** count pages with no content at all. */
+export function emptyPagesPdf(count: number): Buffer {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>'];
+  const kids = Array.from({ length: count }, (_, i) => `${3 + i} 0 R`).join(' ');
+  objects.push(`<< /Type /Pages /Kids [${kids}] /Count ${count} >>`);
+  for (let i = 0; i < count; i++) objects.push('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>');
+  return pdfOf(objects);
+}
+
+/** A PDF that needs a user password: a standard security handler whose U entry no empty password matches. */
+export function encryptedPdf(): Buffer {
+  const page = textPdf([['Secret text']]);
+  const base = page.toString('latin1');
+  const objects = base.match(/\d+ 0 obj\n[\s\S]*?\nendobj\n/g)!.map((o) => o.replace(/^\d+ 0 obj\n|\nendobj\n$/g, ''));
+  const filler = `<${'ab'.repeat(32)}>`;
+  objects.push(`<< /Filter /Standard /V 1 /R 2 /O ${filler} /U ${filler} /P -4 >>`);
+  return pdfOf(
+    objects,
+    `/Encrypt ${objects.length} 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>] `,
+  );
+}
+
+/** A file that starts like a PDF and then is not one. */
+export function malformedPdf(): Buffer {
+  return Buffer.from(
+    '%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 9 0 R\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+    'latin1',
+  );
+}
+
+interface ZipEntry {
+  name: string;
+  data: Buffer;
+  /** Claim this inflated size instead of the real one (a lying zip). */
+  claimedSize?: number;
+}
+
+/** A zip (deflate) of the entries, with a correct central directory unless an entry lies about its size. */
+export function zip(entries: ZipEntry[]): Buffer {
+  const locals: Buffer[] = [];
+  const directory: Buffer[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const name = Buffer.from(entry.name, 'utf8');
+    const compressed = zlib.deflateRawSync(entry.data, { level: 9 });
+    const crc = zlib.crc32(entry.data);
+    const size = entry.claimedSize ?? entry.data.length;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(compressed.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
+    locals.push(local, name, compressed);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(compressed.length, 20);
+    central.writeUInt32LE(size, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    directory.push(central, name);
+    offset += 30 + name.length + compressed.length;
+  }
+  const dir = Buffer.concat(directory);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(dir.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, dir, end]);
+}
+
+const CONTENT_TYPES =
+  '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>';
+const RELS =
+  '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>';
+
+const escapeXml = (text: string) => text.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!);
+
+function documentXml(paragraphs: string[]): string {
+  const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${escapeXml(p)}</w:t></w:r></w:p>`).join('');
+  return `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`;
+}
+
+/** A minimal Word document of the paragraphs. */
+export function docx(paragraphs: string[]): Buffer {
+  return zip([
+    { name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES) },
+    { name: '_rels/.rels', data: Buffer.from(RELS) },
+    { name: 'word/document.xml', data: Buffer.from(documentXml(paragraphs)) },
+  ]);
+}
+
+/** A Word document whose body inflates to size bytes of one repeated paragraph; claimed: the size its zip states. */
+export function zipBombDocx(size: number, claimed?: number): Buffer {
+  const head =
+    '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>';
+  const tail = '</w:t></w:r></w:p></w:body></w:document>';
+  const xml = Buffer.alloc(size, 0x61);
+  xml.write(head, 0);
+  xml.write(tail, size - tail.length);
+  return zip([
+    { name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES) },
+    { name: '_rels/.rels', data: Buffer.from(RELS) },
+    { name: 'word/document.xml', data: xml, claimedSize: claimed },
+  ]);
+}

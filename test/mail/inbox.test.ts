@@ -1,0 +1,197 @@
+// The mailbox fetcher against a real IMAP server (dovecot on loopback): mail delivered to the
+// mailbox becomes tickets and comments once each, new mail is picked up while idling, a failing
+// message stays in the mailbox, one of two instances fetches and the other takes over when it stops,
+// and a server killed mid-batch loses and doubles nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchServer } from '../../harness/server.js';
+import { waitFor } from '../../harness/wait.js';
+import { InboxFetcher, type InboxHandler } from '../../src/mail/imap-fetcher.js';
+import { leaseHolder } from '../../src/mail/lease-query.js';
+import { replyAddressFor, threadRootId } from '../../src/modules/tickets/email/addresses.js';
+import { inboxHandler } from '../../src/modules/tickets/email/inbox.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { startDovecot, type Dovecot } from '../../harness/dovecot.js';
+import { createTicketFor } from '../tickets/helpers.js';
+import { REPLIES, message, type TicketMailFacts } from './corpus.js';
+
+const quiet = { info() {}, warn() {}, error() {} };
+
+describe('mailbox fetcher (IMAP)', () => {
+  let t: TestApp;
+  let dovecot: Dovecot;
+  const fetchers: InboxFetcher[] = [];
+  beforeAll(async () => {
+    dovecot = await startDovecot();
+    t = await buildTestApp({
+      config: { MAIL_REPLY_KEY: 'imap-test-key-0123456789', MAIL_INBOUND_PER_SENDER_PER_HOUR: 10_000 },
+    });
+  });
+  afterAll(async () => {
+    for (const f of fetchers) await f.stop();
+    await t.close();
+    await dovecot.stop();
+  });
+
+  const fetcher = (handler?: InboxHandler, options = {}) => {
+    const f = new InboxFetcher(t.db, dovecot.url, handler ?? inboxHandler(t.app.deps, t.app.attachmentStorage), quiet, {
+      leaseMs: 1_500,
+      pollMs: 300,
+      ...options,
+    });
+    fetchers.push(f);
+    return f;
+  };
+  const inboundCount = async () =>
+    Number(
+      (
+        await t.db
+          .selectFrom('inbound_mail')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const newMail = (n: number, tag: string) =>
+    message(
+      {
+        From: `sender.${tag}.${n}@client.example`,
+        To: 'support@platform.local',
+        Subject: `${tag} ${n}`,
+        'Message-ID': `<${tag}.${n}@client.example>`,
+      },
+      `Ticket body number ${n} of ${tag}.`,
+    );
+
+  it('turns delivered replies into comments, flags them seen, and picks up new mail while idling', async () => {
+    const owner = await t.makeUser({ firstName: 'Mina', lastName: 'Rahimi' });
+    const ticket = await createTicketFor(t, owner, { subject: 'Card declined' });
+    const f: TicketMailFacts = {
+      code: ticket.tracking_code,
+      replyAddress: replyAddressFor(t.config, ticket.tracking_code)!,
+      rootId: threadRootId(t.config, ticket.id),
+      owner: owner.email,
+      ownerName: 'Mina Rahimi',
+      support: 'support@platform.local',
+    };
+    await dovecot.deliver(...REPLIES.map((c) => c.raw(f, 1)));
+    // A long poll: what arrives later can only be noticed through IDLE.
+    const one = fetcher(undefined, { pollMs: 600_000 });
+    one.start();
+    try {
+      await waitFor(
+        'replies applied',
+        async () => ((await inboundCount()) >= REPLIES.length ? true : undefined),
+        20_000,
+      );
+      const comments = await t.db
+        .selectFrom('ticket_comments')
+        .select('message')
+        .where('ticket_id', '=', ticket.id)
+        .execute();
+      expect(comments).toHaveLength(REPLIES.length);
+      expect(comments[0]!.message).toBe('Thanks, that fixed it.');
+      await waitFor(
+        'flags',
+        async () => ((await dovecot.messages()).every((m) => m.flags.includes('\\Seen')) ? true : undefined),
+        10_000,
+      );
+      await dovecot.deliver(newMail(1, 'idle'));
+      await waitFor(
+        'idle pickup',
+        async () => ((await inboundCount()) === REPLIES.length + 1 ? true : undefined),
+        10_000,
+      );
+      const state = await t.db.selectFrom('mail_inbox_state').selectAll().executeTakeFirstOrThrow();
+      const uids = (await dovecot.messages()).map((m) => m.uid);
+      expect(state).toMatchObject({ mailbox: 'INBOX', last_uid: Math.max(...uids) });
+    } finally {
+      await one.stop();
+    }
+    expect(await leaseHolder(t.db, 'mail-inbox')).toBeUndefined();
+  });
+
+  it('leaves a message that keeps failing in the mailbox, counts it, and goes on with the rest', async () => {
+    const counted: string[] = [];
+    const real = inboxHandler(t.app.deps, t.app.attachmentStorage);
+    const failing: InboxHandler = {
+      ...real,
+      async process(raw, place) {
+        if (raw.toString().includes('FAIL-ME')) throw new Error('cannot process');
+        await real.process(raw, place);
+      },
+    };
+    const before = await inboundCount();
+    await dovecot.deliver(newMail(1, 'FAIL-ME'), newMail(2, 'after'));
+    const f = fetcher(failing, { count: (o: string) => counted.push(o) });
+    f.start();
+    try {
+      await waitFor(
+        'skip',
+        async () => (counted.includes('skipped') && counted.includes('processed') ? true : undefined),
+        20_000,
+      );
+    } finally {
+      await f.stop();
+    }
+    expect(counted.filter((c) => c === 'failed')).toHaveLength(2);
+    expect(await inboundCount()).toBe(before + 1);
+    const flags = (await dovecot.messages()).map((m) => m.flags);
+    expect(flags.some((fl) => fl.includes('$PlatformFailed') && !fl.includes('\\Seen'))).toBe(true);
+  });
+
+  it('lets one of two instances fetch; the other takes over when it stops, each message applied once', async () => {
+    const a = fetcher();
+    const b = fetcher();
+    a.start();
+    b.start();
+    try {
+      const before = await inboundCount();
+      await dovecot.deliver(...Array.from({ length: 6 }, (_, i) => newMail(i, 'pair')));
+      await waitFor('first six', async () => ((await inboundCount()) === before + 6 ? true : undefined), 20_000);
+      const [active, standby] = a.processed > 0 ? [a, b] : [b, a];
+      expect(standby.processed).toBe(0);
+      expect(active.processed).toBe(6);
+      await active.stop();
+      await dovecot.deliver(...Array.from({ length: 4 }, (_, i) => newMail(i + 6, 'pair')));
+      await waitFor('takeover', async () => ((await inboundCount()) === before + 10 ? true : undefined), 20_000);
+      expect(standby.processed).toBe(4);
+      const tickets = await t.db.selectFrom('tickets').select('subject').where('subject', 'like', 'pair %').execute();
+      expect(tickets).toHaveLength(10);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
+  it('a server killed mid-batch loses and doubles nothing: the next one continues where the database says', async () => {
+    const env = {
+      ...t.env,
+      MAIL_INBOX_URL: dovecot.url,
+      MAIL_INBOX_LEASE_SECONDS: '2',
+      MAIL_INBOUND_PER_SENDER_PER_HOUR: '10000',
+      LOG_LEVEL: 'silent',
+    };
+    const before = await inboundCount();
+    const total = 120;
+    const first = await launchServer({ env, timeoutMs: 240_000 });
+    // Delivered while the first server fetches, so it is killed with mail still coming and in hand.
+    let delivering: Promise<void> = Promise.resolve();
+    try {
+      delivering = dovecot.deliver(...Array.from({ length: total }, (_, i) => newMail(i, 'crash')));
+      await waitFor('some applied', async () => ((await inboundCount()) >= before + 10 ? true : undefined), 60_000, 20);
+    } finally {
+      await first.kill();
+      await delivering;
+    }
+    const applied = (await inboundCount()) - before;
+    expect(applied).toBeLessThan(total);
+    const second = await launchServer({ env, timeoutMs: 240_000 });
+    try {
+      await waitFor('all applied', async () => ((await inboundCount()) === before + total ? true : undefined), 90_000);
+    } finally {
+      await second.stop();
+    }
+    const rows = await t.db.selectFrom('tickets').select('subject').where('subject', 'like', 'crash %').execute();
+    expect(rows).toHaveLength(total);
+    expect(new Set(rows.map((r) => r.subject)).size).toBe(total);
+  }, 720_000);
+});
