@@ -13,11 +13,6 @@ type Get<R, Q = never, P = never> = {
   requestBody?: never;
   responses: { 200: Ok<R>; 401: Failure; 403: Failure; 404: Failure; 422: Failure };
 };
-type Send<B, R, P = never, S extends number = 200> = {
-  parameters: Params<never, P>;
-  requestBody: { content: { 'application/json': B } };
-  responses: { [K in S]: Ok<R> } & { 401: Failure; 403: Failure; 404: Failure; 409: Failure; 422: Failure };
-};
 type Methods = {
   parameters: { query?: never; header?: never; path?: never; cookie?: never };
   get?: never;
