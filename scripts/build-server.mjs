@@ -29,6 +29,9 @@ export const externalPackages = [
   'ioredis',
   '@aws-sdk/*',
   'pg-native',
+  // The document readers run in the extraction worker only; pdf.js loads its own worker script.
+  'pdfjs-dist',
+  'mammoth',
 ];
 
 /** CommonJS dependencies inside an ES module bundle still call require (for Node's own modules and the externals). */
@@ -43,7 +46,13 @@ export async function bundleServer(outDir) {
     .filter((file) => /^\d{12}_[a-z0-9_]+\.ts$/.test(file))
     .map((file) => path.join(src, 'db', 'migrations', file));
   const result = await esbuild.build({
-    entryPoints: [path.join(src, 'server.ts'), path.join(src, 'cli.ts'), ...migrations],
+    entryPoints: [
+      path.join(src, 'server.ts'),
+      path.join(src, 'cli.ts'),
+      // Started as a worker thread by its file (modules/kb-files/extraction.ts): an entry of its own.
+      path.join(src, 'modules', 'kb-files', 'extract-worker.ts'),
+      ...migrations,
+    ],
     outdir: outDir,
     outbase: src,
     bundle: true,

@@ -1,7 +1,10 @@
 // Reading a document off the request's thread: one worker thread per document, with a heap limit
 // (resourceLimits) and a deadline. A worker that runs out of memory, passes its deadline or dies
 // in any other way is a document that could not be read, with that reason; the server goes on.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { projectRoot } from '../../paths.js';
 import type { Extracted } from './extract.js';
 import { EXTRACTION_LIMITS, type DocumentKind } from './limits.js';
 
@@ -9,10 +12,15 @@ export type ExtractionResult =
   | { ok: true; extracted: Extracted }
   | { ok: false; reason: string; params: Record<string, string | number> };
 
-// Built, the worker is the .js file beside this one. From source (tsx, the tests) it is the .ts
-// file, which a worker can only load once tsx's loader is registered in it: a two-line bootstrap.
+// Built, the worker is its own entry of the bundle (dist/modules/kb-files/extract-worker.js; this
+// code itself sits in a shared chunk). From source (tsx, the tests) it is the .ts file, which a
+// worker can only load once tsx's loader is registered in it: a two-line bootstrap.
 const fromSource = import.meta.url.endsWith('.ts');
-const WORKER_URL = new URL(fromSource ? './extract-worker.ts' : './extract-worker.js', import.meta.url);
+const WORKER_URL = pathToFileURL(
+  fromSource
+    ? path.join(projectRoot, 'src', 'modules', 'kb-files', 'extract-worker.ts')
+    : path.join(projectRoot, 'dist', 'modules', 'kb-files', 'extract-worker.js'),
+);
 const WORKER_ENTRY = fromSource
   ? `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`
   : WORKER_URL;
