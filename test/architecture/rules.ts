@@ -133,8 +133,8 @@ function modulesOf(files: SourceFile[]): Map<string, SourceFile[]> {
 
 /**
  * "module: what is missing" for each module lacking a file of the template where it has the
- * concern: routes → a routes file and a schemas file; SQL → repository.ts and tables.ts; members'
- * own resources (a route with auth 'user') → access.ts; catalogue messages → registered in messages.ts only.
+ * concern: routes → a routes file and a schemas file; SQL → repository.ts or *-query.ts, and tables.ts; members'
+ * own resources (a route with auth 'user') → access.ts; catalogue messages → registered in a messages.ts only (a sub-feature's folder may have its own).
  */
 export function templateGaps(files: SourceFile[]): string[] {
   const gaps: string[] = [];
@@ -143,12 +143,13 @@ export function templateGaps(files: SourceFile[]): string[] {
     const routeFiles = own.filter((f) => /^([a-z-]+-)?routes\.ts$/.test(f.name));
     if (routeFiles.length > 0 && !has(/^([a-z-]+-)?schemas\.ts$/)) gaps.push(`${module}: routes without schemas.ts`);
     const withSql = own.filter((f) => QUERY_BUILDER.test(code(f.text)) || RAW_SQL.test(code(f.text)));
-    if (withSql.length > 0 && !has(/^repository\.ts$/)) gaps.push(`${module}: SQL without repository.ts`);
+    if (withSql.length > 0 && !has(/^(repository|[a-z-]+-query)\.ts$/))
+      gaps.push(`${module}: SQL without repository.ts`);
     if (withSql.length > 0 && !has(/^tables\.ts$/)) gaps.push(`${module}: SQL without tables.ts`);
     if (routeFiles.some((f) => /auth: 'user'/.test(f.text)) && !has(/^access\.ts$/))
       gaps.push(`${module}: members' routes without access.ts`);
     for (const f of own) {
-      if (f.name !== 'messages.ts' && /\bregisterMessages\(/.test(code(f.text)))
+      if (!/(^|\/)messages\.ts$/.test(f.name) && /\bregisterMessages\(/.test(code(f.text)))
         gaps.push(`${module}: catalogue messages registered in ${f.name}, not messages.ts`);
     }
   }

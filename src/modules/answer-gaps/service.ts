@@ -13,6 +13,7 @@ import { messageLanguage } from '../assistant/text.js';
 import { isStaffRole, usersByIds, type UserRecord } from '../users/service.js';
 import { groupQuestions, type GapGroup, type Unanswered } from './grouping.js';
 import * as repo from './repository.js';
+import { ratableAnswer } from './access.js';
 
 /** The newest unanswered questions read for the gaps; older ones wait for a narrower window. */
 const SCANNED = 5_000;
@@ -33,9 +34,7 @@ export class AnswerGapService {
 
   /** Rates one of the user's assistant answers; another user's message, a user message or none at all is a 404. */
   async rate(user: UserRecord, messageId: number, input: { rating: 'up' | 'down'; reason?: string | null }) {
-    const message = await repo.answerWithOwner(this.deps.db, messageId);
-    if (!message || message.user_id !== user.id || message.role !== 'assistant')
-      throw notFound(msg('assistant.message.not_found'));
+    ratableAnswer(user, await repo.answerWithOwner(this.deps.db, messageId));
     const reason = input.reason?.trim() || null;
     return repo.saveFeedback(this.deps.db, {
       message_id: messageId,

@@ -2,6 +2,7 @@
 // another account's is 403, as the spec answers them; an escalation by a signed-in caller follows
 // the same rule; a caller without a token is not an account, and the rule does not apply to them.
 import { forbidden, msg, notFound } from '../../core/errors.js';
+import { MAX_ID } from '../../core/ids.js';
 
 interface Owned {
   user_id: number;
@@ -22,4 +23,11 @@ export function ownConversation<C extends Owned>(caller: { id: number }, convers
 /** 403 when a signed-in caller names another account's conversation (escalation). */
 export function checkEscalation(caller: { id: number } | null, conversation: Owned): void {
   if (caller && !mayUse(caller, conversation)) throw forbidden(msg('assistant.conversation.forbidden'));
+}
+
+/** A path id: digits only and within range, else the conversation 404. */
+export function conversationId(id: string): number {
+  const value = /^\d{1,10}$/.test(id) ? Number(id) : NaN;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_ID) throw notFound(msg('assistant.conversation.not_found'));
+  return value;
 }

@@ -4,7 +4,6 @@ import { performance } from 'node:perf_hooks';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { currentUser } from '../../http/auth.js';
-import { msg, notFound } from '../../core/errors.js';
 import { t } from '../../core/i18n.js';
 import { requestLocale } from '../../http/i18n.js';
 import { agentById, allAgents, type AgentId } from './agents.js';
@@ -15,16 +14,9 @@ import { providerFromConfig } from './providers/index.js';
 import * as s from './schemas.js';
 import * as service from './service.js';
 import { configuredWelcome } from './welcome.js';
-import { MAX_ID } from '../../core/ids.js';
+import { conversationId } from './access.js';
 
 export const ESCALATE_LIMIT = { max: 30, timeWindow: 60_000 };
-
-/** A path id: digits only and within range, else the conversation 404. */
-function conversationId(id: string): number {
-  const value = /^\d{1,10}$/.test(id) ? Number(id) : NaN;
-  if (!Number.isInteger(value) || value < 1 || value > MAX_ID) throw notFound(msg('assistant.conversation.not_found'));
-  return value;
-}
 
 const routes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();

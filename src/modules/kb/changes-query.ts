@@ -2,8 +2,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { isPostgres } from '../../db/schema-helpers.js';
-import type { ArticleFields } from './repository.js';
-import type { ArticleLang } from './tables.js';
+import type { ArticleFields, ArticleLang } from './tables.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -2,24 +2,11 @@
 // takes the transaction it belongs to; the service decides what "not there" means.
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { ArticleLang, ArticleStatus } from './tables.js';
+import type { ArticleFields, ArticleLang, ArticleStatus } from './tables.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** What an editor writes: an article's own fields. */
-export interface ArticleFields {
-  key: string;
-  lang: ArticleLang;
-  slug: string;
-  title: string;
-  body: string;
-  questions: string[];
-  pages: string[];
-  /** The category's slug. */
-  category: string | null;
-  tags: string[];
-  status: ArticleStatus;
-}
+export type { ArticleFields } from './tables.js';
 
 export interface ArticleRecord extends ArticleFields {
   id: number;

@@ -75,3 +75,18 @@ export interface KbTables {
   kb_revisions: KbRevisionsTable;
   kb_changes: KbChangesTable;
 }
+
+/** What an editor writes: an article's own fields. */
+export interface ArticleFields {
+  key: string;
+  lang: ArticleLang;
+  slug: string;
+  title: string;
+  body: string;
+  questions: string[];
+  pages: string[];
+  /** The category's slug. */
+  category: string | null;
+  tags: string[];
+  status: ArticleStatus;
+}

@@ -13,9 +13,17 @@ import type { Db, TicketRow } from '../repository.js';
 import { createFullTicket } from '../service.js';
 import type { AttachmentStorage } from '../storage/index.js';
 import { keepAttachments, removeKept } from './attachments.js';
-import type { InboundOutcome } from './inbound.js';
 import { localeOfText, type InboundMessage } from './parse.js';
 import * as mailRepo from './repository.js';
+
+/** What became of an inbound message. */
+export interface InboundOutcome {
+  status: InboundStatus | 'duplicate';
+  reason?: string;
+  inbound_id?: number;
+  ticket_id?: number;
+  comment_id?: number;
+}
 
 /** Where a fetched message sits: the mailbox, its UIDVALIDITY and the message's UID. */
 export interface InboxPlace {

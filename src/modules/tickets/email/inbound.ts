@@ -6,26 +6,17 @@
 // automatic replies and our own mail change nothing but their record (and the bounced outbox row).
 import type { AppDeps } from '../../../core/deps.js';
 import { businessRule, msg } from '../../../core/errors.js';
-import type { InboundStatus } from '../../../mail/tables.js';
 import { isStaffRole, userByEmail, type UserRecord } from '../../users/service.js';
 import { owns } from '../access.js';
 import type { TicketRow } from '../repository.js';
 import type { AttachmentStorage } from '../storage/index.js';
 import { trackingCodeOfAddress } from './addresses.js';
-import { applyComment, applyNewTicket, recordOnly, type InboxPlace } from './apply.js';
+import { applyComment, applyNewTicket, recordOnly, type InboundOutcome, type InboxPlace } from './apply.js';
 import { classify } from './classify.js';
 import { parseMessage, quotedMessageIds, type InboundMessage } from './parse.js';
 import * as mailRepo from './repository.js';
 
-export type { InboxPlace } from './apply.js';
-
-export interface InboundOutcome {
-  status: InboundStatus | 'duplicate';
-  reason?: string;
-  inbound_id?: number;
-  ticket_id?: number;
-  comment_id?: number;
-}
+export type { InboundOutcome, InboxPlace } from './apply.js';
 
 /** The ticket a message belongs to, by the three rules in order. */
 async function matchTicket(deps: AppDeps, mail: InboundMessage): Promise<TicketRow | undefined> {
