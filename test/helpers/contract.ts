@@ -141,6 +141,8 @@ export class Contract {
       if ((media.schema as Json | undefined)?.format === 'binary') return undefined;
       // A page for a browser (the console's sign-in link): documented as text, read by people.
       if (documentedType === 'text/html' && contentType === 'text/html') return undefined;
+      // A spreadsheet export (text/csv): rows of text, not JSON.
+      if (documentedType === 'text/csv' && contentType === 'text/csv') return undefined;
       if (documentedType !== contentType)
         return `${verb.toUpperCase()} ${path} ${status}: content type ${contentType || '(none)'}, documented ${Object.keys(mediaTypes).join(', ')}`;
       const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
