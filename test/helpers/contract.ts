@@ -151,6 +151,8 @@ export class Contract {
     } else if (contentType !== 'application/json') {
       return `${method} ${url} ${status}: content type ${contentType || '(none)'}, not application/json`;
     }
+    // A HEAD answer has the headers of the GET answer and no body (no route: a 404 or 405 too).
+    if (method.toUpperCase() === 'HEAD') return undefined;
     // An event stream: the schema is the data of an event; x-sse-events names the schema of each
     // event type, and an event of a type it does not name is not documented.
     if (contentType === 'text/event-stream' && pointer) {
