@@ -118,8 +118,9 @@ export function localisedBody(error: HttpError, locale: Locale): ErrorBody {
 
 /** Field errors in the given language (English for the command line). */
 export function renderFieldErrors(errors: FieldMessages, locale: Locale): FieldErrors {
-  const rendered: FieldErrors = {};
-  for (const [field, messages] of Object.entries(errors))
-    rendered[field] = messages.map((m) => renderMessage(locale, m));
-  return rendered;
+  // Built as own properties: an assignment to a field named __proto__ would set the prototype
+  // instead, and the field (json-body.ts refuses it by name) would vanish from the answer.
+  return Object.fromEntries(
+    Object.entries(errors).map(([field, messages]) => [field, messages.map((m) => renderMessage(locale, m))]),
+  );
 }

@@ -102,9 +102,8 @@ export function fieldErrorsFromSchema(errors: FastifySchemaValidationError[], lo
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf') entry.union = true;
     if (!entry.messages.includes(message)) entry.messages.push(message);
   }
-  const result: FieldErrors = {};
-  for (const [field, { messages, union }] of byField) {
-    result[field] = union ? messages.slice(0, 1) : messages;
-  }
-  return result;
+  // Own properties even for a field named __proto__ (an assignment would set the prototype).
+  return Object.fromEntries(
+    [...byField].map(([field, { messages, union }]) => [field, union ? messages.slice(0, 1) : messages]),
+  );
 }

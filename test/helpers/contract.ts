@@ -141,6 +141,8 @@ export class Contract {
       if ((media.schema as Json | undefined)?.format === 'binary') return undefined;
       // A page for a browser (the console's sign-in link): documented as text, read by people.
       if (documentedType === 'text/html' && contentType === 'text/html') return undefined;
+      // A spreadsheet export (text/csv): rows of text, not JSON.
+      if (documentedType === 'text/csv' && contentType === 'text/csv') return undefined;
       if (documentedType !== contentType)
         return `${verb.toUpperCase()} ${path} ${status}: content type ${contentType || '(none)'}, documented ${Object.keys(mediaTypes).join(', ')}`;
       const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -149,6 +151,8 @@ export class Contract {
     } else if (contentType !== 'application/json') {
       return `${method} ${url} ${status}: content type ${contentType || '(none)'}, not application/json`;
     }
+    // A HEAD answer has the headers of the GET answer and no body (no route: a 404 or 405 too).
+    if (method.toUpperCase() === 'HEAD') return undefined;
     // An event stream: the schema is the data of an event; x-sse-events names the schema of each
     // event type, and an event of a type it does not name is not documented.
     if (contentType === 'text/event-stream' && pointer) {

@@ -52,6 +52,11 @@ const isFailure = (body: unknown) =>
  */
 function eventStreamProblem(route: RouteSpec, body: string): string | undefined {
   const events = [...body.matchAll(/event: ([^\n]+)\ndata: ([^\n]*)\n\n/g)].map((m) => ({ name: m[1], data: m[2]! }));
+  // The staff stream opens with a comment; the notification stream with the unread count.
+  if (route.success === 'event-stream' && route.path === '/api/admin/stream')
+    return /^retry: \d+\n\n: connected\n\n/.test(body)
+      ? undefined
+      : `stream did not start with retry and a comment: ${body.slice(0, 200)}`;
   if (route.success === 'event-stream') {
     return body.startsWith('retry: ') && events[0]?.name === 'unread_count'
       ? undefined
@@ -160,6 +165,13 @@ export function responseProblem(route: RouteSpec, sent: SentRequest, res: Answer
       if (keysOf(body).join() !== 'errors,message,success' || b.message !== VALIDATION_MESSAGE[route.form])
         return `422 not in the ${route.form} form: ${res.body.slice(0, 300)}`;
       return undefined;
+    }
+    case 409: {
+      // An edit on a revision the article has moved on from: the current one comes back.
+      const b = body as { success?: unknown; message?: unknown; data?: unknown };
+      return b.success === false && typeof b.message === 'string' && b.data && typeof b.data === 'object'
+        ? undefined
+        : `409 body ${res.body.slice(0, 200)}`;
     }
     case 429:
       return isMessageOnly(body) && res.headers['retry-after']

@@ -226,7 +226,7 @@ export function socketWithin(base: string, options: InjectOptions, ms: number): 
         body += chunk;
         if (
           String(res.headers['content-type']).startsWith('text/event-stream') &&
-          /\nevent: [^\n]+\ndata: [^\n]*\n\n/.test(body)
+          /\n(event: [^\n]+\ndata: [^\n]*|: [^\n]*)\n\n/.test(body)
         )
           done();
       });

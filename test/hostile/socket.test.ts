@@ -225,6 +225,23 @@ describe(`over TCP against node dist/server.js (seed ${SEED}, ${RUNS} runs per r
     expect(json(broken)).toEqual({ success: false, message: 'The request body is not valid JSON.' });
   });
 
+  it.each([
+    ['PUT', '/api/tickets/1', 'owner', { success: false, message: 'Validation error.' }],
+    ['POST', '/api/notifications/read-all', 'owner', { success: false, message: 'The given data was invalid.' }],
+    ['DELETE', '/api/assistant/conversations/1', 'owner', { success: false }],
+    ['POST', '/api/admin/tickets/1/notes', 'admin', { success: false, message: 'Validation error.' }],
+  ] as const)('%s %s with a __proto__ key in its JSON body: 422 naming the field', async (method, url, who, form) => {
+    const answer = await one({
+      method,
+      url,
+      headers: { ...w[who].auth, 'content-type': 'application/json' },
+      body: '{"message":"a message long enough","__proto__":{"x":1}}',
+    });
+    expect(answer.statusCode).toBe(422);
+    expect(json(answer)).toEqual({ ...form, errors: { ['__proto__']: ['The field name __proto__ is not allowed.'] } });
+    expect(Object.keys((json(answer) as { errors: object }).errors)).toEqual(['__proto__']);
+  });
+
   describe('a known path asked with a method it does not serve', () => {
     it.each([
       ['DELETE', '/api/tickets/1', 'GET, HEAD, PUT'],

@@ -35,15 +35,23 @@ export async function listSavedReplies(deps: AppDeps, lang?: string) {
   return (await repo.listSavedReplies(deps.db, lang)).map(view);
 }
 
+/** The declared fields only: a body may carry others (the schema leaves them in), and they are no columns. */
+const fieldsOf = ({ title, body, lang }: SavedReplyInput) => ({ title, body, lang });
+
 export async function createSavedReply(deps: AppDeps, authorId: number, input: SavedReplyInput) {
   const now = nowIso();
   return view(
-    await repo.insertSavedReply(deps.db, { ...input, created_by: authorId, created_at: now, updated_at: now }),
+    await repo.insertSavedReply(deps.db, {
+      ...fieldsOf(input),
+      created_by: authorId,
+      created_at: now,
+      updated_at: now,
+    }),
   );
 }
 
 export async function updateSavedReply(deps: AppDeps, id: number, input: SavedReplyInput) {
-  const row = await repo.updateSavedReply(deps.db, id, { ...input, updated_at: nowIso() });
+  const row = await repo.updateSavedReply(deps.db, id, { ...fieldsOf(input), updated_at: nowIso() });
   if (!row) throw missing();
   return view(row);
 }
