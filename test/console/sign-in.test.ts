@@ -51,7 +51,7 @@ it('signs in by the link: an accessible page, one button, then the console with 
   await page.waitForURL(/\/console\/$/);
   await pageReady(page);
   await page.getByText('Signed in as Sina Signin').waitFor();
-  const cookies = await context.cookies(server.url + '/api/');
+  const cookies = await context.cookies(`${server.url}/api/`);
   expect(cookies.find((c) => c.name === 'console_session')).toMatchObject({
     httpOnly: true,
     sameSite: 'Strict',
