@@ -2,9 +2,12 @@
 // a non-admin on admin routes} → the exact status and body of the spec, with every application
 // table compared before and after each refused request. The expired and revoked tokens belong to
 // the resource's owner, so it is the token's state alone that refuses them. A last column proves
-// each request is a real one: the owner (or an admin on admin routes) gets the success.
+// each request is a real one: the owner (an admin on admin routes, the admin's console session on
+// the console's cookie routes) gets the success.
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
+import { csrfTokenOf } from '../../src/modules/users/console/secrets.js';
 import { makeToken } from '../helpers/factories.js';
 import { multipart } from '../helpers/multipart.js';
 import { UNAUTHENTICATED } from './checks.js';
@@ -34,6 +37,8 @@ interface MatrixRow {
   writes?: boolean;
   /** The success is an endless event stream: sent over a socket and read to its first event. */
   stream?: boolean;
+  /** A console route: the rightful caller is the admin's console session with this cookie secret. */
+  session?: () => string;
 }
 
 const FORBIDDEN_CONVERSATION = {
@@ -424,7 +429,412 @@ const ROWS: MatrixRow[] = [
     request: () => ({ url: `/api/admin/assistant/gaps/${gapId}`, payload: { state: 'dismissed' } }),
     success: 200,
   },
+  // Staff console (staff routes; the admin is the rightful caller). Saved replies, the tag and the
+  // console ticket are made before any row runs, one per changing row, so no row needs another's.
+  ...(['/api/admin/tickets/views', '/api/admin/tags', '/api/admin/saved-replies?lang=en'] as const).map(
+    (url): MatrixRow => ({
+      route: `GET ${url.split('?')[0]}`,
+      access: 'admin',
+      request: () => ({ url }),
+      success: 200,
+    }),
+  ),
+  {
+    route: 'GET /api/admin/tickets/export.csv',
+    access: 'admin',
+    request: () => ({ url: '/api/admin/tickets/export.csv?status=open' }),
+    success: 200,
+  },
+  {
+    route: 'POST /api/admin/tickets/{id}/notes',
+    access: 'admin',
+    request: (w) => ({
+      url: `/api/admin/tickets/${w.mine.tickets[0]}/notes`,
+      payload: { message: 'Checked the bank.' },
+    }),
+    success: 201,
+  },
+  {
+    route: 'PUT /api/admin/tickets/{id}/presence',
+    access: 'admin',
+    request: (w) => ({ url: `/api/admin/tickets/${w.mine.tickets[1]}/presence`, payload: { state: 'viewing' } }),
+    success: 200,
+  },
+  {
+    route: 'POST /api/admin/tickets/bulk',
+    access: 'admin',
+    request: (w) => ({
+      url: '/api/admin/tickets/bulk',
+      payload: { ids: [w.theirs.tickets[0], w.theirs.tickets[1]], action: 'priority', value: 'high' },
+    }),
+    success: 200,
+  },
+  {
+    route: 'POST /api/admin/saved-replies',
+    access: 'admin',
+    request: () => ({
+      url: '/api/admin/saved-replies',
+      payload: { title: 'Matrix', body: 'Hello {{first_name}}, see {{tracking_code}}.', lang: 'en' },
+    }),
+    success: 201,
+  },
+  {
+    route: 'PUT /api/admin/saved-replies/{id}',
+    access: 'admin',
+    request: () => ({
+      url: `/api/admin/saved-replies/${made.savedReplies[0]}`,
+      payload: { title: 'Changed', body: 'Hello {{first_name}}.', lang: 'fa' },
+    }),
+    success: 200,
+  },
+  {
+    route: 'DELETE /api/admin/saved-replies/{id}',
+    access: 'admin',
+    request: () => ({ url: `/api/admin/saved-replies/${made.savedReplies[1]}` }),
+    success: 200,
+  },
+  ...(['sla', 'times', 'volume'] as const).map(
+    (report): MatrixRow => ({
+      route: `GET /api/admin/reports/${report}`,
+      access: 'admin',
+      request: () => ({
+        url: `/api/admin/reports/${report}?from=2026-01-01&to=2026-12-31${report === 'volume' ? '&by=day' : ''}`,
+      }),
+      success: 200,
+    }),
+  ),
+  {
+    route: 'POST /api/admin/stream-tokens',
+    access: 'admin',
+    request: () => ({ url: '/api/admin/stream-tokens', payload: {} }),
+    success: 201,
+  },
+  {
+    route: 'GET /api/admin/stream',
+    access: 'admin',
+    stream: true,
+    request: () => ({ url: '/api/admin/stream' }),
+    success: 200,
+  },
+
+  // Inbound mail (staff): two held messages written before the rows run, one to accept, one to reject.
+  {
+    route: 'GET /api/admin/inbound-mail',
+    access: 'admin',
+    request: () => ({ url: '/api/admin/inbound-mail' }),
+    success: 200,
+  },
+  {
+    route: 'POST /api/admin/inbound-mail',
+    access: 'admin',
+    request: () => ({
+      url: '/api/admin/inbound-mail',
+      headers: { 'content-type': 'message/rfc822' },
+      payload: heldMail('matrix-new'),
+    }),
+    success: 200,
+  },
+  ...(['accept', 'reject'] as const).map(
+    (decision, at): MatrixRow => ({
+      route: `POST /api/admin/inbound-mail/{id}/${decision}`,
+      access: 'admin',
+      request: () => ({ url: `/api/admin/inbound-mail/${made.heldMail[at]}/${decision}` }),
+      success: 200,
+    }),
+  ),
+
+  // Knowledge base: the public help centre (a published article, made before the rows run)
+  { route: 'GET /api/kb/categories', access: 'public', request: () => ({ url: '/api/kb/categories' }), success: 200 },
+  {
+    route: 'GET /api/kb/articles',
+    access: 'public',
+    request: () => ({ url: '/api/kb/articles?lang=en' }),
+    success: 200,
+  },
+  {
+    route: 'GET /api/kb/articles/{slug}',
+    access: 'public',
+    request: () => ({ url: '/api/kb/articles/matrix-published?lang=en' }),
+    success: 200,
+  },
+  // ... and its editor (staff): one article per changing row, a category and a tag of its own each.
+  {
+    route: 'GET /api/admin/kb/articles',
+    access: 'admin',
+    request: () => ({ url: '/api/admin/kb/articles?status=draft' }),
+    success: 200,
+  },
+  {
+    route: 'POST /api/admin/kb/articles',
+    access: 'admin',
+    request: () => ({ url: '/api/admin/kb/articles', payload: kbArticle('matrix-created') }),
+    success: 201,
+  },
+  ...(['GET /api/admin/kb/articles/{id}', 'GET /api/admin/kb/articles/{id}/revisions'] as const).map(
+    (route): MatrixRow => ({
+      route,
+      access: 'admin',
+      request: () => ({ url: route.split(' ')[1]!.replace('{id}', String(made.articles.read)) }),
+      success: 200,
+    }),
+  ),
+  {
+    route: 'PUT /api/admin/kb/articles/{id}',
+    access: 'admin',
+    request: () => ({
+      url: `/api/admin/kb/articles/${made.articles.update}`,
+      payload: { revision: 1, title: 'Changed by the matrix' },
+    }),
+    success: 200,
+  },
+  {
+    route: 'DELETE /api/admin/kb/articles/{id}',
+    access: 'admin',
+    request: () => ({ url: `/api/admin/kb/articles/${made.articles.remove}` }),
+    success: 200,
+  },
+  ...(['publish', 'archive'] as const).map(
+    (action): MatrixRow => ({
+      route: `POST /api/admin/kb/articles/{id}/${action}`,
+      access: 'admin',
+      request: () => ({ url: `/api/admin/kb/articles/${made.articles[action]}/${action}`, payload: { revision: 1 } }),
+      success: 200,
+    }),
+  ),
+  {
+    route: 'POST /api/admin/kb/articles/{id}/revisions/{revision}/restore',
+    access: 'admin',
+    request: () => ({
+      url: `/api/admin/kb/articles/${made.articles.restore}/revisions/1/restore`,
+      payload: { revision: 2 },
+    }),
+    success: 200,
+  },
+  ...(['GET /api/admin/kb/categories', 'GET /api/admin/kb/tags'] as const).map(
+    (route): MatrixRow => ({ route, access: 'admin', request: () => ({ url: route.split(' ')[1]! }), success: 200 }),
+  ),
+  {
+    route: 'POST /api/admin/kb/categories',
+    access: 'admin',
+    request: () => ({
+      url: '/api/admin/kb/categories',
+      payload: { slug: 'matrix-new', name_en: 'Matrix', name_fa: 'ماتریس', position: 3 },
+    }),
+    success: 201,
+  },
+  {
+    route: 'PUT /api/admin/kb/categories/{id}',
+    access: 'admin',
+    request: () => ({
+      url: `/api/admin/kb/categories/${made.categories[0]}`,
+      payload: { slug: 'matrix-changed', name_en: 'Changed', name_fa: 'تغییر' },
+    }),
+    success: 200,
+  },
+  {
+    route: 'DELETE /api/admin/kb/categories/{id}',
+    access: 'admin',
+    request: () => ({ url: `/api/admin/kb/categories/${made.categories[1]}` }),
+    success: 200,
+  },
+  {
+    route: 'POST /api/admin/kb/tags',
+    access: 'admin',
+    request: () => ({ url: '/api/admin/kb/tags', payload: { name: 'matrixnew' } }),
+    success: 201,
+  },
+  {
+    route: 'DELETE /api/admin/kb/tags/{id}',
+    access: 'admin',
+    request: () => ({ url: `/api/admin/kb/tags/${made.tag}` }),
+    success: 200,
+  },
+
+  // The console's sign-in. Public: asking for a link (the same answer for any address), and the
+  // link's page and its use, each call with a fresh link of the admin's written before the rows run.
+  {
+    route: 'POST /api/console/sign-in-requests',
+    access: 'public',
+    request: () => ({ url: '/api/console/sign-in-requests', payload: { email: 'nobody@example.com' } }),
+    success: 202,
+  },
+  {
+    route: 'GET /api/console/links/{token}',
+    access: 'public',
+    request: () => ({ url: `/api/console/links/${made.links[0]}` }),
+    success: 200,
+  },
+  {
+    route: 'POST /api/console/links/{token}',
+    access: 'public',
+    request: (w) => ({ url: `/api/console/links/${made.links.pop()}`, headers: { origin: ownOrigin(w) } }),
+    success: 303,
+    writes: true,
+  },
+  // Signed in through the console: a bearer token is never a session, so every bearer caller is
+  // refused with 401; the rightful caller is the admin's console session (cookie, anti-forgery token, Origin).
+  ...(['GET /api/console/session', 'GET /api/console/preferences'] as const).map(
+    (route): MatrixRow => ({
+      route,
+      access: 'user',
+      session: () => made.sessions.staying,
+      request: () => ({ url: route.split(' ')[1]! }),
+      other: () => ({ status: 401, body: UNAUTHENTICATED }),
+      success: 200,
+    }),
+  ),
+  {
+    route: 'PUT /api/console/preferences',
+    access: 'user',
+    session: () => made.sessions.staying,
+    request: () => ({ url: '/api/console/preferences', payload: { locale: 'fa' } }),
+    other: () => ({ status: 401, body: UNAUTHENTICATED }),
+    success: 200,
+  },
+  {
+    route: 'DELETE /api/console/session',
+    access: 'user',
+    session: () => made.sessions.leaving,
+    request: () => ({ url: '/api/console/session' }),
+    other: () => ({ status: 401, body: UNAUTHENTICATED }),
+    success: 200,
+  },
+  // ... and the staff's sign-in in the admin integration API.
+  { route: 'GET /api/admin/staff', access: 'admin', request: () => ({ url: '/api/admin/staff' }), success: 200 },
+  {
+    route: 'POST /api/admin/users/{id}/console-links',
+    access: 'admin',
+    request: (w) => ({ url: `/api/admin/users/${w.admin.id}/console-links` }),
+    success: 201,
+  },
+  {
+    route: 'GET /api/admin/users/{id}/console-sessions',
+    access: 'admin',
+    request: (w) => ({ url: `/api/admin/users/${w.admin.id}/console-sessions` }),
+    success: 200,
+  },
+  {
+    route: 'DELETE /api/admin/users/{id}/console-sessions/{session_id}',
+    access: 'admin',
+    request: (w) => ({ url: `/api/admin/users/${w.admin.id}/console-sessions/${made.spareSessions[0]}` }),
+    success: 200,
+  },
+  {
+    route: 'DELETE /api/admin/users/{id}/console-sessions',
+    access: 'admin',
+    request: (w) => ({ url: `/api/admin/users/${w.other.id}/console-sessions` }),
+    success: 200,
+  },
 ];
+
+/** What the changing rows change, written before any row runs (see beforeAll), one each. */
+const made = {
+  savedReplies: [] as number[],
+  heldMail: [] as number[],
+  articles: { read: 0, update: 0, remove: 0, publish: 0, archive: 0, restore: 0 },
+  categories: [] as number[],
+  tag: 0,
+  /** Console links of the admin: the page shows the first; every use takes one of its own. */
+  links: [] as string[],
+  /** Cookie secrets of the admin's console sessions. */
+  sessions: { staying: '', leaving: '' },
+  spareSessions: [] as number[],
+};
+
+/** A mail from a stranger, which the service holds for staff. */
+function heldMail(id: string): string {
+  return [
+    'From: Stranger <stranger@example.com>',
+    'To: support@platform.local',
+    'Subject: A question',
+    `Message-ID: <${id}@example.com>`,
+    'Date: Wed, 25 Nov 2026 10:00:00 +0000',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    'Please send the refund.',
+    '',
+  ].join('\r\n');
+}
+
+function kbArticle(slug: string, status: 'draft' | 'published' = 'draft'): Record<string, unknown> {
+  const body = { key: `matrix.${slug}`, lang: 'en', slug, title: `Matrix ${slug}`, body: 'A **short** body.' };
+  return { ...body, questions: ['matrix'], category: null, tags: [], pages: [], status };
+}
+
+/** The origin of the service as the test app is addressed (inject's host). */
+function ownOrigin(w: World): string {
+  return w.t.config.PUBLIC_URL ? new URL(w.t.config.PUBLIC_URL).origin : 'http://localhost:80';
+}
+
+function sessionHeaders(w: World, secret: string): Record<string, string> {
+  return { cookie: `console_session=${secret}`, 'x-csrf-token': csrfTokenOf(secret), origin: ownOrigin(w) };
+}
+
+/** Writes what the changing rows need: through the API where it has a way, else into the tables. */
+async function makeRowData(w: World): Promise<void> {
+  const call = async (method: 'POST' | 'PUT', url: string, payload: unknown, status: number) => {
+    const res = await w.t.app.inject({ method, url, headers: w.admin.auth, payload: payload as object });
+    expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(status);
+    return res.json().data;
+  };
+  for (const title of ['Kept', 'Gone'])
+    made.savedReplies.push(
+      (await call('POST', '/api/admin/saved-replies', { title, body: 'Hi.', lang: 'en' }, 201)).id,
+    );
+  for (const key of ['read', 'update', 'remove', 'publish', 'archive', 'restore'] as const)
+    made.articles[key] = (await call('POST', '/api/admin/kb/articles', kbArticle(`matrix-${key}`), 201)).id;
+  await call('PUT', `/api/admin/kb/articles/${made.articles.restore}`, { revision: 1, body: 'Second body.' }, 200);
+  await call('POST', '/api/admin/kb/articles', kbArticle('matrix-published', 'published'), 201);
+  for (const slug of ['matrix-one', 'matrix-two'])
+    made.categories.push(
+      (await call('POST', '/api/admin/kb/categories', { slug, name_en: 'M', name_fa: 'م' }, 201)).id,
+    );
+  made.tag = (await call('POST', '/api/admin/kb/tags', { name: 'matrixgone' }, 201)).id;
+
+  const now = new Date();
+  const later = new Date(now.getTime() + 3_600_000).toISOString();
+  for (const id of ['matrix-held-1', 'matrix-held-2']) {
+    const raw = heldMail(id);
+    const row = await w.t.db
+      .insertInto('inbound_mail')
+      .values({
+        ...{ message_id: `<${id}@example.com>`, from_address: 'stranger@example.com', subject: 'A question' },
+        ...{ status: 'held', reason: 'unknown_sender', ticket_id: w.mine.tickets[2]! },
+        ...{ original_text: 'Please send the refund.', raw_message: Buffer.from(raw).toString('base64') },
+        created_at: now.toISOString(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    made.heldMail.push(row.id);
+  }
+  const secret = () => randomBytes(32).toString('base64url');
+  const hash = (value: string) => createHash('sha256').update(value).digest('hex');
+  for (let i = 0; i < 7; i++) {
+    const token = secret();
+    made.links.push(token);
+    await w.t.db
+      .insertInto('console_links')
+      .values({ user_id: w.admin.id, token_hash: hash(token), created_at: now.toISOString(), expires_at: later })
+      .execute();
+  }
+  const session = async (value: string) =>
+    (
+      await w.t.db
+        .insertInto('console_sessions')
+        .values({
+          ...{ user_id: w.admin.id, token_hash: hash(value), user_agent: 'matrix' },
+          ...{ created_at: now.toISOString(), last_seen_at: now.toISOString() },
+          ...{ idle_expires_at: later, expires_at: later },
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  made.sessions.staying = secret();
+  made.sessions.leaving = secret();
+  await session(made.sessions.staying);
+  await session(made.sessions.leaving);
+  made.spareSessions.push(await session(secret()));
+}
 
 /** A ready document, an answer of the owner's and a group of unanswered questions (set before any row runs). */
 let kbFileId = 0;
@@ -496,6 +906,7 @@ describe('access matrix', () => {
         .where('role', '=', 'assistant')
         .executeTakeFirstOrThrow()
     ).id;
+    await makeRowData(w);
     gapId = (await w.t.app.inject({ method: 'GET', url: '/api/admin/assistant/gaps', headers: w.admin.auth })).json()
       .data[0].id;
     headersOf = {
@@ -504,7 +915,8 @@ describe('access matrix', () => {
       revoked: () => ({ authorization: revoked }),
       other: () => w.other.auth,
       nonAdmin: () => w.owner.auth,
-      rightful: (row) => (row.access === 'admin' ? w.admin.auth : w.owner.auth),
+      rightful: (row) =>
+        row.session ? sessionHeaders(w, row.session()) : row.access === 'admin' ? w.admin.auth : w.owner.auth,
     };
   });
   afterAll(() => w?.t.close());
