@@ -39,6 +39,8 @@ interface MatrixRow {
   stream?: boolean;
   /** A console route: the rightful caller is the admin's console session with this cookie secret. */
   session?: () => string;
+  /** Waits for the background work the rightful success started, so it cannot change a later row's tables. */
+  settle?: (w: World, answer: any) => Promise<void>;
 }
 
 const FORBIDDEN_CONVERSATION = {
@@ -382,6 +384,15 @@ const ROWS: MatrixRow[] = [
       return { url: '/api/admin/kb/files', payload: form.payload, headers: form.headers };
     },
     success: 202,
+    // The document is read in a worker after the answer: wait until it is ready or failed.
+    settle: async (w, answer) => {
+      for (let i = 0; i < 150; i++) {
+        const res = await w.t.app.inject({ url: `/api/admin/kb/files/${answer.data.id}`, headers: w.admin.auth });
+        if (res.json().data?.status !== 'processing') return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('the uploaded document was still processing after 15 s');
+    },
   },
   { route: 'GET /api/admin/kb/files', access: 'admin', request: () => ({ url: '/api/admin/kb/files' }), success: 200 },
   {
@@ -985,6 +996,7 @@ describe('access matrix', () => {
       }
       const res = await send(row, headersOf.rightful(row));
       expect(res.statusCode, `${row.route} as the rightful caller: ${res.body.slice(0, 300)}`).toBe(row.success);
+      await row.settle?.(w, res.json());
     });
   }
 });
