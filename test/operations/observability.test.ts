@@ -1,4 +1,4 @@
-// Metrics, probes, request ids and the caller in the log (issue 16).
+// Metrics, probes, request ids and the caller in the log.
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // Every start-up failure ends in one line on stderr naming what is wrong, and exit status 1; no
-// stack, and no worker complaining afterwards about a database already closed (issue 16).
+// stack, and no worker complaining afterwards about a database already closed.
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
