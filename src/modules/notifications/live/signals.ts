@@ -10,14 +10,13 @@
 import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { pgDriver } from '../../../db/pg.js';
+import { ChannelListener } from '../../../db/channel-listener.js';
 import type { Database } from '../../../db/schema.js';
 import { notificationVersions } from '../stream-repository.js';
 import type { NotificationStreams } from './streams.js';
 
 /** The channel of migration 202611240200's trigger. */
 export const NOTIFICATION_CHANNEL = 'platform_notifications';
-const RECONNECT_MS = 1_000;
 
 export interface ChangeSignals {
   start(): Promise<void>;
@@ -25,66 +24,29 @@ export interface ChangeSignals {
 }
 
 export class PostgresSignals implements ChangeSignals {
-  private client: pg.Client | undefined;
-  private schema: string | undefined;
-  private stopped = false;
-  private retry: NodeJS.Timeout | undefined;
+  private readonly listener: ChannelListener;
 
-  constructor(
-    private readonly connection: pg.ClientConfig,
-    private readonly streams: NotificationStreams,
-    private readonly log: FastifyBaseLogger,
-  ) {}
-
-  async start(): Promise<void> {
-    await this.connect();
-  }
-
-  private async connect(): Promise<void> {
-    const client = new (pgDriver().Client)(this.connection);
-    client.on('error', (err) => this.lost(client, err));
-    client.on('end', () => this.lost(client));
-    client.on('notification', (message) => {
-      const [schema, id] = (message.payload ?? '').split(' ');
-      const userId = Number(id);
-      if (schema === this.schema && Number.isSafeInteger(userId)) this.streams.changed(userId);
+  constructor(connection: pg.ClientConfig, streams: NotificationStreams, log: FastifyBaseLogger) {
+    this.listener = new ChannelListener({
+      connection,
+      channel: NOTIFICATION_CHANNEL,
+      label: 'notification streams',
+      log,
+      onNotify: (payload, schema) => {
+        const [from, id] = payload.split(' ');
+        const userId = Number(id);
+        if (from === schema && Number.isSafeInteger(userId)) streams.changed(userId);
+      },
+      onReconnect: () => streams.changedAll(),
     });
-    this.client = client;
-    await client.connect();
-    const { rows } = await client.query<{ schema: string }>('select current_schema() as schema');
-    this.schema = rows[0]!.schema;
-    await client.query(`listen ${NOTIFICATION_CHANNEL}`);
   }
 
-  private lost(client: pg.Client, err?: Error): void {
-    if (this.stopped || client !== this.client) return;
-    this.client = undefined;
-    this.log.warn({ err }, 'notification streams: the PostgreSQL signal connection was lost; reconnecting');
-    client.end().catch(() => {});
-    this.reconnectSoon();
+  start(): Promise<void> {
+    return this.listener.start();
   }
 
-  private reconnectSoon(): void {
-    this.retry = setTimeout(() => {
-      this.connect().then(
-        () => this.streams.changedAll(),
-        (err: unknown) => {
-          this.log.warn({ err }, 'notification streams: cannot reconnect to PostgreSQL yet');
-          this.client?.end().catch(() => {});
-          this.client = undefined;
-          if (!this.stopped) this.reconnectSoon();
-        },
-      );
-    }, RECONNECT_MS);
-    this.retry.unref();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.retry);
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => {});
+  stop(): Promise<void> {
+    return this.listener.stop();
   }
 }
 
