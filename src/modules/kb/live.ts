@@ -6,7 +6,8 @@
 // - SQLite: no channel crosses processes, so the log is read every KB_POLL_MS (one indexed read).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { ChannelListener } from '../../db/channel-listener.js';
 import type { Database } from '../../db/schema.js';
 import type { PassageSource } from '../assistant/knowledge.js';
 import { applyChanges } from './knowledge-feed.js';
@@ -14,15 +15,13 @@ import { KB_CHANNEL } from './repository.js';
 
 /** How often an instance on SQLite reads the change log: well inside the 2 s an edit may take to reach it. */
 export const KB_POLL_MS = 500;
-const RECONNECT_MS = 1_000;
 
 export class KnowledgeWatch {
   private seen: number;
   private running: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
-  private client: pg.Client | undefined;
-  private schema: string | undefined;
+  private listener: ChannelListener | undefined;
   private stopped = false;
 
   constructor(
@@ -61,49 +60,29 @@ export class KnowledgeWatch {
   }
 
   async start(): Promise<void> {
-    if (this.connection) await this.listen();
-    else {
+    if (this.connection) {
+      this.listener = new ChannelListener({
+        connection: this.connection,
+        channel: KB_CHANNEL,
+        label: 'knowledge base',
+        log: this.log,
+        onNotify: (payload, schema) => {
+          if (payload.split(' ')[0] === schema) void this.catchUp();
+        },
+        onReconnect: () => void this.catchUp(),
+      });
+      await this.listener.start();
+    } else {
       this.timer = setInterval(() => void this.catchUp(), KB_POLL_MS);
       this.timer.unref();
     }
     await this.catchUp();
   }
 
-  private async listen(): Promise<void> {
-    const client = new pg.Client(this.connection);
-    client.on('error', (err) => this.lost(client, err));
-    client.on('end', () => this.lost(client));
-    client.on('notification', (message) => {
-      if ((message.payload ?? '').split(' ')[0] === this.schema) void this.catchUp();
-    });
-    this.client = client;
-    await client.connect();
-    const { rows } = await client.query<{ schema: string }>('select current_schema() as schema');
-    this.schema = rows[0]!.schema;
-    await client.query(`listen ${KB_CHANNEL}`);
-  }
-
-  private lost(client: pg.Client, err?: Error): void {
-    if (this.stopped || client !== this.client) return;
-    this.client = undefined;
-    this.log.warn({ err }, 'knowledge base: the PostgreSQL signal connection was lost; reconnecting');
-    client.end().catch(() => {});
-    this.timer = setTimeout(() => {
-      this.listen().then(
-        () => this.catchUp(),
-        () => this.lost(this.client ?? client),
-      );
-    }, RECONNECT_MS);
-    this.timer.unref();
-  }
-
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    clearTimeout(this.timer);
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => {});
+    await this.listener?.stop();
     await this.running;
   }
 }
