@@ -294,6 +294,37 @@ describe('mailbox fetcher (IMAP)', () => {
     expect(state.last_uid).toBe(Math.max(...(await dovecot.messages()).map((m) => m.uid)));
   });
 
+  it('reads the whole mailbox again after its UIDVALIDITY changed, and applies none of it twice', async () => {
+    const real = await t.db.selectFrom('mail_inbox_state').selectAll().executeTakeFirstOrThrow();
+    const recorded = async () =>
+      (await t.db.selectFrom('inbound_mail').select('message_id').execute()).map((r) => r.message_id);
+    const ticketCount = async () => (await t.db.selectFrom('tickets').select('id').execute()).length;
+    const before = { ids: new Set(await recorded()), tickets: await ticketCount() };
+    // As after the server rebuilt the mailbox: the UIDs recorded no longer mean the same messages.
+    await t.db.updateTable('mail_inbox_state').set({ uid_validity: '1', last_uid: 999_999 }).execute();
+    const counted: string[] = [];
+    const f = fetcher(undefined, { count: (o: string) => counted.push(o) });
+    f.start();
+    try {
+      await waitFor(
+        'position back',
+        async () => {
+          const state = await t.db.selectFrom('mail_inbox_state').selectAll().executeTakeFirstOrThrow();
+          return state.uid_validity === real.uid_validity && state.last_uid === real.last_uid ? true : undefined;
+        },
+        30_000,
+      );
+    } finally {
+      await f.stop();
+    }
+    // Every message was handed over again, none passed over for the old position.
+    expect(counted.filter((c) => c === 'processed')).toHaveLength((await dovecot.messages()).length);
+    // Only a message never applied before (the one an earlier test's handler kept failing) is new.
+    const added = (await recorded()).filter((id) => !before.ids.has(id));
+    expect(added).toEqual(['<FAIL-ME.1@client.example>']);
+    expect(await ticketCount()).toBe(before.tickets + 1);
+  });
+
   it('two server processes on one mailbox: one fetches; killed mid-batch, the other takes over, each message once', async () => {
     const env = {
       ...t.env,
