@@ -273,6 +273,7 @@ export class KnowledgeBase implements PassageSource {
       known,
       outside: similarity[OUTSIDE_OWNER]!,
       closest,
+      foreign: index.foreignShare(words, weights, (word) => matched.has(word) || translated.has(word)) / totalWeight,
     };
   }
 
