@@ -55,15 +55,7 @@ for (const marginWeight of [0, 0.25, 0.5]) {
     for (const outsideWeight of [0, 2, 4, 8, 16]) {
       for (const missingWeight of withKinds ? [0, 0.1, 0.2, 0.3, 0.4] : [0])
         for (const minConfidence of steps(0.2, 0.9, 0.01))
-          thresholds.push({
-            marginWeight,
-            knownWeight,
-            outsideWeight,
-            missingWeight,
-            foreignShift: DEFAULT_THRESHOLDS.en.foreignShift,
-            minConfidence,
-            secondRatio: 0.9,
-          });
+          thresholds.push({ marginWeight, knownWeight, outsideWeight, missingWeight, minConfidence, secondRatio: 0.9 });
     }
   }
 }

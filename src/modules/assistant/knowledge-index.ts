@@ -59,8 +59,6 @@ export class LanguageIndex {
     processTerm: searchTerm,
   });
   phrasings!: PhrasingIndex;
-  /** The words the questions outside the scope use. */
-  readonly outsideWords = new Set<string>();
 
   constructor(
     readonly lang: Locale,
@@ -79,9 +77,7 @@ export class LanguageIndex {
   /** Builds the phrasing index, once the knowledge base reads words with this language's vocabulary. */
   indexPhrasings(): void {
     const phrasings = [...this.passages.values()].flatMap((p) => this.phrasingsOf(p, this.takeSlot(p.id)));
-    const outside = this.outside.map((text) => ({ owner: OUTSIDE_OWNER, words: this.words(text) }));
-    for (const { words } of outside) for (const word of words) this.outsideWords.add(word);
-    phrasings.push(...outside);
+    phrasings.push(...this.outside.map((text) => ({ owner: OUTSIDE_OWNER, words: this.words(text) })));
     this.phrasings = new PhrasingIndex(phrasings);
   }
 
@@ -108,20 +104,6 @@ export class LanguageIndex {
         .split(/[.!?؟;؛:]\s/)
         .map((text) => ({ owner, words: this.words(text), weight: ANSWER_SENTENCE_WEIGHT })),
     ];
-  }
-
-  /**
-   * The weight (words weighted as `weights`) of the words no passage knows (`known` says which it
-   * does) that a question outside the scope uses. A Latin word in a Persian message (push, api) is
-   * English mixed in, which the English search of a Finglish message reads (understanding.ts): it
-   * says nothing of the subject being outside.
-   */
-  foreignShare(words: string[], weights: number[], known: (word: string) => boolean): number {
-    let sum = 0;
-    for (const [w, word] of words.entries())
-      if (!known(word) && this.outsideWords.has(word) && (this.lang === 'en' || !/^[a-z0-9]+$/.test(word)))
-        sum += weights[w]!;
-    return sum;
   }
 
   /** Takes a passage out of every structure; returns it (undefined when it was not there). */

@@ -273,7 +273,6 @@ export class KnowledgeBase implements PassageSource {
       known,
       outside: similarity[OUTSIDE_OWNER]!,
       closest,
-      foreign: index.foreignShare(words, weights, (word) => matched.has(word) || translated.has(word)) / totalWeight,
     };
   }
 

@@ -24,11 +24,6 @@ export interface SearchMatch {
   outside: number;
   /** Similarity of the query to the closest phrasing of any passage, 0 to 1. */
   closest: number;
-  /**
-   * Share of the query's words (by rarity) that no passage knows but a question outside the scope
-   * uses (fee, age, loan, سن): the subject a near-topic question adds to the passages' words.
-   */
-  foreign?: number;
 }
 
 /** How search scores and ranks passages; the defaults were chosen on the evaluation's tuning half (eval/assistant/tune.ts). */

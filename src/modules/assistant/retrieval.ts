@@ -23,12 +23,6 @@ export interface Thresholds {
   /** Weight of the share of the message (by rarity) that the best passage itself does not hold (subtracted). */
   missingWeight: number;
   /**
-   * Added, times the share of the message's words that only questions outside the scope use
-   * (SearchMatch.foreign: fee, age, سن), to its similarity to those questions before it is compared
-   * with the passages' phrasings: a word no passage knows tips a near tie towards "I don't know".
-   */
-  foreignShift: number;
-  /**
    * (score + marginWeight × lead + knownWeight × known share − outsideWeight × outside lead
    * − missingWeight × missing share) / (1 + marginWeight + knownWeight), must reach this to answer.
    */
@@ -42,24 +36,8 @@ export interface Thresholds {
 // A fourth signal, the share of the message's rare words the best passage itself holds, was in
 // the grid of the third session and got weight 0 on the tuning half; it was then removed.
 export const DEFAULT_THRESHOLDS: Record<Locale, Thresholds> = {
-  en: {
-    marginWeight: 0,
-    knownWeight: 0.4,
-    outsideWeight: 16,
-    missingWeight: 0,
-    foreignShift: 0.3,
-    minConfidence: 0.58,
-    secondRatio: 0.9,
-  },
-  fa: {
-    marginWeight: 0,
-    knownWeight: 0.4,
-    outsideWeight: 16,
-    missingWeight: 0,
-    foreignShift: 0.3,
-    minConfidence: 0.58,
-    secondRatio: 0.9,
-  },
+  en: { marginWeight: 0, knownWeight: 0.4, outsideWeight: 16, missingWeight: 0, minConfidence: 0.58, secondRatio: 0.9 },
+  fa: { marginWeight: 0, knownWeight: 0.4, outsideWeight: 16, missingWeight: 0, minConfidence: 0.58, secondRatio: 0.9 },
 };
 
 /** What a search found for a message (see KnowledgeBase.match). */
@@ -74,14 +52,14 @@ export interface Retrieval {
 }
 
 /** How sure the search is that its best passage answers the message (see Thresholds). */
-export function confidence({ hits, known, outside, closest, foreign = 0 }: Match, thresholds: Thresholds): number {
+export function confidence({ hits, known, outside, closest }: Match, thresholds: Thresholds): number {
   const [best, second] = hits;
   if (!best) return 0;
-  const { marginWeight, knownWeight, outsideWeight, missingWeight, foreignShift } = thresholds;
+  const { marginWeight, knownWeight, outsideWeight, missingWeight } = thresholds;
   const lead = best.score - (second?.score ?? 0);
   // Closer to a question outside the scope than to any way a passage is asked (the best passage's
   // phrasing, or another's when the page or the conversation chose a passage the words alone did not).
-  const outsideLead = Math.max(0, outside + foreignShift * foreign - closest);
+  const outsideLead = Math.max(0, outside - closest);
   return (
     (best.score +
       marginWeight * lead +
