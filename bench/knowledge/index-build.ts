@@ -7,6 +7,8 @@
 // (hits, scores and the signals of "I don't know"), before and after an edit of a few articles: two
 // versions of the index code that print the same digests answer every question the same way.
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import {
@@ -21,7 +23,6 @@ import { understand } from '../../src/modules/assistant/understanding.js';
 import { asKnowledgePassage, documentSource } from '../../src/modules/kb-files/document-index.js';
 import { toPassages } from '../../src/modules/kb-files/passages.js';
 import { articleSource } from '../../src/modules/kb/knowledge-feed.js';
-import { KINDS, readCases, readQuestions } from '../../eval/assistant/questions.js';
 import { generatedArticles, generatedDocuments } from './corpus.js';
 
 const { values } = parseArgs({
@@ -74,12 +75,16 @@ out(
 );
 
 if (values.answers) {
-  const messages = (['en', 'fa'] as const).flatMap((lang) => [
-    ...(['questions', 'fresh', 'unseen', 'tuning'] as const).flatMap((set) =>
-      readQuestions(lang, set).map((q) => q.query),
-    ),
-    ...KINDS.flatMap((kind) => readCases(kind, lang).map((c) => c.query)),
-  ]);
+  // Every message of the evaluation's files but the sealed set: the last field of each line.
+  const dir = path.join(import.meta.dirname, '..', '..', 'eval', 'assistant');
+  const messages = fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.txt') && !name.startsWith('sealed.'))
+    .sort()
+    .flatMap((name) => fs.readFileSync(path.join(dir, name), 'utf8').split('\n'))
+    .map((line) => line.trim())
+    .filter((line) => line.includes(' | ') && !line.startsWith('#'))
+    .map((line) => line.slice(line.lastIndexOf(' | ') + 3));
   const digest = (label: string) => {
     const hash = createHash('sha256');
     for (const message of messages) {
