@@ -67,8 +67,10 @@ export interface GeneratedDocument {
 /** count documents of `pages` pages, English and Persian in turn. */
 export function generatedDocuments(count: number, pages: number): GeneratedDocument[] {
   const phrase = phrases(DOCUMENT_SEED);
-  const words = { en: wordsOf('en'), fa: wordsOf('fa') };
-  const sentence = (lang: Lang) => `${phrase(words[lang], 12)}${lang === 'fa' ? '.' : '.'}`;
+  // Persian pages of Persian words only: a Latin word inside a right-to-left line would come back
+  // from the PDF reversed, as from any PDF written in visual order.
+  const words = { en: wordsOf('en'), fa: wordsOf('fa').filter((w) => /^[\u0600-\u06FF]+$/.test(w)) };
+  const sentence = (lang: Lang) => `${phrase(words[lang], 12)}.`;
   const paragraph = (lang: Lang) => Array.from({ length: 4 }, () => sentence(lang)).join(' ');
   return Array.from({ length: count }, (_, d) => {
     const lang: Lang = d % 2 === 0 ? 'en' : 'fa';
