@@ -242,14 +242,16 @@ export class KnowledgeBase implements PassageSource {
         wordWeight * (bm25 / (bm25 + halfScore)) +
         coverageWeight * coverage +
         (1 - wordWeight - coverageWeight) * closeness;
-      // The share of the message (by rarity) this passage itself holds, a word or what a phrase made of it adds.
-      const holds = new Set(result?.queryTerms ?? []);
-      const ownShare =
-        words.reduce(
-          (sum, word, w) =>
-            holds.has(word) || translated.get(word)?.some((add) => holds.has(add)) ? sum + weights[w]! : sum,
-          0,
-        ) / totalWeight;
+      // The share of the message (by rarity) this passage itself holds, a word or what a phrase made
+      // of it adds; none when the word search did not find the passage (most passages).
+      const holds = result ? new Set(result.queryTerms) : undefined;
+      const ownShare = holds
+        ? words.reduce(
+            (sum, word, w) =>
+              holds.has(word) || translated.get(word)?.some((add) => holds.has(add)) ? sum + weights[w]! : sum,
+            0,
+          ) / totalWeight
+        : 0;
       return { passage, score, coverage, similarity: closeness, own: ownShare };
     });
     const matched = new Set(results.flatMap((r) => r.queryTerms));

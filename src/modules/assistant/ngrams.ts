@@ -72,6 +72,10 @@ export class PhrasingIndex {
   private mark = new Int32Array(1024);
   private stamp = 0;
   private sums = new Float64Array(1024);
+  // Each trigram's weight, computed once per state of the counts (a build weighs all with one state).
+  private idf = new Float64Array(1024);
+  private idfState = new Int32Array(1024);
+  private countState = 1;
 
   constructor(phrasings: Phrasing[]) {
     this.add(phrasings);
@@ -91,6 +95,8 @@ export class PhrasingIndex {
         mark.set(this.mark);
         this.mark = mark;
         this.sums = new Float64Array(mark.length);
+        this.idf = new Float64Array(mark.length);
+        this.idfState = new Int32Array(mark.length);
       }
     }
     return id;
@@ -125,6 +131,7 @@ export class PhrasingIndex {
   }
 
   private count(grams: number[], delta: number): void {
+    this.countState += 1;
     this.documents += delta;
     for (const g of grams) this.frequency[g]! += delta;
   }
@@ -133,7 +140,13 @@ export class PhrasingIndex {
   private post(entry: number, sequence: Int32Array, grams: number[]): void {
     const sums = this.sums;
     for (const g of grams) sums[g] = 0;
-    for (const g of sequence) sums[g] = sums[g]! + Math.log(1 + this.documents / this.frequency[g]!);
+    const { idf, idfState, countState } = this;
+    for (const g of grams)
+      if (idfState[g] !== countState) {
+        idf[g] = Math.log(1 + this.documents / this.frequency[g]!);
+        idfState[g] = countState;
+      }
+    for (const g of sequence) sums[g] = sums[g]! + idf[g]!;
     let norm = 0;
     for (const g of grams) norm += sums[g]! * sums[g]!;
     norm = Math.sqrt(norm) || 1;
