@@ -59,6 +59,7 @@ const files = generatedDocuments(documents, pages).map((doc, i) => {
 gc?.();
 const heapBefore = process.memoryUsage().heapUsed;
 let started = performance.now();
+const cpuBefore = process.cpuUsage();
 const knowledge = new KnowledgeBase(articlePassages, loadThesaurus(), DEFAULT_RANKING, loadOutside(), (p) =>
   articleSource(p.id, p.lang),
 );
@@ -66,12 +67,13 @@ const articlesMs = performance.now() - started;
 started = performance.now();
 for (const file of files) knowledge.add(documentSource(file.id), file.passages);
 const documentsMs = performance.now() - started;
+const cpu = process.cpuUsage(cpuBefore);
 gc?.();
 const heap = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
 const documentPassages = files.reduce((n, f) => n + f.passages.length, 0);
 out(
   `${articlePassages.length} article passages in ${articlesMs.toFixed(0)} ms; ${documentPassages} passages of ${documents} documents added in ${documentsMs.toFixed(0)} ms; ` +
-    `heap +${heap.toFixed(0)} MB${gc ? '' : ' (node --expose-gc for a settled figure)'}`,
+    `CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms in all; heap +${heap.toFixed(0)} MB${gc ? '' : ' (node --expose-gc for a settled figure)'}`,
 );
 
 if (values.answers) {
