@@ -107,9 +107,19 @@ function fields(line: string, parts: number, file: string): string[] {
   return [...out, rest.trim()];
 }
 
-/** The cases of a kind in a language, in file order. */
-export function readCases(kind: Kind, lang: Lang): Case[] {
-  return kindFiles(kind, lang).flatMap((file): Case[] => {
+/**
+ * The kind's tuning-only file in a language (written after the split, appended to the tuning half by
+ * split.ts and never split): `<kind>.tuning.<lang>.txt`, `finglish.tuning.txt` for Finglish.
+ */
+export function kindTuningFiles(kind: Kind, lang: Lang): string[] {
+  const file = kind === 'finglish' ? (lang === 'fa' ? 'finglish.tuning.txt' : undefined) : `${kind}.tuning.${lang}.txt`;
+  return file && fs.existsSync(path.join(here, file)) ? [file] : [];
+}
+
+/** The cases of a kind in a language, in file order: the split ones, or with 'tuning' the tuning-only ones. */
+export function readCases(kind: Kind, lang: Lang, part: 'split' | 'tuning' = 'split'): Case[] {
+  const files = part === 'split' ? kindFiles(kind, lang) : kindTuningFiles(kind, lang);
+  return files.flatMap((file): Case[] => {
     const lines = dataLines(file);
     if (kind === 'conversations') {
       const cases: Case[] = [];

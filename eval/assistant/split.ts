@@ -5,7 +5,9 @@
 // questions of tuning.<lang>.txt (more out-of-scope ones, written later) are then appended to the
 // tuning half: they take no draw of the generator, so the held-out half stays exactly as it was.
 // The later kinds (Finglish, conversations, page, long, near-topic) are split per kind and language
-// with generators of their own (splitKind), so adding a kind leaves every other half as it was.
+// with generators of their own (splitKind), so adding a kind leaves every other half as it was; the
+// kind's tuning-only file (<kind>.tuning.<lang>.txt, finglish.tuning.txt) is appended to its tuning
+// half after the draw, as tuning.<lang>.txt is for the questions.
 import fs from 'node:fs';
 import {
   type Case,
@@ -66,7 +68,10 @@ export function split(seed: number): Split {
     kinds[kind] = {};
     for (const lang of ['en', 'fa'] as const) {
       const cases = readCases(kind, lang);
-      if (cases.length > 0) kinds[kind][lang] = splitKind(cases, kindSeed(seed, kind, lang));
+      if (cases.length === 0) continue;
+      const halves = splitKind(cases, kindSeed(seed, kind, lang));
+      halves.tuning.push(...readCases(kind, lang, 'tuning'));
+      kinds[kind][lang] = halves;
     }
   }
   return {
@@ -80,9 +85,16 @@ export function split(seed: number): Split {
       `per kind and language, a mulberry32 generator seeded with the seed xor the FNV-1a hash of ` +
       `"<kind>.<lang>"; stratified by expected passages (a conversation's last turn; "${OUT_OF_SCOPE}" is one ` +
       `group); within a group, near-duplicates (character-trigram Jaccard >= ${NEAR_DUPLICATE} after folding ` +
-      `spelling variants) form one unit, units are shuffled and each goes to the half with fewer of the group's cases (ties: fewer of the kind's, then held out)`,
+      `spelling variants) form one unit, units are shuffled and each goes to the half with fewer of the group's cases (ties: fewer of the kind's, then held out); ` +
+      `<kind>.tuning.<lang>.txt (finglish.tuning.txt) appended to the tuning half`,
   };
 }
+
+/**
+ * A tuning-only line at least this similar to a held-out case of its kind and language nearly repeats
+ * it: such lines were dropped from the tuning-only files before they were first measured.
+ */
+export const NEAR_COPY = 0.4;
 
 /** Two cases at least this similar (see similarity) are near-duplicates and go to the same half. */
 export const NEAR_DUPLICATE = 0.24;

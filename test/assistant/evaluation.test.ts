@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KINDS, OUT_OF_SCOPE, readCases, readQuestions, readSplit } from '../../eval/assistant/questions.js';
 import { PARAPHRASES } from '../../eval/assistant/paraphrases.js';
-import { NEAR_DUPLICATE, SEED, similarity, split } from '../../eval/assistant/split.js';
+import { NEAR_COPY, NEAR_DUPLICATE, SEED, similarity, split } from '../../eval/assistant/split.js';
 import { DEFAULT_THESAURUS_DIR, loadOutside, loadPassages } from '../../src/modules/assistant/knowledge.js';
 import { normalizeText } from '../../src/modules/assistant/text.js';
 
@@ -203,7 +203,16 @@ describe('assistant evaluation set', () => {
             expect(halves).toBeUndefined();
             continue;
           }
-          const { tuning, heldout } = halves!;
+          const { tuning: withExtra, heldout } = halves!;
+          // The tuning-only lines come last in the tuning half, after the seeded split of the others.
+          const extra = readCases(kind, lang, 'tuning');
+          const tuning = withExtra.slice(0, withExtra.length - extra.length);
+          expect(withExtra.slice(tuning.length)).toEqual(extra);
+          for (const c of extra)
+            expect(
+              heldout.some((h) => similarity(h.query, c.query) >= NEAR_COPY),
+              `tuning-only ${kind}.${lang} "${c.query}" nearly repeats a held-out case`,
+            ).toBe(false);
           expect([...tuning, ...heldout].map((c) => c.query).sort()).toEqual(cases.map((c) => c.query).sort());
           expect(Math.abs(tuning.length - heldout.length), `${kind}.${lang}`).toBeLessThanOrEqual(2);
           const side = new Map([
@@ -242,18 +251,18 @@ describe('assistant evaluation set', () => {
       }
     });
 
-    it('keep every measured case out of the knowledge base, the thesaurus and the questions outside the scope', () => {
+    it('keep every measured case and every tuning-only line out of the knowledge base, the thesaurus and the questions outside the scope', () => {
       const outside = loadOutside();
       for (const lang of ['en', 'fa'] as const) {
         const assets = [...knowledgeLines(lang), ...thesaurusLines(lang), ...outside[lang].map(words)];
         for (const kind of KINDS)
-          for (const c of stored.kinds[kind][lang]?.heldout ?? []) {
+          for (const c of [...(stored.kinds[kind][lang]?.heldout ?? []), ...readCases(kind, lang, 'tuning')]) {
             const needle = words(c.query);
             // Finglish carries English words: it may repeat neither language's assets.
             const others = kind === 'finglish' ? [...knowledgeLines('en'), ...thesaurusLines('en')] : [];
             expect(
               [...assets, ...others].some((line) => line.includes(needle)),
-              `${kind} held-out "${c.query}" repeats an asset line`,
+              `${kind} "${c.query}" repeats an asset line`,
             ).toBe(false);
           }
       }

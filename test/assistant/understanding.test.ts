@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { consonantKey, latinSymbols, persianSymbols, readingCost } from '../../src/modules/assistant/finglish.js';
 import { isFinglish } from '../../src/modules/assistant/finglish-words.js';
 import { bundledKnowledgeBase, KnowledgeBaseError, parseKnowledgeFile } from '../../src/modules/assistant/knowledge.js';
-import { asksSomething, messageParts, refersToContext } from '../../src/modules/assistant/message-parts.js';
+import { asksSomething, messageParts, refersToContext, wordCount } from '../../src/modules/assistant/message-parts.js';
 import { pageAffinities, pageFromContext, routeMatches } from '../../src/modules/assistant/page-context.js';
-import { understand } from '../../src/modules/assistant/understanding.js';
+import { DEFAULT_READING, understand } from '../../src/modules/assistant/understanding.js';
 
 const key = (word: string) => consonantKey(/[\u0600-\u06FF]/.test(word) ? persianSymbols(word) : latinSymbols(word));
 
@@ -208,6 +208,20 @@ describe('understand()', () => {
     expect(
       understand(kb, { message: 'How do I open a support ticket?', earlier: refund }).passages.map((p) => p.id),
     ).toEqual(['tickets.open']);
+  });
+
+  it('lets a message of a few words lean on its page in full, and a longer one only in part', () => {
+    const register = { module: 'auth', route: '/register' };
+    expect(wordCount('کد نمیاد')).toBe(2);
+    expect(wordCount("still nothing arrived, it's been days!")).toBe(7);
+    // Alone, two words are "I don't know"; on the sign-up page they are about signing up.
+    expect(understand(kb, { message: 'کد نمیاد' }).passages).toEqual([]);
+    expect(understand(kb, { message: 'کد نمیاد', page: register }).passages[0]?.id).toBe('accounts.register');
+    // The same page at the partial weight (shortWords 0: the rule before) is not enough.
+    expect(
+      understand(kb, { message: 'کد نمیاد', page: register }, { reading: { ...DEFAULT_READING, shortWords: 0 } })
+        .passages,
+    ).toEqual([]);
   });
 
   it('answers two questions with both passages', () => {

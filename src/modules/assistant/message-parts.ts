@@ -92,3 +92,12 @@ export function refersToContext(message: string): boolean {
   if (words.length > 0 && CONTINUING.has(words[0]!)) return true;
   return words.some((w) => REFERRING.has(w) || (/[\u0600-\u06FF]{2,}(شو|شون|اشو|اشون)$/u.test(w) && w.length >= 4));
 }
+
+/**
+ * The number of words in a message (letters and digits, normalised): a message of very few words
+ * ("cant get in", "کده نیومد") says too little to stand alone, so it leans on its page and
+ * conversation as one that points outside itself does (Reading.shortWords).
+ */
+export function wordCount(message: string): number {
+  return tokens(message).length;
+}

@@ -5,7 +5,7 @@
 import type { Locale } from '../../core/i18n.js';
 import { isFinglish } from './finglish-words.js';
 import type { Hit, KnowledgeBase, Passage, SearchMatch } from './knowledge.js';
-import { asksSomething, messageParts, refersToContext } from './message-parts.js';
+import { asksSomething, messageParts, refersToContext, wordCount } from './message-parts.js';
 import { type PageRef, pageAffinities } from './page-context.js';
 import { answerPassages, confidence, DEFAULT_THRESHOLDS, isWeakMatch, type Thresholds } from './retrieval.js';
 import { messageLanguage } from './text.js';
@@ -59,6 +59,8 @@ export interface Reading {
    */
   pageCredit: number;
   followCredit: number;
+  /** A message of at most this many words says too little to stand alone: it gets the page's and the conversation's weight in full. */
+  shortWords: number;
   /** A part of a long message must be this confident alone for its passage to answer a second question. */
   partConfidence: number;
   /** Weight of the English search of a Finglish message (its English words: refund, ticket, high) added to each passage's Persian score. */
@@ -74,6 +76,7 @@ export const DEFAULT_READING: Reading = {
   decay: 0.8,
   pageCredit: 0.25,
   followCredit: 0.4,
+  shortWords: 4,
   partConfidence: 0.6,
   englishWeight: 0.3,
 };
@@ -145,7 +148,8 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
 function inContext(knowledge: KnowledgeBase, match: SearchMatch, turn: Turn, reading: Reading): SearchMatch {
   const prior = new Map<string, number>();
   const credited = new Map<string, number>();
-  const refers = refersToContext(turn.message);
+  // A message that points outside itself, or says too little to stand alone, leans on its context in full.
+  const refers = refersToContext(turn.message) || wordCount(turn.message) <= reading.shortWords;
   const add = (id: string, value: number, credit: number) => {
     prior.set(id, (prior.get(id) ?? 0) + value);
     credited.set(id, (credited.get(id) ?? 0) + (refers ? 1 : credit) * value);
