@@ -159,8 +159,8 @@ export async function updateTicket(id: number, change: TicketChange): Promise<Ti
   return viewOf(answer.data);
 }
 
-export function attachmentUrl(ticketId: number, attachmentId: number, inline = false): string {
-  return `/api/admin/tickets/${ticketId}/attachments/${attachmentId}/download${inline ? '?inline=1' : ''}`;
+export function attachmentUrl(ticketId: number, attachmentId: number): string {
+  return `/api/admin/tickets/${ticketId}/attachments/${attachmentId}/download`;
 }
 
 export const PREVIEWABLE = new Set(['image/png', 'image/jpeg', 'image/gif']);
