@@ -98,7 +98,7 @@ export async function seedSupportHistory(db: Kysely<Database>, options: HistoryO
       const resolveWindow = Date.parse(resolutionDue) - created;
       const resolvedAt = created + (next(5) === 0 ? resolveWindow * 1.4 : resolveWindow * (0.2 + next(70) / 100));
       // Older tickets are nearly all closed; the open queue is mostly this week's.
-      const closed = resolvedAt < now && (day > 6 ? next(80) > 0 : next(3) > 0);
+      const closed = resolvedAt < now && (day > 6 ? next(200) > 0 : next(3) > 0);
       const staffId = options.staffIds[next(options.staffIds.length)]!;
       const status = closed ? 'closed' : answered ? 'in-progress' : 'open';
       const ticket = await db

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  apiAs,
   type ConsoleServer,
   launchBrowser,
   pageReady,
@@ -203,4 +204,31 @@ it('shows the sign-in page to a visitor without a session, accessible in both la
     expect(await seriousViolations(page)).toEqual([]);
     if (shots) await page.screenshot({ path: path.join(shots, `console-sign-in-${locale}.png`) });
   }
+});
+
+it('gives a support staff member the queue and reports, without the administrators-only feedback inbox', async () => {
+  const support = await server.makeMember({ firstName: 'Omid', lastName: 'Tehrani' });
+  await server.database.db
+    .updateTable('users')
+    .set({ role: 'support', is_admin: 0 })
+    .where('id', '=', support.id)
+    .execute();
+  // The platform's back-end (an administrator's token) asks for the support member's link.
+  const link = await apiAs<{ data: { url: string } }>(
+    server.url,
+    staff,
+    'POST',
+    `/api/admin/users/${support.id}/console-links`,
+  );
+  expect(link.status).toBe(201);
+  const context = await browser.newContext({ baseURL: server.url });
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(new URL(link.json.data.url).pathname);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/console\/?$/);
+  await pageReady(page);
+  const nav = page.getByRole('navigation');
+  expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Queue', 'Reports', 'Unanswered questions']);
+  await expect.poll(() => page.locator('.queue-table tbody tr').count()).toBeGreaterThanOrEqual(3);
 });
