@@ -146,3 +146,36 @@ it('shows a new ticket in the open queue within 2 s, without a reload', async ()
   await page.locator('.queue-table', { hasText: 'Arrived live' }).waitFor({ timeout: 2000 });
   expect(Date.now() - started).toBeLessThan(2000);
 });
+
+it("fills a saved reply with the member's first name and the tracking code, and sends it", async () => {
+  const saved = await apiAs(server.url, staff, 'POST', '/api/admin/saved-replies', {
+    title: 'Checking it',
+    body: 'Hello {{first_name}}, we are checking {{tracking_code}} now. {{agent_name}}',
+    lang: 'en',
+  });
+  expect(saved.status).toBe(201);
+  const { id, tracking_code: code } = await ticket('Saved reply please');
+  await openTicket(id);
+  await page.getByLabel('Saved reply').selectOption({ label: 'Checking it' });
+  const text = `Hello Ada, we are checking ${code} now. Sara Karimi`;
+  await expect.poll(() => page.getByLabel('Message').inputValue()).toBe(text);
+  await page.getByRole('button', { name: 'Send reply' }).click();
+  await expect.poll(async () => (await asMember(id)).json.data.comments.map((c) => c.message)).toEqual([text]);
+});
+
+it("shows the escalated assistant conversation's transcript on the ticket", async () => {
+  const chat = await apiAs<{ conversation_id: number }>(server.url, member, 'POST', '/api/assistant/chat', {
+    message: 'When is the dividend of my project paid?',
+    conversation_id: null,
+  });
+  expect(chat.status).toBe(200);
+  const escalated = await apiAs<{ ticket_id: number }>(server.url, member, 'POST', '/api/assistant/escalate', {
+    conversation_id: chat.json.conversation_id,
+    reason: 'I need a person.',
+  });
+  expect(escalated.status).toBe(201);
+  await openTicket(escalated.json.ticket_id);
+  const transcript = page.locator('section[aria-labelledby="conversation-heading"]');
+  await expect.poll(() => transcript.innerText()).toContain('When is the dividend of my project paid?');
+  expect(await transcript.locator('.said-assistant').count()).toBeGreaterThanOrEqual(1);
+});
