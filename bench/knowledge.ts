@@ -1,20 +1,32 @@
-// npm run bench -- knowledge [--articles N] [--no-servers] [--duration S] [--rounds R] [--warmup S]:
-// a knowledge base of N generated articles per language (default 2,000) besides the bundled ones,
-// in a scratch database (PostgreSQL when DATABASE_URL is set). In process: how long the index of
-// the store takes to build and how much memory it holds, a search's p50/p99, and one article's
-// re-index. Then two server processes on that database: time to /health (the index is built
-// before the server listens), the chat at 16 connections beside the client's ceiling (target p99
-// < 30 ms), and how long an edit on one instance takes to reach the other's search (target < 2 s).
+// npm run bench -- knowledge [--articles N] [--documents D] [--pages P] [--no-servers]
+//                            [--duration S] [--rounds R] [--warmup S]
+// The knowledge base at size: N generated articles per language (default 2,000) besides the
+// bundled ones, and D uploaded documents (default 50) of P pages (default 100), PDFs written by
+// bench/knowledge/pdf.ts, uploaded through POST /api/admin/kb/files and read by the server's own
+// extraction worker until every one is ready (bench/knowledge/store.ts), on a scratch database
+// (PostgreSQL when DATABASE_URL is set). Then, on that store:
+// - in this process: how long the index of the whole store takes to build (reading included) and
+//   the heap it holds, a search's p50/p99 and one article's re-index;
+// - a second server process on the same database: the time from its start until /health (the
+//   index of everything is built before the server listens; target < 2 s) and its resident memory
+//   beside an instance's on the bundled articles only (target < 200 MB more);
+// - an edit on the first instance answered by the second's search (target < 2 s);
+// - the chat on the second at 16 connections beside the client's ceiling (target p99 < 30 ms).
+// --no-servers keeps to the in-process figures on the articles alone (no server reads documents).
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import type { Kysely } from 'kysely';
 import { scratchDatabase } from '../harness/database.js';
 import { userWithToken } from '../harness/users.js';
 import type { Database } from '../src/db/schema.js';
-import { loadPassages } from '../src/modules/assistant/knowledge.js';
+import { documentSources } from '../src/modules/kb-files/document-index.js';
 import { articleSource, knowledgeFromStore, passageOf, seedWhenEmpty } from '../src/modules/kb/knowledge-feed.js';
 import type { ArticleRecord } from '../src/modules/kb/repository.js';
-import { writeArticle } from '../src/modules/kb/service.js';
+import { generatedDocuments } from './knowledge/corpus.js';
+import { uploadDocuments, writeGeneratedArticles } from './knowledge/store.js';
+import { rssMiB } from './lib/proc.js';
 import { startServerProcess } from './lib/server.js';
 import { CASE_ARGS, caseOptions, ensureWrk, measureCase, printSummary, startCeiling } from './lib/wrk.js';
 
@@ -25,166 +37,155 @@ const QUESTIONS = [
   'ramzamo yadam rafte',
 ];
 
-/** A deterministic word source: the bundled passages' words in each language. */
-function wordsOf(lang: 'en' | 'fa'): string[] {
-  const text = loadPassages()
-    .filter((p) => p.lang === lang)
-    .map((p) => `${p.question} ${p.answer}`)
-    .join(' ');
-  return [...new Set(text.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2))];
-}
-
-function generator(seed: number) {
-  let state = seed;
-  const next = () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-  return (words: string[], count: number) =>
-    Array.from({ length: count }, () => words[Math.floor(next() * words.length)]).join(' ');
-}
-
-async function generate(db: Kysely<Database>, perLanguage: number): Promise<void> {
-  const phrase = generator(20261125);
-  for (const lang of ['en', 'fa'] as const) {
-    const words = wordsOf(lang);
-    for (let start = 0; start < perLanguage; start += 500)
-      await db.transaction().execute(async (trx) => {
-        for (let i = start; i < Math.min(perLanguage, start + 500); i += 1)
-          await writeArticle(
-            trx,
-            null,
-            undefined,
-            {
-              key: `generated-${i % 50}.article-${i}`,
-              lang,
-              slug: `generated-${i}`,
-              title: `${phrase(words, 7)}?`,
-              body: `${phrase(words, 40)}. ${phrase(words, 30)}.`,
-              questions: [phrase(words, 6), phrase(words, 5)],
-              pages: [],
-              category: null,
-              tags: [],
-              status: 'published',
-            },
-            'create',
-          );
-      });
-  }
-}
-
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 const ms = (n: number) => `${n.toFixed(2)} ms`;
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+/** A full collection, so heap figures are of what is still held. */
+function collect(): void {
+  v8.setFlagsFromString('--expose-gc');
+  (vm.runInNewContext('gc') as () => void)();
+}
+
+/** The index of the whole store built in this process, and what it costs. */
+async function inProcess(db: Kysely<Database>): Promise<void> {
+  collect();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const started = performance.now();
+  const documents = await documentSources(db);
+  const { knowledge } = await knowledgeFromStore(db, documents.sources);
+  const built = performance.now() - started;
+  collect();
+  const heap = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+  out(
+    `index of ${knowledge.count('en')} + ${knowledge.count('fa')} passages (${documents.sources.length} documents among them): ` +
+      `built in ${ms(built)} (reading the store included), heap +${heap.toFixed(0)} MB`,
+  );
+  const searches: number[] = [];
+  for (let round = 0; round < 50; round += 1)
+    for (const q of QUESTIONS) {
+      const t = performance.now();
+      knowledge.match(q, /[\u0600-\u06FF]/.test(q) ? 'fa' : 'en', 3);
+      searches.push(performance.now() - t);
+    }
+  out(`search (KnowledgeBase.match): p50 ${ms(percentile(searches, 0.5))}, p99 ${ms(percentile(searches, 0.99))}`);
+  const updates: number[] = [];
+  const sample = knowledge.passage('en', 'generated-7.article-7');
+  for (let i = 0; i < 50 && sample; i += 1) {
+    const article = { key: sample.id, lang: 'en', title: `${sample.question} ${i}`, questions: sample.alternates };
+    const passage = passageOf({ ...article, body: sample.answer, pages: [] } as unknown as ArticleRecord);
+    const t = performance.now();
+    knowledge.add(articleSource(sample.id, 'en'), [passage]);
+    updates.push(performance.now() - t);
+  }
+  if (updates.length > 0)
+    out(`one article re-indexed: p50 ${ms(percentile(updates, 0.5))}, max ${ms(Math.max(...updates))}`);
+}
+
+/** Creates articles on one instance and waits for each to be found by the other's help-centre search. */
+async function editDelays(first: string, second: string, auth: Record<string, string>): Promise<number[]> {
+  const delays: number[] = [];
+  for (let i = 0; i < 5; i += 1) {
+    const word = `benchword${i}x`;
+    const res = await fetch(`${first}/api/admin/kb/articles`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        key: `bench.live-${i}`,
+        lang: 'en',
+        slug: `bench-live-${i}`,
+        title: `What is ${word}?`,
+        body: 'A word.',
+        status: 'published',
+      }),
+    });
+    if (res.status !== 201) throw new Error(`create answered ${res.status}`);
+    const t = performance.now();
+    for (;;) {
+      const found = (await (await fetch(`${second}/api/kb/articles?lang=en&q=${word}`)).json()) as { data: unknown[] };
+      if (found.data.length > 0) break;
+      if (performance.now() - t > 10_000) throw new Error('the second instance never saw the edit');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    delays.push(performance.now() - t);
+  }
+  return delays;
+}
 
 export default async function run(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { ...CASE_ARGS, articles: { type: 'string' }, 'no-servers': { type: 'boolean' } },
+    options: {
+      ...CASE_ARGS,
+      articles: { type: 'string' },
+      documents: { type: 'string' },
+      pages: { type: 'string' },
+      'no-servers': { type: 'boolean' },
+    },
   });
   const perLanguage = Number(values.articles ?? 2000);
+  const documentCount = Number(values.documents ?? 50);
+  const pages = Number(values.pages ?? 100);
   const url = process.env.DATABASE_URL;
-  const out = (line: string) => process.stdout.write(`${line}\n`);
 
-  // In process, on a database of its own.
-  const store = await scratchDatabase({ dialect: url ? 'postgres' : 'sqlite', url, label: 'bench' });
-  try {
-    await seedWhenEmpty(store.db);
-    let started = performance.now();
-    await generate(store.db, perLanguage);
-    out(
-      `generated ${perLanguage} articles per language in ${((performance.now() - started) / 1000).toFixed(1)} s (${store.handle.dialect})`,
-    );
-    (globalThis as { gc?: () => void }).gc?.();
-    const heapBefore = process.memoryUsage().heapUsed;
-    started = performance.now();
-    const { knowledge } = await knowledgeFromStore(store.db);
-    const built = performance.now() - started;
-    (globalThis as { gc?: () => void }).gc?.();
-    const heap = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
-    out(
-      `index of ${knowledge.count('en')} + ${knowledge.count('fa')} passages: built in ${ms(built)} (reading the store included), heap +${heap.toFixed(0)} MB${(globalThis as { gc?: unknown }).gc ? '' : ' (run with node --expose-gc for a settled figure)'}`,
-    );
-    const searches: number[] = [];
-    for (let round = 0; round < 50; round += 1)
-      for (const q of QUESTIONS) {
-        const t = performance.now();
-        knowledge.match(q, /[\u0600-\u06FF]/.test(q) ? 'fa' : 'en', 3);
-        searches.push(performance.now() - t);
-      }
-    out(`search (KnowledgeBase.match): p50 ${ms(percentile(searches, 0.5))}, p99 ${ms(percentile(searches, 0.99))}`);
-    const updates: number[] = [];
-    const sample = knowledge.passage('en', 'generated-7.article-7');
-    for (let i = 0; i < 50 && sample; i += 1) {
-      const article = {
-        key: sample.id,
-        lang: 'en',
-        title: `${sample.question} ${i}`,
-        questions: sample.alternates,
-        body: sample.answer,
-        pages: [],
-      };
-      const t = performance.now();
-      knowledge.add(articleSource(sample.id, 'en'), [passageOf(article as unknown as ArticleRecord)]);
-      updates.push(performance.now() - t);
+  if (values['no-servers']) {
+    const store = await scratchDatabase({ dialect: url ? 'postgres' : 'sqlite', url, label: 'bench' });
+    try {
+      await seedWhenEmpty(store.db);
+      await writeGeneratedArticles(store.db, perLanguage);
+      await inProcess(store.db);
+    } finally {
+      await store.destroy();
     }
-    if (updates.length > 0)
-      out(`one article re-indexed: p50 ${ms(percentile(updates, 0.5))}, max ${ms(Math.max(...updates))}`);
-  } finally {
-    await store.destroy();
+    return;
   }
-  if (values['no-servers']) return;
 
-  // Two instances on one database.
   ensureWrk();
   const options = caseOptions(values, { duration: 5, rounds: 1, warmup: 2 });
-  const startedAt = performance.now();
+  let startedAt = performance.now();
   const first = await startServerProcess({}, { discardStdout: true });
   const firstStart = performance.now() - startedAt;
+  // The memory of an instance on the bundled articles only, started as the second one will be (the
+  // first imported the bundled Markdown on its start, which leaves garbage behind).
+  const baseline = await startServerProcess({}, { discardStdout: true, besides: first });
+  const bundledRss = rssMiB(baseline.pid);
+  await baseline.close();
   const ceiling = await startCeiling();
   try {
     const { db } = first.database;
-    await generate(db, perLanguage);
-    const secondAt = performance.now();
-    const second = await startServerProcess({}, { discardStdout: true, besides: first });
+    const admin = await userWithToken(db, { admin: true, email: 'editor@bench.local' });
+    const chatter = await userWithToken(db, { email: 'chatter@bench.local' });
+    startedAt = performance.now();
+    await writeGeneratedArticles(db, perLanguage);
     out(
-      `second instance on ${perLanguage} articles per language: /health after ${ms(performance.now() - secondAt)} (first, on the bundled ones: ${ms(firstStart)})`,
+      `generated ${perLanguage} articles per language in ${((performance.now() - startedAt) / 1000).toFixed(1)} s (${first.database.dialect})`,
+    );
+    const uploaded = await uploadDocuments(first.url, admin.auth, generatedDocuments(documentCount, pages));
+    out(
+      `${documentCount} PDFs (${uploaded.pages} pages, ${(uploaded.bytes / 2 ** 20).toFixed(1)} MB) uploaded and read by the first instance: ` +
+        `all ready after ${(uploaded.ms / 1000).toFixed(1)} s`,
+    );
+    await inProcess(db);
+
+    startedAt = performance.now();
+    const second = await startServerProcess({}, { discardStdout: true, besides: first });
+    const secondStart = performance.now() - startedAt;
+    const fullRss = rssMiB(second.pid);
+    out(
+      `second instance, on ${perLanguage} articles per language and ${documentCount} documents: /health ${ms(secondStart)} after its start (target < 2 s; ` +
+        `the first, on the bundled articles only: ${ms(firstStart)})`,
+    );
+    out(
+      `resident memory at /health: ${fullRss} MiB on that store, ${bundledRss} MiB for an instance on the bundled articles only: +${(fullRss - bundledRss).toFixed(0)} MiB (target < 200 MB)`,
     );
     try {
-      const admin = await userWithToken(db, { admin: true, email: 'editor@bench.local' });
-      const chatter = await userWithToken(db, { email: 'chatter@bench.local' });
-      const delays: number[] = [];
-      for (let i = 0; i < 5; i += 1) {
-        const word = `benchword${i}x`;
-        const res = await fetch(`${first.url}/api/admin/kb/articles`, {
-          method: 'POST',
-          headers: { ...admin.auth, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            key: `bench.live-${i}`,
-            lang: 'en',
-            slug: `bench-live-${i}`,
-            title: `What is ${word}?`,
-            body: 'A word.',
-            status: 'published',
-          }),
-        });
-        if (res.status !== 201) throw new Error(`create answered ${res.status}`);
-        const t = performance.now();
-        for (;;) {
-          const found = (await (await fetch(`${second.url}/api/kb/articles?lang=en&q=${word}`)).json()) as {
-            data: unknown[];
-          };
-          if (found.data.length > 0) break;
-          if (performance.now() - t > 10_000) throw new Error('the second instance never saw the edit');
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        delays.push(performance.now() - t);
-      }
+      const delays = await editDelays(first.url, second.url, admin.auth);
       out(
         `edit on one instance seen by the other: max ${ms(Math.max(...delays))} over ${delays.length} (target < 2 s)`,
       );
       const result = await measureCase(
-        `POST /api/assistant/chat (${perLanguage} articles per language, 16 connections)`,
+        `POST /api/assistant/chat (${perLanguage} articles per language, ${documentCount} × ${pages}-page documents, 16 connections)`,
         second,
         ceiling,
         {
@@ -195,10 +196,11 @@ export default async function run(args: string[]): Promise<void> {
         },
         { ...options, connections: 16 },
       );
+      out(`second instance's resident memory after the chat runs: ${rssMiB(second.pid)} MiB`);
       printSummary(
         'knowledge',
         [result],
-        'Target: chat p99 < 30 ms at 16 connections with 2,000 articles per language.',
+        'Target: chat p99 < 30 ms at 16 connections with 2,000 articles per language and 50 documents of 100 pages.',
       );
     } finally {
       await second.close();

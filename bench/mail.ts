@@ -1,13 +1,15 @@
 // npm run bench -- mail [--replies 1000] [--tickets 100] [--connections 8]
 //
-// Tickets by email: --replies member replies (spread over --tickets tickets, tracking code in the
-// subject) are delivered into a real IMAP mailbox (dovecot on loopback, harness/dovecot.ts) that
+// Tickets by email: --replies member replies (spread over --tickets tickets, written to each
+// ticket's signed reply address as a mail client answering our mail does) are delivered into a real IMAP mailbox (dovecot on loopback, harness/dovecot.ts) that
 // the service fetches (MAIL_INBOX_URL). Measured: the time from the first delivery until every
 // reply is a comment (goal: 1,000 in under 60 s), and, meanwhile, GET /api/tickets/{id} at
 // --connections connections with wrk (its p99 next to the tickets' target).
 // SQLite by default; set DATABASE_URL=postgres://... to run on PostgreSQL.
 import { parseArgs } from 'node:util';
 import { startDovecot } from '../harness/dovecot.js';
+import { loadConfig } from '../src/config.js';
+import { replyAddressFor } from '../src/modules/tickets/email/addresses.js';
 import { userWithToken } from '../harness/users.js';
 import { ensureWrk, wrk } from './lib/wrk.js';
 import { startServerProcess } from './lib/server.js';
@@ -25,8 +27,15 @@ export default async function run(args: string[]): Promise<void> {
   const ticketCount = Number(values.tickets);
   ensureWrk();
   const dovecot = await startDovecot();
+  const replyKey = 'mail-benchmark-reply-key';
+  const replyConfig = loadConfig({ MAIL_REPLY_KEY: replyKey });
   const server = await startServerProcess(
-    { MAIL_INBOX_URL: dovecot.url, MAIL_INBOUND_PER_SENDER_PER_HOUR: '100000', LOG_LEVEL: 'warn' },
+    {
+      MAIL_INBOX_URL: dovecot.url,
+      MAIL_REPLY_KEY: replyKey,
+      MAIL_INBOUND_PER_SENDER_PER_HOUR: '100000',
+      LOG_LEVEL: 'warn',
+    },
     { discardStdout: true },
   );
   process.stdout.write(`${server.placement}\n`);
@@ -49,7 +58,7 @@ export default async function run(args: string[]): Promise<void> {
     }
     const messages = Array.from({ length: replies }, (_, n) => {
       const t = tickets[n % tickets.length]!;
-      return `From: ${t.email}\r\nTo: support@platform.local\r\nSubject: Re: [${t.code}] Bench ticket\r\nMessage-ID: <bench.${n}@bench.local>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nReply number ${n}.\r\n\r\nOn Mon, Support <support@platform.local> wrote:\r\n> the earlier mail\r\n`;
+      return `From: ${t.email}\r\nTo: ${replyAddressFor(replyConfig, t.code)}\r\nSubject: Re: [${t.code}] Bench ticket\r\nMessage-ID: <bench.${n}@bench.local>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nReply number ${n}.\r\n\r\nOn Mon, Support <support@platform.local> wrote:\r\n> the earlier mail\r\n`;
     });
     const count = async () =>
       Number(

@@ -252,6 +252,8 @@ const settings = {
   MAIL_INBOX_LEASE_SECONDS: integer(30, 2, 3600),
   /** Messages one sender may have applied per hour; more wait (deferred, not lost) until the hour allows. */
   MAIL_INBOUND_PER_SENDER_PER_HOUR: integer(30, 1, 100_000),
+  /** authserv-id of the receiving server whose Authentication-Results (dmarc/dkim/spf pass) may vouch for a From. */
+  MAIL_TRUSTED_AUTHSERV_ID: domainName,
   LLM_BASE_URL: url(
     ['http:', 'https:'],
     'an http:// or https:// URL of an OpenAI-compatible API, such as http://127.0.0.1:11434/v1',

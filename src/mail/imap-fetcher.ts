@@ -36,12 +36,14 @@ export interface FetcherOptions {
   leaseMs: number;
   pollMs: number;
   maxAttempts: number;
+  /** The lease's name: fetchers of one mailbox share it, so only one of them fetches at a time. */
+  lease: string;
   /** Called per message with processed, failed or skipped (the metric). */
   count?: (outcome: 'processed' | 'failed' | 'skipped') => void;
 }
 
-const DEFAULTS: FetcherOptions = { leaseMs: 30_000, pollMs: 60_000, maxAttempts: 3 };
 export const INBOX_LEASE = 'mail-inbox';
+const DEFAULTS: FetcherOptions = { leaseMs: 30_000, pollMs: 60_000, maxAttempts: 3, lease: INBOX_LEASE };
 
 export class InboxFetcher {
   readonly holder = `${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -81,7 +83,7 @@ export class InboxFetcher {
     this.wake?.();
     await this.client?.logout().catch(() => undefined);
     await this.loop;
-    await releaseLease(this.db, INBOX_LEASE, this.holder).catch(() => undefined);
+    await releaseLease(this.db, this.options.lease, this.holder).catch(() => undefined);
   }
 
   private sleep(ms: number): Promise<void> {
@@ -98,7 +100,7 @@ export class InboxFetcher {
     let failures = 0;
     while (!this.stopped) {
       try {
-        if (!(await takeLease(this.db, INBOX_LEASE, this.holder, this.options.leaseMs))) {
+        if (!(await takeLease(this.db, this.options.lease, this.holder, this.options.leaseMs))) {
           await this.sleep(this.options.leaseMs / 3);
           continue;
         }
@@ -130,7 +132,7 @@ export class InboxFetcher {
     this.client = client;
     let holding = true;
     const renew = setInterval(() => {
-      takeLease(this.db, INBOX_LEASE, this.holder, this.options.leaseMs)
+      takeLease(this.db, this.options.lease, this.holder, this.options.leaseMs)
         .then((held) => {
           if (!held) holding = false;
         })

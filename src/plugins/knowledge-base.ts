@@ -1,8 +1,10 @@
 // The assistant's knowledge base, read from the articles in the database (the bundled Markdown is
-// imported first when there is none) and indexed once at start; then kept in step with every edit
-// made anywhere, within KB_POLL_MS on SQLite and at once on PostgreSQL (modules/kb/live.ts).
+// imported first when there is none) and the uploaded documents, indexed in one build at start;
+// then kept in step with every edit made anywhere, within KB_POLL_MS on SQLite and at once on
+// PostgreSQL (modules/kb/live.ts), and with the documents by modules/kb-files/document-index.ts.
 import fp from 'fastify-plugin';
 import type { KnowledgeBase } from '../modules/assistant/knowledge.js';
+import { documentSources } from '../modules/kb-files/document-index.js';
 import { knowledgeFromStore } from '../modules/kb/knowledge-feed.js';
 import { KnowledgeWatch } from '../modules/kb/live.js';
 
@@ -10,17 +12,22 @@ declare module 'fastify' {
   interface FastifyInstance {
     knowledge: KnowledgeBase;
     knowledgeWatch: KnowledgeWatch;
+    /** The uploaded documents the knowledge base was built with, by file id: their versions. */
+    knowledgeDocuments: ReadonlyMap<number, string>;
   }
 }
 
 export default fp(
   async (app) => {
     const { deps } = app;
-    const { knowledge, seen } = await knowledgeFromStore(deps.db);
+    // The articles and the uploaded documents indexed in one build.
+    const documents = await documentSources(deps.db);
+    const { knowledge, seen } = await knowledgeFromStore(deps.db, documents.sources);
     const pool = deps.database.pool;
     const watch = new KnowledgeWatch(deps.db, knowledge, seen, app.log, pool ? pool.options : undefined);
     app.decorate('knowledge', knowledge);
     app.decorate('knowledgeWatch', watch);
+    app.decorate('knowledgeDocuments', documents.held);
     app.addHook('onReady', async () => watch.start());
     app.addHook('onClose', async () => watch.stop());
   },

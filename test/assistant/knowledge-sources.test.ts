@@ -1,7 +1,7 @@
 // The knowledge base follows a change of one source (an article, a document) without a rebuild:
 // a passage added is found, a passage replaced is found by its new words only, a passage removed
 // is gone from every index (words, phrasings, the Finglish reader), and a round trip leaves the
-// answers as a fresh build gives them.
+// answers as a fresh build gives them, as do passages added past the drift threshold (ngrams.ts).
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_RANKING,
@@ -79,5 +79,20 @@ describe('passages by source', () => {
     }
     const agree = PARAPHRASES.filter((p) => top(fresh, p.query, p.lang) === top(edited, p.query, p.lang)).length;
     expect(agree / PARAPHRASES.length).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it('weighs the trigram vectors again once the passages added pass the drift threshold, as a fresh build', () => {
+    // Copies of bundled passages under new ids: the counts of their trigrams change, the vocabulary does not.
+    const copies = passages.slice(0, 12).map((p) => ({ ...p, id: `copy-${p.id}` }));
+    const fresh = new KnowledgeBase([...passages, ...copies], loadThesaurus(), DEFAULT_RANKING, loadOutside());
+    const edited = build();
+    for (const copy of copies) edited.add(`${copy.lang}:${copy.id}`, [copy]);
+    const similarity = (kb: KnowledgeBase, query: string, lang: 'en' | 'fa') => {
+      const match = kb.match(query, lang, kb.count(lang));
+      const byId = Object.fromEntries(match.hits.map((h) => [h.passage.id, h.similarity]));
+      return { byId, outside: match.outside, closest: match.closest };
+    };
+    for (const { query, lang } of PARAPHRASES.slice(0, 40))
+      expect(similarity(edited, query, lang)).toEqual(similarity(fresh, query, lang));
   });
 });

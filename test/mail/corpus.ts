@@ -15,6 +15,8 @@ export interface TicketMailFacts {
 export interface Expected {
   status: 'comment' | 'ticket' | 'held' | 'ignored' | 'bounce' | 'duplicate';
   reason?: string;
+  /** A held message's claimed sender is mailed why (one outbox row). */
+  notice?: boolean;
   /** The comment or new ticket's text contains each, and none of `without`. */
   text?: string[];
   without?: string[];
@@ -47,6 +49,14 @@ const qp = (text: string) =>
     .join('');
 const word = (text: string) => `=?UTF-8?B?${Buffer.from(text).toString('base64')}?=`;
 
+/** The authserv-id of the receiving server the tests trust (MAIL_TRUSTED_AUTHSERV_ID). */
+export const TRUSTED_AUTHSERV = 'mx.platform.test';
+const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);
+
+/** What the trusted receiving server writes above a message whose From checked out. */
+export const verifiedBy = (address: string, server = TRUSTED_AUTHSERV) =>
+  `${server};\r\n  dkim=pass header.d=${domainOf(address)} header.s=s1 header.b=Zx9k;\r\n  spf=pass (${server}: domain of ${address} designates 192.0.2.10 as permitted sender) smtp.mailfrom=${address};\r\n  dmarc=pass (p=REJECT sp=REJECT dis=NONE) header.from=${domainOf(address)}`;
+
 /** A message: headers (CRLF) and a body. */
 export function message(headers: Record<string, string | undefined>, body: string): string {
   const lines = Object.entries(headers)
@@ -63,6 +73,7 @@ const reply = (
 ) =>
   message(
     {
+      'Authentication-Results': verifiedBy(f.owner),
       From: `${f.ownerName} <${f.owner}>`,
       To: f.replyAddress,
       Subject: `Re: [${f.code}] Card declined`,
@@ -151,6 +162,16 @@ export const REPLIES: Case[] = [
     name: 'Android phone reply in Persian with its footer',
     raw: (f) => reply(f, {}, `باشه، ممنون.\n\nارسال شده از گوشی Android\n\n> ${OLD}\n`),
     expected: { status: 'comment', text: ['باشه، ممنون.'], without: ['Android', OLD] },
+  },
+  {
+    name: 'reply to the signed address through a server that writes no verdict',
+    raw: (f) =>
+      reply(
+        f,
+        { 'Authentication-Results': undefined },
+        `Got it, thanks.\n\nOn Wed, Platform Support wrote:\n> ${OLD}\n`,
+      ),
+    expected: { status: 'comment', text: ['Got it, thanks.'], without: [OLD] },
   },
   {
     name: 'windows-1256 base64 body (an odd charset) with an ISO-8859-1 encoded-word subject',
@@ -249,6 +270,75 @@ export const OTHERS: Case[] = [
         'Please send the refund to my account instead.',
       ),
     expected: { status: 'held', reason: 'not_owner' },
+  },
+  {
+    name: "forged From equal to the owner's with a stolen tracking code, no verdict: held, the owner told",
+    raw: (f) =>
+      message(
+        { From: f.owner, To: f.support, Subject: `Re: [${f.code}] Card declined`, 'Message-ID': id('forged-owner') },
+        'Please send the refund to IBAN XX00 instead.',
+      ),
+    expected: { status: 'held', reason: 'unverified_sender', notice: true },
+  },
+  {
+    name: "forged From equal to the owner's answering the guessable thread root, a pass written by another server",
+    raw: (f) =>
+      message(
+        {
+          'Authentication-Results': verifiedBy(f.owner, 'mx.evil.example'),
+          From: f.owner,
+          To: f.support,
+          Subject: 'Re: your ticket',
+          'In-Reply-To': f.rootId,
+          'Message-ID': id('forged-thread'),
+        },
+        'Close this ticket please.',
+      ),
+    expected: { status: 'held', reason: 'unverified_sender', notice: true },
+  },
+  {
+    name: "forged From equal to the owner's, DKIM and SPF pass for the forger's own domain only",
+    raw: (f) =>
+      message(
+        {
+          'Authentication-Results': `${TRUSTED_AUTHSERV}; dkim=pass header.d=evil.example; spf=pass smtp.mailfrom=bounce@evil.example; dmarc=none header.from=${f.owner.split('@')[1]}`,
+          From: f.owner,
+          To: f.support,
+          Subject: `[${f.code}]`,
+          'Message-ID': id('forged-aligned'),
+        },
+        'Change my payout address.',
+      ),
+    expected: { status: 'held', reason: 'unverified_sender', notice: true },
+  },
+  {
+    name: "forged From equal to the owner's with a fake trusted pass below the server's real verdict",
+    raw: (f) =>
+      message(
+        {
+          'Authentication-Results': `${TRUSTED_AUTHSERV}; spf=softfail smtp.mailfrom=evil.example; dkim=none; dmarc=none header.from=${f.owner.split('@')[1]}`,
+          Received: 'from relay.evil.example by mx.platform.test; Wed, 25 Nov 2026 10:00:00 +0000',
+          'authentication-results': verifiedBy(f.owner),
+          From: f.owner,
+          To: f.support,
+          Subject: `Re: [${f.code}]`,
+          'Message-ID': id('forged-below'),
+        },
+        'Refund to my new card please.',
+      ),
+    expected: { status: 'held', reason: 'unverified_sender', notice: true },
+  },
+  {
+    name: 'to the signed reply address, but the trusted server says DMARC fail: held',
+    raw: (f) =>
+      reply(
+        f,
+        {
+          'Authentication-Results': `${TRUSTED_AUTHSERV}; spf=fail smtp.mailfrom=x@evil.example; dkim=none; dmarc=fail (p=NONE) header.from=${f.owner.split('@')[1]}`,
+        },
+        'Someone who saw the reply address.',
+      ),
+    expected: { status: 'held', reason: 'unverified_sender', notice: true },
   },
   {
     name: 'a reply address with a wrong signature does not match: a new ticket for the sender',

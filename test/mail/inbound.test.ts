@@ -7,7 +7,16 @@ import { releaseDeferred } from '../../src/modules/tickets/email/inbound.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
 import { createTicketFor } from '../tickets/helpers.js';
-import { OTHERS, REPLIES, bounceFor, message, type Expected, type TicketMailFacts } from './corpus.js';
+import {
+  OTHERS,
+  REPLIES,
+  TRUSTED_AUTHSERV,
+  bounceFor,
+  message,
+  verifiedBy,
+  type Expected,
+  type TicketMailFacts,
+} from './corpus.js';
 
 const KEY = 'inbound-test-key-0123456789';
 
@@ -15,7 +24,13 @@ describe('inbound mail (webhook)', () => {
   let t: TestApp;
   let admin: TestUser;
   beforeAll(async () => {
-    t = await buildTestApp({ config: { MAIL_REPLY_KEY: KEY, MAIL_INBOUND_PER_SENDER_PER_HOUR: 1000 } });
+    t = await buildTestApp({
+      config: {
+        MAIL_REPLY_KEY: KEY,
+        MAIL_INBOUND_PER_SENDER_PER_HOUR: 1000,
+        MAIL_TRUSTED_AUTHSERV_ID: TRUSTED_AUTHSERV,
+      },
+    });
     admin = await t.makeUser({ admin: true, firstName: 'Ada', lastName: 'Admin' });
   });
   afterAll(() => t.close());
@@ -123,7 +138,7 @@ describe('inbound mail (webhook)', () => {
         // The confirmation, as for the API.
         expect(after.outbox).toBe(before.outbox + 1);
       } else {
-        expect(after).toEqual(before);
+        expect(after).toEqual({ ...before, outbox: before.outbox + (c.expected.notice ? 1 : 0) });
       }
     });
   }
@@ -136,7 +151,7 @@ describe('inbound mail (webhook)', () => {
     expect((await post(raw)).json().data).toEqual({ status: 'duplicate' });
     expect(await counts()).toEqual(before);
     // Without a Message-ID, the same bytes are the same message.
-    const bare = `From: ${f.owner}\r\nTo: ${f.support}\r\nSubject: [${f.code}]\r\n\r\nSame bytes twice.\r\n`;
+    const bare = `From: ${f.owner}\r\nTo: ${f.replyAddress}\r\nSubject: [${f.code}]\r\n\r\nSame bytes twice.\r\n`;
     expect((await post(bare)).json().data.status).toBe('comment');
     expect((await post(bare)).json().data.status).toBe('duplicate');
   });
@@ -163,12 +178,13 @@ describe('inbound mail (webhook)', () => {
       .where('ticket_id', '=', ticket_id)
       .executeTakeFirstOrThrow();
     expect(confirmation).toMatchObject({ to_address: address, in_reply_to: '<first@c.example>' });
-    expect(confirmation.subject).toContain('تیکت پشتیبانی شما دریافت شد');
+    expect(confirmation.subject).toBe(`[${ticket.tracking_code}] پرداخت ناموفق`);
+    expect(confirmation.text_body).toContain('تیکت پشتیبانی شما دریافت شد');
     const second = await post(
       message(
         {
           From: address,
-          To: 'support@platform.local',
+          To: confirmation.reply_to!,
           Subject: 'more',
           'In-Reply-To': confirmation.message_id!,
           'Message-ID': '<second@c.example>',
@@ -262,6 +278,121 @@ describe('inbound mail (webhook)', () => {
       headers: admin.auth,
     });
     expect(invalid.statusCode).toBe(422);
+  });
+
+  it('an unverifiable From of the owner or of staff adds nothing: held, its address told once an hour, staff may accept', async () => {
+    const { ticket, f } = await facts();
+    const before = await counts();
+    const forged = (n: number, from: string) =>
+      post(
+        message(
+          { From: from, To: f.support, Subject: `Re: [${f.code}]`, 'Message-ID': `<unverified.${n}.${Date.now()}@c>` },
+          `Forged number ${n}.`,
+        ),
+      );
+    const first = (await forged(1, f.owner)).json().data;
+    expect(first).toMatchObject({ status: 'held', reason: 'unverified_sender', ticket_id: ticket.id });
+    expect((await forged(2, f.owner)).json().data).toMatchObject({ status: 'held', reason: 'unverified_sender' });
+    // Staff's own address forged: it would otherwise be mailed to the owner as a staff reply.
+    expect((await forged(3, admin.email)).json().data).toMatchObject({ status: 'held', reason: 'unverified_sender' });
+    const after = await counts();
+    expect(after.comments).toBe(before.comments);
+    // One notice to the owner (not one per message) and one to the staff address.
+    expect(after.outbox).toBe(before.outbox + 2);
+    const notices = await t.db
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('ticket_id', '=', ticket.id)
+      .orderBy('id', 'desc')
+      .limit(2)
+      .execute();
+    expect(notices.map((n) => n.to_address).sort()).toEqual([admin.email, f.owner].sort());
+    const toOwner = notices.find((n) => n.to_address === f.owner)!;
+    expect(toOwner).toMatchObject({
+      in_reply_to: f.rootId,
+      reply_to: f.replyAddress,
+      auto_submitted: 1,
+      subject: `Re: [${f.code}] Card declined`,
+    });
+    expect(toOwner.text_body).toContain('could not confirm that you sent it');
+    expect(toOwner.text_body).toContain('reply to this mail');
+    // Staff decide: the held message becomes the owner's comment.
+    const accept = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/inbound-mail/${first.inbound_id}/accept`,
+      headers: admin.auth,
+    });
+    expect(accept.json().data).toMatchObject({ status: 'accepted', decided_by: admin.id });
+    const comments = await t.db.selectFrom('ticket_comments').selectAll().where('ticket_id', '=', ticket.id).execute();
+    expect(comments.map((c) => c.message)).toEqual(['Forged number 1.']);
+    // The same From vouched for by the trusted server is the owner's comment at once.
+    const genuine = await post(
+      message(
+        {
+          'Authentication-Results': verifiedBy(f.owner),
+          From: f.owner,
+          To: f.support,
+          Subject: `Re: [${f.code}]`,
+          'Message-ID': `<verified.${Date.now()}@c>`,
+        },
+        'Really me.',
+      ),
+    );
+    expect(genuine.json().data).toMatchObject({ status: 'comment', ticket_id: ticket.id });
+    // A host under the trusted id is the same provider (mx1…mx6.messagingengine.com); a look-alike is not.
+    for (const [server, status] of [
+      [`in2.${TRUSTED_AUTHSERV}`, 'comment'],
+      [`evil${TRUSTED_AUTHSERV}`, 'held'],
+    ] as const) {
+      const res = await post(
+        message(
+          {
+            'Authentication-Results': verifiedBy(f.owner, server),
+            From: f.owner,
+            To: f.support,
+            Subject: `Re: [${f.code}]`,
+            'Message-ID': `<verified.${server}.${Date.now()}@c>`,
+          },
+          `Via ${server}.`,
+        ),
+      );
+      expect(res.json().data.status, server).toBe(status);
+    }
+  });
+
+  it('without MAIL_TRUSTED_AUTHSERV_ID no verdict is believed: only the signed reply address lets a From in', async () => {
+    const plain = await buildTestApp({ config: { MAIL_REPLY_KEY: KEY } });
+    try {
+      const boss = await plain.makeUser({ admin: true });
+      const owner = await plain.makeUser();
+      const ticket = await createTicketFor(plain, owner, { subject: 'Card declined' });
+      const send = (headers: Record<string, string>, n: number) =>
+        plain.app
+          .inject({
+            method: 'POST',
+            url: '/api/admin/inbound-mail',
+            headers: { ...boss.auth, 'content-type': 'message/rfc822' },
+            payload: message(
+              {
+                From: owner.email,
+                Subject: `Re: [${ticket.tracking_code}]`,
+                'Message-ID': `<plain.${n}@c>`,
+                ...headers,
+              },
+              `Message ${n}.`,
+            ),
+          })
+          .then((r) => r.json().data);
+      expect(
+        await send({ 'Authentication-Results': verifiedBy(owner.email), To: 'support@platform.local' }, 1),
+      ).toMatchObject({ status: 'held', reason: 'unverified_sender' });
+      expect(await send({ To: replyAddressFor(plain.config, ticket.tracking_code)! }, 2)).toMatchObject({
+        status: 'comment',
+        ticket_id: ticket.id,
+      });
+    } finally {
+      await plain.close();
+    }
   });
 
   it('a bounce marks the sent mail bounced and creates nothing', async () => {

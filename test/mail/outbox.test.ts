@@ -36,7 +36,8 @@ describe('mail outbox', () => {
     expect(await drain()).toEqual({ sent: 1, failed: 0 });
     expect(smtp.received).toHaveLength(1);
     const raw = smtp.received[0]!;
-    expect(raw).toMatch(new RegExp(`^Subject: \\[${ticket.tracking_code}\\] We received your support ticket`, 'm'));
+    expect(raw).toMatch(new RegExp(`^Subject: \\[${ticket.tracking_code}\\] Card declined`, 'm'));
+    expect(raw).toContain('We received your support ticket');
     expect(raw).toMatch(new RegExp(`^To: ${user.email}`, 'm'));
     expect(raw).toContain(`Tracking code: ${ticket.tracking_code}`);
     expect(raw).toContain('Card declined');
@@ -52,7 +53,8 @@ describe('mail outbox', () => {
     const ticket = await createTicketFor(t, user);
     await drain();
     const row = await t.db.selectFrom('mail_outbox').select(['subject', 'text_body']).executeTakeFirstOrThrow();
-    expect(row.subject).toBe(`[${ticket.tracking_code}] تیکت پشتیبانی شما دریافت شد`);
+    expect(row.subject).toBe(`[${ticket.tracking_code}] ${ticket.subject}`);
+    expect(row.text_body).toContain('تیکت پشتیبانی شما دریافت شد');
     expect(row.text_body).toContain(`کد پیگیری: ${ticket.tracking_code}`);
     expect(smtp.received).toHaveLength(1);
   });

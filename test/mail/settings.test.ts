@@ -20,5 +20,10 @@ describe('mail settings', () => {
     expect(loadConfig({ MAIL_REPLY_KEY: '' }).MAIL_REPLY_KEY).toBeUndefined();
     expect(loadConfig({ MAIL_REPLY_DOMAIN: 'Help.Example.org' }).MAIL_REPLY_DOMAIN).toBe('help.example.org');
     expect(() => loadConfig({ MAIL_REPLY_DOMAIN: 'not a domain' })).toThrow(/MAIL_REPLY_DOMAIN/);
+    expect(loadConfig({ MAIL_TRUSTED_AUTHSERV_ID: 'MX.Google.com' }).MAIL_TRUSTED_AUTHSERV_ID).toBe('mx.google.com');
+    expect(loadConfig({}).MAIL_TRUSTED_AUTHSERV_ID).toBeUndefined();
+    expect(() => loadConfig({ MAIL_TRUSTED_AUTHSERV_ID: 'mx.google.com; dmarc=pass' })).toThrow(
+      /MAIL_TRUSTED_AUTHSERV_ID/,
+    );
   });
 });

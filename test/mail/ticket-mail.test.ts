@@ -70,6 +70,42 @@ describe('ticket mail to the owner', () => {
     expect(confirmation!.headers.get('auto-submitted')).toBe('auto-generated');
   });
 
+  it('threads every mail of a ticket as one conversation: one subject, distinct ids, each answering the root', async () => {
+    const owner = await t.makeUser({ firstName: 'Mina' });
+    const ticket = await createTicketFor(t, owner, { subject: 'Card declined' });
+    const put = (payload: object) =>
+      t.app.inject({ method: 'PUT', url: `/api/admin/tickets/${ticket.id}`, headers: admin.auth, payload });
+    expect((await reply(ticket.id, 'First answer.')).statusCode).toBe(201);
+    expect((await put({ status: 'closed' })).statusCode).toBe(200);
+    expect((await put({ status: 'open' })).statusCode).toBe(200);
+    expect((await reply(ticket.id, 'Second answer.')).statusCode).toBe(201);
+    const mails = await delivered();
+    expect(mails).toHaveLength(5);
+    const [root, ...later] = mails.sort((a, b) =>
+      a.messageId === `<ticket-${ticket.id}@help.example.org>`
+        ? -1
+        : b.messageId === `<ticket-${ticket.id}@help.example.org>`
+          ? 1
+          : 0,
+    );
+    expect(root!.messageId).toBe(`<ticket-${ticket.id}@help.example.org>`);
+    expect(root!.inReplyTo).toBeUndefined();
+    // Gmail and Outlook group by the subject without its "Re:"; Apple Mail and Thunderbird by the ids.
+    const topic = (subject: string | undefined) => subject!.replace(/^Re:\s*/i, '');
+    for (const mail of mails) {
+      expect(topic(mail.subject)).toBe(`[${ticket.tracking_code}] Card declined`);
+      expect(mail.to).toMatchObject({ value: [{ address: owner.email }] });
+    }
+    for (const mail of later) {
+      expect(mail.subject).toMatch(/^Re: /);
+      expect(mail.inReplyTo).toBe(root!.messageId);
+      expect([mail.references].flat()).toEqual([root!.messageId]);
+    }
+    const ids = mails.map((m) => m.messageId);
+    expect(new Set(ids).size).toBe(5);
+    for (const id of ids) expect(id).toMatch(/^<ticket-\d+(\.[a-z0-9]+\.[a-f0-9]+)?@help\.example\.org>$/);
+  });
+
   it('keeps the Message-ID of a mail across retries (written with the row)', async () => {
     const owner = await t.makeUser();
     const ticket = await createTicketFor(t, owner);
@@ -91,7 +127,8 @@ describe('ticket mail to the owner', () => {
     await delivered();
     await reply(ticket.id, 'مبلغ برگشت داده شد.');
     const [mail] = await delivered();
-    expect(mail!.subject).toBe(`پاسخ: [${ticket.tracking_code}] کارت رد شد`);
+    // "Re:" in Persian too: clients recognise it, and a translated prefix would split the thread.
+    expect(mail!.subject).toBe(`Re: [${ticket.tracking_code}] کارت رد شد`);
     expect(mail!.text).toContain('مینا');
     expect(mail!.text).toContain('مبلغ برگشت داده شد.');
     expect(mail!.html).toContain('dir="rtl"');

@@ -32,12 +32,20 @@ export const ownSource = (passage: Passage): string => `${passage.lang}:${passag
 /** What the Finglish reader learns from a Persian passage. */
 export const persianTexts = (p: Passage): string[] => [p.question, ...p.alternates, p.answer];
 
-function countInto(counts: Map<string, number>, terms: Iterable<string>, delta: number): void {
+/** Counts the terms in or out; true when a term came in or left (the counted words changed). */
+function countInto(counts: Map<string, number>, terms: Iterable<string>, delta: number): boolean {
+  let changed = false;
   for (const term of terms) {
     const count = (counts.get(term) ?? 0) + delta;
-    if (count > 0) counts.set(term, count);
-    else counts.delete(term);
+    if (count > 0) {
+      if (count === delta) changed = true;
+      counts.set(term, count);
+    } else {
+      counts.delete(term);
+      changed = true;
+    }
   }
+  return changed;
 }
 
 export class LanguageIndex {
@@ -49,6 +57,8 @@ export class LanguageIndex {
   private nextSlot = OUTSIDE_OWNER + 1;
   /** In how many passages (heading or answer) each word occurs: the words the passages use. */
   readonly vocabulary = new Map<string, number>();
+  /** Changes whenever a word enters or leaves the vocabulary (what words() makes of a token may change). */
+  vocabularyVersion = 0;
   /** In how many passages (heading, alternates or answer) each word occurs. */
   readonly frequency = new Map<string, number>();
   readonly search = new MiniSearch<Indexed>({
@@ -93,8 +103,12 @@ export class LanguageIndex {
   }
 
   private count(p: Passage, delta: number): void {
-    countInto(this.vocabulary, queryTerms(`${p.question} ${p.answer}`), delta);
-    countInto(this.frequency, queryTerms([p.question, ...p.alternates, p.answer].join('\n')), delta);
+    // The terms of each part once: the terms of the parts joined are the union of theirs.
+    const question = queryTerms(p.question);
+    const answer = queryTerms(p.answer);
+    const headingAndAnswer = new Set([...question, ...answer]);
+    if (countInto(this.vocabulary, headingAndAnswer, delta)) this.vocabularyVersion += 1;
+    countInto(this.frequency, new Set([...headingAndAnswer, ...p.alternates.flatMap(queryTerms)]), delta);
   }
 
   private phrasingsOf(p: Passage, owner: number): Array<{ owner: number; words: string[]; weight?: number }> {

@@ -3,8 +3,8 @@
 // questions, indexed once per language with BM25 (MiniSearch) and the character trigrams and word
 // pairs of its phrasings (ngrams.ts). Both answer providers retrieve from it.
 import type { Locale } from '../../core/i18n.js';
-import { formalPersian } from './colloquial.js';
 import { LatinReader } from './finglish-reader.js';
+import { IndexWords } from './index-words.js';
 import {
   loadOutside,
   loadPassages,
@@ -15,7 +15,7 @@ import {
 } from './knowledge-files.js';
 import { LanguageIndex, OUTSIDE_OWNER, ownSource, type PassageSource, persianTexts } from './knowledge-index.js';
 import { DEFAULT_RANKING, type Hit, type Ranking, type SearchMatch } from './ranking.js';
-import { indexedStem, searchTerm, SUFFIXES, tokenize } from './terms.js';
+import { indexedStem, SUFFIXES, tokenize } from './terms.js';
 
 export { DEFAULT_RANKING, type Hit, type Ranking, type SearchMatch } from './ranking.js';
 export type { PassageSource } from './knowledge-index.js';
@@ -44,6 +44,11 @@ export class KnowledgeBase implements PassageSource {
     Locale,
     Map<string, Array<{ padded: string; adds: string[]; stands: string[] }>>
   >();
+  /** Per language: words() (index-words.ts). */
+  private readonly readers: Record<Locale, IndexWords> = {
+    en: new IndexWords('en', () => this.languages.get('en')!),
+    fa: new IndexWords('fa', () => this.languages.get('fa')!),
+  };
   /** Reads Persian typed in Latin letters as Persian, with the Persian side's words (finglish.ts). */
   private readonly latinReader: LatinReader;
 
@@ -96,14 +101,19 @@ export class KnowledgeBase implements PassageSource {
 
   /** Adds (or replaces) the passages of a source: the source's earlier passages leave the index first. */
   add(source: string, passages: Passage[]): void {
-    this.remove(source);
+    // What the Finglish reader learns is changed once per call: out with the old texts, in with the new.
+    const gone: string[] = [];
+    this.remove(source, gone);
+    const came: string[] = [];
     for (const passage of passages) {
       const index = this.languages.get(passage.lang)!;
       const earlier = index.passages.get(passage.id);
-      if (earlier) this.forget(earlier);
+      if (earlier) this.forget(earlier, gone);
       index.add(passage);
-      if (passage.lang === 'fa') this.latinReader.change(persianTexts(passage), 1);
+      if (passage.lang === 'fa') came.push(...persianTexts(passage));
     }
+    if (gone.length > 0) this.latinReader.change(gone, -1);
+    if (came.length > 0) this.latinReader.change(came, 1);
     if (passages.length > 0)
       this.sources.set(
         source,
@@ -112,18 +122,21 @@ export class KnowledgeBase implements PassageSource {
   }
 
   /** Removes every passage of a source (nothing when it holds none). */
-  remove(source: string): void {
+  remove(source: string, gone?: string[]): void {
+    const texts = gone ?? [];
     for (const entry of this.sources.get(source) ?? []) {
       const [lang, id] = [entry.slice(0, 2) as Locale, entry.slice(3)];
       const passage = this.languages.get(lang)!.passages.get(id);
-      if (passage) this.forget(passage);
+      if (passage) this.forget(passage, texts);
     }
     this.sources.delete(source);
+    if (!gone && texts.length > 0) this.latinReader.change(texts, -1);
   }
 
-  private forget(passage: Passage): void {
+  /** Takes a passage out of the index; its Persian texts join `gone` for the Finglish reader. */
+  private forget(passage: Passage, gone: string[]): void {
     this.languages.get(passage.lang)!.remove(passage.id);
-    if (passage.lang === 'fa') this.latinReader.change(persianTexts(passage), -1);
+    if (passage.lang === 'fa') gone.push(...persianTexts(passage));
   }
 
   /** A message of Persian typed in Latin letters, in Persian script as far as the knowledge base's words allow. */
@@ -145,29 +158,7 @@ export class KnowledgeBase implements PassageSource {
    * object or plural ending when only the stem is used (کارتم → کارت, اعلانا → اعلان).
    */
   words(text: string, lang: Locale): string[] {
-    const vocabulary = this.languages.get(lang)!.vocabulary;
-    const words: string[] = [];
-    for (const token of tokenize(text)) {
-      const forms = lang === 'fa' && !vocabulary.has(token) ? formalPersian(token) : [token];
-      for (const form of forms) {
-        const term = searchTerm(form);
-        if (term === null) continue;
-        words.push(vocabulary.has(term) ? term : (this.indexedForm(term, lang) ?? term));
-      }
-    }
-    return [...new Set(words)];
-  }
-
-  /**
-   * The indexed word an unknown word stands for: its stem without a glued ending, or in Persian
-   * its written vowel where speech has و for ا before ن (خیابون → خیابان, تهرونم → تهران); null if none.
-   */
-  private indexedForm(term: string, lang: Locale): string | null {
-    const vocabulary = this.languages.get(lang)!.vocabulary;
-    const stem = indexedStem(term, SUFFIXES[lang], vocabulary, lang);
-    if (stem !== null || lang !== 'fa' || !term.includes('ون')) return stem;
-    const written = term.replace(/ون/g, 'ان');
-    return vocabulary.has(written) ? written : indexedStem(written, SUFFIXES[lang], vocabulary, lang);
+    return this.readers[lang].words(text);
   }
 
   /**
@@ -251,14 +242,16 @@ export class KnowledgeBase implements PassageSource {
         wordWeight * (bm25 / (bm25 + halfScore)) +
         coverageWeight * coverage +
         (1 - wordWeight - coverageWeight) * closeness;
-      // The share of the message (by rarity) this passage itself holds, a word or what a phrase made of it adds.
-      const holds = new Set(result?.queryTerms ?? []);
-      const ownShare =
-        words.reduce(
-          (sum, word, w) =>
-            holds.has(word) || translated.get(word)?.some((add) => holds.has(add)) ? sum + weights[w]! : sum,
-          0,
-        ) / totalWeight;
+      // The share of the message (by rarity) this passage itself holds, a word or what a phrase made
+      // of it adds; none when the word search did not find the passage (most passages).
+      const holds = result ? new Set(result.queryTerms) : undefined;
+      const ownShare = holds
+        ? words.reduce(
+            (sum, word, w) =>
+              holds.has(word) || translated.get(word)?.some((add) => holds.has(add)) ? sum + weights[w]! : sum,
+            0,
+          ) / totalWeight
+        : 0;
       return { passage, score, coverage, similarity: closeness, own: ownShare };
     });
     const matched = new Set(results.flatMap((r) => r.queryTerms));

@@ -5,6 +5,15 @@ const N = 3;
 
 export type Vector = Map<string, number>;
 
+/** The trigrams of one word, padded with a space on both sides so its start and end count. */
+function wordTrigrams(word: string): string[] {
+  const padded = ` ${word} `;
+  const grams: string[] = [];
+  if (padded.length <= N) grams.push(padded);
+  for (let i = 0; i + N <= padded.length; i += 1) grams.push(padded.slice(i, i + N));
+  return grams;
+}
+
 /**
  * The trigrams of each word, padded with a space on both sides so word starts and ends count,
  * and each pair of neighbouring words as one more feature, so word order counts too ("status
@@ -13,82 +22,178 @@ export type Vector = Map<string, number>;
 export function trigrams(words: string[]): string[] {
   const grams: string[] = [];
   for (const [index, word] of words.entries()) {
-    const padded = ` ${word} `;
-    if (padded.length <= N) grams.push(padded);
-    for (let i = 0; i + N <= padded.length; i += 1) grams.push(padded.slice(i, i + N));
+    grams.push(...wordTrigrams(word));
     if (index > 0) grams.push(`${words[index - 1]}|${word}`);
   }
   return grams;
 }
 
+/** A phrasing: the words of one way a passage is asked, its owner (the passage's slot) and weight. */
+export interface Phrasing {
+  owner: number;
+  words: string[];
+  weight?: number;
+}
+
+/**
+ * When the phrasings added and removed since the stored vectors were weighed pass this share of
+ * the phrasings, the next search weighs every stored vector again with the document frequencies
+ * of the moment (and drops the postings of removed phrasings), as a full build would.
+ */
+const DRIFT = 0.05;
+const NO_GRAMS = new Int32Array(0);
+
 /**
  * TF-IDF trigram vectors of phrasings, each phrasing belonging to one owner (a passage's slot), kept
- * as an inverted index (trigram → phrasings holding it) so a query only visits phrasings it shares
- * a trigram with; cosine similarity. Phrasings can be added and removed one owner at a time: the
- * document frequencies follow at once, while the vectors already stored keep the weights they were
- * built with until the next full build (a drift of a few articles in hundreds, see docs/decisions.md).
+ * as an inverted index (trigram → phrasings holding it, with the value) so a query only visits
+ * phrasings it shares a trigram with; cosine similarity. Trigrams are numbered as they are first
+ * seen, and each word's trigram numbers are kept, so a word met again costs one look-up. Phrasings
+ * can be added and removed one owner at a time: the document frequencies follow at once, the
+ * vectors stored keep the weights they were made with until the drift passes DRIFT (see above).
  */
 export class PhrasingIndex {
-  private readonly frequency = new Map<string, number>();
+  private readonly ids = new Map<string, number>();
+  /** Per trigram number: in how many live phrasings it occurs. */
+  private readonly frequency: number[] = [];
+  /** Per trigram number: the entries holding it and the value of the trigram in each, in entry order. */
+  private readonly postingEntries: number[][] = [];
+  private readonly postingValues: number[][] = [];
+  private readonly wordGrams = new Map<string, Int32Array>();
   private documents = 0;
-  private readonly postings = new Map<string, Array<{ entry: number; value: number }>>();
   /** Per entry: its owner, or -1 once removed. */
   private readonly owners: number[] = [];
   private readonly weights: number[] = [];
-  private readonly grams: string[][] = [];
+  /** Per entry: its trigram numbers in order, repeats included (empty once removed). */
+  private readonly sequences: Int32Array[] = [];
   private readonly entriesOf = new Map<number, number[]>();
+  /** Phrasings added or removed since every vector was last weighed. */
+  private changed = 0;
+  // Scratch space by trigram number: a stamp per number (seen in the current phrasing) and a sum.
+  private mark = new Int32Array(1024);
+  private stamp = 0;
+  private sums = new Float64Array(1024);
+  // Each trigram's weight, computed once per state of the counts (a build weighs all with one state).
+  private idf = new Float64Array(1024);
+  private idfState = new Int32Array(1024);
+  private countState = 1;
 
-  constructor(phrasings: Array<{ owner: number; words: string[]; weight?: number }>) {
+  constructor(phrasings: Phrasing[]) {
     this.add(phrasings);
+    this.changed = 0;
   }
 
-  private count(grams: string[], delta: number): void {
+  private idOf(gram: string): number {
+    let id = this.ids.get(gram);
+    if (id === undefined) {
+      id = this.frequency.length;
+      this.ids.set(gram, id);
+      this.frequency.push(0);
+      this.postingEntries.push([]);
+      this.postingValues.push([]);
+      if (id >= this.mark.length) {
+        const mark = new Int32Array(this.mark.length * 2);
+        mark.set(this.mark);
+        this.mark = mark;
+        this.sums = new Float64Array(mark.length);
+        this.idf = new Float64Array(mark.length);
+        this.idfState = new Int32Array(mark.length);
+      }
+    }
+    return id;
+  }
+
+  /** The trigram numbers of the words, as trigrams() lists them. */
+  private sequenceOf(words: string[]): Int32Array {
+    const ids: number[] = [];
+    for (let i = 0; i < words.length; i += 1) {
+      const word = words[i]!;
+      let grams = this.wordGrams.get(word);
+      if (grams === undefined) {
+        grams = Int32Array.from(wordTrigrams(word), (g) => this.idOf(g));
+        this.wordGrams.set(word, grams);
+      }
+      for (const g of grams) ids.push(g);
+      if (i > 0) ids.push(this.idOf(`${words[i - 1]}|${word}`));
+    }
+    return Int32Array.from(ids);
+  }
+
+  /** The distinct numbers of a sequence, in order of first occurrence. */
+  private distinct(sequence: Int32Array): number[] {
+    const stamp = ++this.stamp;
+    const out: number[] = [];
+    for (const id of sequence)
+      if (this.mark[id] !== stamp) {
+        this.mark[id] = stamp;
+        out.push(id);
+      }
+    return out;
+  }
+
+  private count(grams: number[], delta: number): void {
+    this.countState += 1;
     this.documents += delta;
+    for (const g of grams) this.frequency[g]! += delta;
+  }
+
+  /** Puts an entry's vector, weighed with the document frequencies of the moment, in the postings. */
+  private post(entry: number, sequence: Int32Array, grams: number[]): void {
+    const sums = this.sums;
+    for (const g of grams) sums[g] = 0;
+    const { idf, idfState, countState } = this;
+    for (const g of grams)
+      if (idfState[g] !== countState) {
+        idf[g] = Math.log(1 + this.documents / this.frequency[g]!);
+        idfState[g] = countState;
+      }
+    for (const g of sequence) sums[g] = sums[g]! + idf[g]!;
+    let norm = 0;
+    for (const g of grams) norm += sums[g]! * sums[g]!;
+    norm = Math.sqrt(norm) || 1;
     for (const g of grams) {
-      const df = (this.frequency.get(g) ?? 0) + delta;
-      if (df > 0) this.frequency.set(g, df);
-      else this.frequency.delete(g);
+      this.postingEntries[g]!.push(entry);
+      this.postingValues[g]!.push(sums[g]! / norm);
     }
   }
 
-  private store(p: { owner: number; words: string[]; weight?: number }, grams: string[]): void {
-    const entry = this.owners.length;
-    this.owners.push(p.owner);
-    this.weights.push(p.weight ?? 1);
-    this.grams.push(grams);
-    const entries = this.entriesOf.get(p.owner);
-    if (entries) entries.push(entry);
-    else this.entriesOf.set(p.owner, [entry]);
-    for (const [g, value] of this.vector(p.words)) {
-      const list = this.postings.get(g);
-      if (list) list.push({ entry, value });
-      else this.postings.set(g, [{ entry, value }]);
+  /** Adds phrasings (each weighed with the document frequencies once all of them are counted). */
+  add(phrasings: Phrasing[]): void {
+    const sequences = phrasings.map((p) => this.sequenceOf(p.words));
+    const grams = sequences.map((s) => this.distinct(s));
+    for (const g of grams) this.count(g, 1);
+    for (const [i, p] of phrasings.entries()) {
+      const entry = this.owners.length;
+      this.owners.push(p.owner);
+      this.weights.push(p.weight ?? 1);
+      this.sequences.push(sequences[i]!);
+      const entries = this.entriesOf.get(p.owner);
+      if (entries) entries.push(entry);
+      else this.entriesOf.set(p.owner, [entry]);
+      this.post(entry, sequences[i]!, grams[i]!);
     }
+    this.changed += phrasings.length;
   }
 
-  /** Adds one owner's phrasings (weighted with the document frequencies as they are now). */
-  add(phrasings: Array<{ owner: number; words: string[]; weight?: number }>): void {
-    const documents = phrasings.map((p) => [...new Set(trigrams(p.words))]);
-    for (const grams of documents) this.count(grams, 1);
-    for (const [i, p] of phrasings.entries()) this.store(p, documents[i]!);
-  }
-
-  /** Removes every phrasing of an owner. */
+  /** Removes every phrasing of an owner (its postings stay, skipped, until the next weighing). */
   remove(owner: number): void {
     for (const entry of this.entriesOf.get(owner) ?? []) {
-      const grams = this.grams[entry]!;
-      this.count(grams, -1);
-      for (const g of grams) {
-        const list = this.postings.get(g);
-        if (!list) continue;
-        const kept = list.filter((posting) => posting.entry !== entry);
-        if (kept.length > 0) this.postings.set(g, kept);
-        else this.postings.delete(g);
-      }
+      this.count(this.distinct(this.sequences[entry]!), -1);
       this.owners[entry] = -1;
-      this.grams[entry] = [];
+      this.sequences[entry] = NO_GRAMS;
+      this.changed += 1;
     }
     this.entriesOf.delete(owner);
+  }
+
+  /** Weighs every live phrasing again with today's document frequencies, as a full build would. */
+  reweigh(): void {
+    for (let g = 0; g < this.postingEntries.length; g += 1) {
+      this.postingEntries[g] = [];
+      this.postingValues[g] = [];
+    }
+    for (let entry = 0; entry < this.owners.length; entry += 1)
+      if (this.owners[entry]! >= 0) this.post(entry, this.sequences[entry]!, this.distinct(this.sequences[entry]!));
+    this.changed = 0;
   }
 
   vector(words: string[]): Vector {
@@ -96,8 +201,9 @@ export class PhrasingIndex {
     const unseen = Math.log(1 + this.documents);
     const vector: Vector = new Map();
     for (const g of trigrams(words)) {
-      const df = this.frequency.get(g);
-      vector.set(g, (vector.get(g) ?? 0) + (df === undefined ? unseen : Math.log(1 + this.documents / df)));
+      const id = this.ids.get(g);
+      const df = id === undefined ? 0 : this.frequency[id]!;
+      vector.set(g, (vector.get(g) ?? 0) + (df === 0 ? unseen : Math.log(1 + this.documents / df)));
     }
     let norm = 0;
     for (const v of vector.values()) norm += v * v;
@@ -108,10 +214,14 @@ export class PhrasingIndex {
 
   /** Per owner, the best (weighted) cosine similarity of the words to one of its phrasings (0 to 1). */
   similarities(words: string[], owners: number): Float64Array {
+    if (this.changed > this.documents * DRIFT) this.reweigh();
     const dots = new Float64Array(this.owners.length);
     for (const [g, v] of this.vector(words)) {
-      const list = this.postings.get(g);
-      if (list) for (const { entry, value } of list) dots[entry] = dots[entry]! + v * value;
+      const id = this.ids.get(g);
+      if (id === undefined) continue;
+      const entries = this.postingEntries[id]!;
+      const values = this.postingValues[id]!;
+      for (let k = 0; k < entries.length; k += 1) dots[entries[k]!] = dots[entries[k]!]! + v * values[k]!;
     }
     const best = new Float64Array(owners);
     for (let entry = 0; entry < dots.length; entry += 1) {

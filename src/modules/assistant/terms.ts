@@ -94,16 +94,25 @@ function stemEnglish(word: string): string {
   return word;
 }
 
+// Text of printable ASCII only: its letters and digits are these, and a plain split finds them faster.
+const PRINTABLE_ASCII = /^[ -~\t\n\r]*$/;
+
 export function tokenize(text: string): string[] {
-  return normalizeText(text)
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
+  const normal = normalizeText(text);
+  return normal.split(PRINTABLE_ASCII.test(normal) ? /[^A-Za-z0-9]+/ : /[^\p{L}\p{N}]+/u).filter(Boolean);
 }
 
+/** searchTerm's answers, remembered: the same few thousand words come again and again. */
+const TERMS = new Map<string, string | null>();
+const REMEMBERED_TERMS = 100_000;
+
 export function searchTerm(token: string): string | null {
-  if (STOP_WORDS.has(token)) return null;
-  const stem = stemEnglish(token);
-  return STOP_WORDS.has(stem) ? null : stem;
+  const known = TERMS.get(token);
+  if (known !== undefined) return known;
+  const stem = STOP_WORDS.has(token) ? null : stemEnglish(token);
+  const term = stem === null || STOP_WORDS.has(stem) ? null : stem;
+  if (TERMS.size < REMEMBERED_TERMS) TERMS.set(token, term);
+  return term;
 }
 
 /** The distinct search terms of a query, as the index sees them. */

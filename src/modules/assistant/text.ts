@@ -21,18 +21,26 @@ const DIACRITICS = /[\u064B-\u065F\u0670\u0640]/g;
 // Zero-width non-joiner and joiner, and the other invisible format characters.
 const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g;
 
+// The characters normalizeText maps: both kinds of digits and the Arabic letters above.
+const MAPPED = /[\u06F0-\u06F9\u0660-\u0669\u064A\u0649\u0643\u0629\u06C0\u0623\u0625\u0671\u0624]/g;
+// Printable ASCII, tabs and line breaks need only lower-casing: nothing else below changes them.
+const NOT_ASCII = /[^ -~\t\n\r]/;
+
+function mapped(ch: string): string {
+  const code = ch.charCodeAt(0);
+  if (code >= PERSIAN_DIGIT_BASE && code <= PERSIAN_DIGIT_BASE + 9) return String(code - PERSIAN_DIGIT_BASE);
+  if (code >= ARABIC_DIGIT_BASE && code <= ARABIC_DIGIT_BASE + 9) return String(code - ARABIC_DIGIT_BASE);
+  return ARABIC_TO_PERSIAN[ch] ?? ch;
+}
+
 /** One spelling for the same Persian word, so an index and a query meet. */
 export function normalizeText(input: string): string {
-  let out = '';
-  for (const ch of input.normalize('NFC')) {
-    const code = ch.codePointAt(0)!;
-    if (code >= PERSIAN_DIGIT_BASE && code <= PERSIAN_DIGIT_BASE + 9) out += String(code - PERSIAN_DIGIT_BASE);
-    else if (code >= ARABIC_DIGIT_BASE && code <= ARABIC_DIGIT_BASE + 9) out += String(code - ARABIC_DIGIT_BASE);
-    else out += ARABIC_TO_PERSIAN[ch] ?? ch;
-  }
+  if (!NOT_ASCII.test(input)) return input.toLowerCase();
   // Persian writes the parts of one word with a ZWNJ, a space or nothing (سرمایه‌گذاری, سرمایه گذاری):
   // a space makes the first two meet, and the parts become separate search terms.
-  return out
+  return input
+    .normalize('NFC')
+    .replace(MAPPED, mapped)
     .replace(DIACRITICS, '')
     .replace(/\u200C/g, ' ')
     .replace(INVISIBLE, '')

@@ -43,17 +43,47 @@ export function asKnowledgePassage(
   };
 }
 
+/** The passages of one document, as one source of the knowledge base. */
+export interface DocumentSource {
+  source: string;
+  passages: Passage[];
+}
+
+/**
+ * Every ready, active document's passages, read at start so the knowledge base is built once with
+ * the articles (a build of everything weighs every phrasing once), and the version of each file.
+ */
+export async function documentSources(
+  db: Kysely<Database>,
+): Promise<{ sources: DocumentSource[]; held: Map<number, string> }> {
+  const sources: DocumentSource[] = [];
+  const held = new Map<number, string>();
+  for (const file of await repo.indexedFiles(db)) {
+    const lang: Locale = file.lang === 'fa' ? 'fa' : 'en';
+    const passages = (await repo.passagesOf(db, file.id)).map((p) =>
+      asKnowledgePassage({ id: file.id, title: file.title, lang }, p),
+    );
+    sources.push({ source: documentSource(file.id), passages });
+    held.set(file.id, String(file.updated_at));
+  }
+  return { sources, held };
+}
+
 export class DocumentIndex {
   /** Per indexed file: its version. */
-  private readonly held = new Map<number, string>();
+  private readonly held: Map<number, string>;
   private running: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
 
+  /** held: the files the knowledge base was built with and their versions (documentSources). */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly knowledge: PassageSource,
-  ) {}
+    held: ReadonlyMap<number, string> = new Map(),
+  ) {
+    this.held = new Map(held);
+  }
 
   /** Brings the index up to date with the database; calls that overlap share one pass plus one more. */
   refresh(): Promise<void> {

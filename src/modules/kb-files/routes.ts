@@ -20,7 +20,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const { deps } = app;
   await registerDocumentUploads(app);
-  const index = new DocumentIndex(deps.db, app.knowledge);
+  const index = new DocumentIndex(deps.db, app.knowledge, app.knowledgeDocuments);
   const logError = (error: unknown) => app.log.error({ err: error }, 'uploaded documents: reading or indexing failed');
   const service = new KbFileService(deps, index, logError);
   // Documents read before this start are in the assistant before the server listens.

@@ -47,15 +47,27 @@ export async function seedWhenEmpty(db: Kysely<Database>, dir = DEFAULT_KNOWLEDG
   }
 }
 
-/** The store's published articles indexed, and the last change already in that index. */
-export async function knowledgeFromStore(db: Kysely<Database>): Promise<{ knowledge: KnowledgeBase; seen: number }> {
+/**
+ * The store's published articles indexed, with the passages of further sources (the uploaded
+ * documents) in the same build, and the last change already in that index.
+ */
+export async function knowledgeFromStore(
+  db: Kysely<Database>,
+  more: Array<{ source: string; passages: Passage[] }> = [],
+): Promise<{ knowledge: KnowledgeBase; seen: number }> {
   await seedWhenEmpty(db);
   // Read before the articles: a change made while they are read is applied again, never missed.
   const seen = await lastChange(db);
   const articles = await publishedArticles(db);
-  const passages = articles.map(passageOf);
-  const knowledge = new KnowledgeBase(passages, loadThesaurus(), DEFAULT_RANKING, loadOutside(), (p) =>
-    articleSource(p.id, p.lang),
+  const sourceOf = new Map<Passage, string>();
+  for (const { source, passages } of more) for (const passage of passages) sourceOf.set(passage, source);
+  const passages = [...articles.map(passageOf), ...sourceOf.keys()];
+  const knowledge = new KnowledgeBase(
+    passages,
+    loadThesaurus(),
+    DEFAULT_RANKING,
+    loadOutside(),
+    (p) => sourceOf.get(p) ?? articleSource(p.id, p.lang),
   );
   return { knowledge, seen };
 }

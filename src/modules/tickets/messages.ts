@@ -9,7 +9,8 @@ registerMessages({
   'tickets.closed_not_editable': { en: 'Closed tickets cannot be updated.', fa: 'تیکت بسته‌شده قابل ویرایش نیست.' },
   'tickets.attachment_not_found': { en: 'Attachment not found.', fa: 'پیوست یافت نشد.' },
   'tickets.file_missing': { en: 'The file no longer exists on the server.', fa: 'این فایل دیگر روی سرور موجود نیست.' },
-  'tickets.mail.subject': { en: '[:code] We received your support ticket', fa: '[:code] تیکت پشتیبانی شما دریافت شد' },
+  // The subject every mail of the ticket repeats (later ones with "Re: "): Gmail and Outlook thread by it.
+  'tickets.mail.subject': { en: '[:code] :subject', fa: '[:code] :subject' },
   'tickets.mail.body': {
     en:
       'Hello :name,\n\nWe received your support ticket and will get back to you soon.\n\nTracking code: ' +

@@ -6,6 +6,7 @@
 import { t } from '../../../core/i18n.js';
 import type { AppDeps } from '../../../core/deps.js';
 import { nowIso } from '../../../db/index.js';
+import { enqueueMail, type NewMail } from '../../../mail/outbox.js';
 import type { InboundStatus } from '../../../mail/tables.js';
 import type { UserRecord } from '../../users/service.js';
 import { addComment, type CommentAuthor } from '../changes.js';
@@ -99,7 +100,14 @@ async function once(
 
 /** Records a message that changes no ticket (held, deferred, ignored, a bounce), or only moves past a duplicate. */
 export async function recordOnly(
-  base: Base & { status: InboundStatus | 'duplicate'; reason?: string; ticketId?: number | null; bounced?: string[] },
+  base: Base & {
+    status: InboundStatus | 'duplicate';
+    reason?: string;
+    ticketId?: number | null;
+    bounced?: string[];
+    /** Mail telling the sender why their message waits: sent at most once an hour per ticket and address. */
+    notice?: NewMail;
+  },
 ): Promise<InboundOutcome> {
   if (base.status === 'duplicate') {
     const { place } = base;
@@ -112,7 +120,13 @@ export async function recordOnly(
     base.status,
     { reason: base.reason ?? null, ticket_id: base.ticketId ?? null },
     keepRaw,
-    async (trx) => {
+    async (trx, recordId) => {
+      const { notice } = base;
+      if (notice && base.ticketId) {
+        const since = new Date(Date.now() - 3_600_000).toISOString();
+        const told = await mailRepo.noticesSince(trx, base.ticketId, notice.to, since, recordId);
+        if (told === 0) await enqueueMail(trx, notice);
+      }
       if (base.status !== 'bounce') return {};
       const reason = base.mail.header('x-failed-recipients') ?? base.mail.subject;
       const outboxId = await mailRepo.markBounced(trx, base.bounced ?? [], `bounced: ${reason}`, nowIso());

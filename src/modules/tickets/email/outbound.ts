@@ -102,3 +102,21 @@ export function statusMail(
   });
   return threaded({ config, ticket, to, text, subjectKey: 'mail.status.subject', automatic: true });
 }
+
+/**
+ * To the address a held message claimed to come from (the owner's or staff's own, never a stranger's):
+ * it was not added because its sender could not be confirmed. With reply addresses it says how to
+ * write so that it is: answer this mail, whose reply address is the ticket's signed one.
+ */
+export function heldNoticeMail(
+  config: Config,
+  ticket: Pick<TicketRow, 'id' | 'tracking_code' | 'subject'>,
+  to: MailRecipient,
+): NewMail {
+  const text = t(to.locale, config.MAIL_REPLY_KEY ? 'mail.held.body' : 'mail.held.body_no_reply', {
+    name: to.name || to.email,
+    code: ticket.tracking_code,
+    url: `${config.APP_URL}/tickets/${ticket.id}`,
+  });
+  return threaded({ config, ticket, to, text, subjectKey: 'mail.reply.subject', automatic: true });
+}

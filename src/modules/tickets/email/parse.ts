@@ -37,6 +37,8 @@ export interface InboundMessage {
   /** A delivery status notification (multipart/report; report-type=delivery-status). */
   isDeliveryReport: boolean;
   receivedCount: number;
+  /** Every Authentication-Results header's value, unfolded, topmost (added last) first. */
+  authenticationResults: string[];
 }
 
 function addressesOf(value: AddressObject | AddressObject[] | undefined): string[] {
@@ -116,6 +118,14 @@ export async function parseMessage(raw: Buffer): Promise<InboundMessage> {
     contentType,
     isDeliveryReport: contentType.startsWith('multipart/report') && /report-type="?delivery-status/.test(contentType),
     receivedCount: Array.isArray(received) ? received.length : received ? 1 : 0,
+    authenticationResults: parsed.headerLines
+      .filter((h) => h.key === 'authentication-results')
+      .map((h) =>
+        h.line
+          .replace(/^[^:]*:/, '')
+          .replace(/\r?\n[ \t]+/g, ' ')
+          .trim(),
+      ),
   };
 }
 

@@ -74,6 +74,20 @@ export async function appliedSince(db: Db, from: string, sinceIso: string): Prom
   return Number(row.n);
 }
 
+/** Other messages of this address held as unverified on this ticket since the given time (each told the sender). */
+export async function noticesSince(db: Db, ticketId: number, from: string, sinceIso: string, exceptId: number) {
+  const row = await db
+    .selectFrom('inbound_mail')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('ticket_id', '=', ticketId)
+    .where('from_address', '=', from)
+    .where('reason', '=', 'unverified_sender')
+    .where('created_at', '>=', sinceIso)
+    .where('id', '<>', exceptId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Deferred messages, oldest first. */
 export async function deferredMessages(db: Db, limit: number) {
   return db

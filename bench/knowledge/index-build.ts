@@ -1,0 +1,116 @@
+// The index build at the benchmark's size, in memory, without a database or a server:
+//   npx tsx bench/knowledge/index-build.ts [--articles N] [--documents D] [--pages P] [--answers]
+// Builds the knowledge base as a start does (the bundled passages and N generated articles per
+// language in one build, then each of D generated documents of P pages added as its own source,
+// as the uploaded documents are), and prints how long each step took and the heap it added. With
+// --answers it also prints a digest of every answer the index gives to the evaluation's questions
+// (hits, scores and the signals of "I don't know"), before and after an edit of a few articles: two
+// versions of the index code that print the same digests answer every question the same way.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import {
+  type Passage,
+  DEFAULT_RANKING,
+  KnowledgeBase,
+  loadOutside,
+  loadPassages,
+  loadThesaurus,
+} from '../../src/modules/assistant/knowledge.js';
+import { understand } from '../../src/modules/assistant/understanding.js';
+import { asKnowledgePassage, documentSource } from '../../src/modules/kb-files/document-index.js';
+import { toPassages } from '../../src/modules/kb-files/passages.js';
+import { articleSource } from '../../src/modules/kb/knowledge-feed.js';
+import { generatedArticles, generatedDocuments } from './corpus.js';
+
+const { values } = parseArgs({
+  options: {
+    articles: { type: 'string' },
+    documents: { type: 'string' },
+    pages: { type: 'string' },
+    answers: { type: 'boolean' },
+  },
+});
+const perLanguage = Number(values.articles ?? 2000);
+const documents = Number(values.documents ?? 50);
+const pages = Number(values.pages ?? 100);
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const gc = (globalThis as { gc?: () => void }).gc;
+
+const articlePassages: Passage[] = [
+  ...loadPassages(),
+  ...generatedArticles(perLanguage).map((a) => ({
+    id: a.key,
+    lang: a.lang,
+    topic: a.key.split('.')[0]!,
+    question: a.title,
+    alternates: a.questions,
+    answer: a.body,
+  })),
+];
+const files = generatedDocuments(documents, pages).map((doc, i) => {
+  const file = { id: i + 1, title: doc.title, lang: doc.lang };
+  const sections = doc.pages.map((text, p) => ({ page: p + 1, heading: null, text }));
+  return { id: file.id, passages: toPassages(sections).map((p) => asKnowledgePassage(file, p)) };
+});
+
+gc?.();
+const heapBefore = process.memoryUsage().heapUsed;
+let started = performance.now();
+const cpuBefore = process.cpuUsage();
+const knowledge = new KnowledgeBase(articlePassages, loadThesaurus(), DEFAULT_RANKING, loadOutside(), (p) =>
+  articleSource(p.id, p.lang),
+);
+const articlesMs = performance.now() - started;
+started = performance.now();
+for (const file of files) knowledge.add(documentSource(file.id), file.passages);
+const documentsMs = performance.now() - started;
+const cpu = process.cpuUsage(cpuBefore);
+gc?.();
+const heap = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+const documentPassages = files.reduce((n, f) => n + f.passages.length, 0);
+out(
+  `${articlePassages.length} article passages in ${articlesMs.toFixed(0)} ms; ${documentPassages} passages of ${documents} documents added in ${documentsMs.toFixed(0)} ms; ` +
+    `CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms in all; heap +${heap.toFixed(0)} MB${gc ? '' : ' (node --expose-gc for a settled figure)'}`,
+);
+
+if (values.answers) {
+  // Every message of the evaluation's files but the sealed set: the last field of each line.
+  const dir = path.join(import.meta.dirname, '..', '..', 'eval', 'assistant');
+  const messages = fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.txt') && !name.startsWith('sealed.'))
+    .sort()
+    .flatMap((name) => fs.readFileSync(path.join(dir, name), 'utf8').split('\n'))
+    .map((line) => line.trim())
+    .filter((line) => line.includes(' | ') && !line.startsWith('#'))
+    .map((line) => line.slice(line.lastIndexOf(' | ') + 3));
+  const digest = (label: string) => {
+    const hash = createHash('sha256');
+    for (const message of messages) {
+      const u = understand(knowledge, { message });
+      hash.update(JSON.stringify([u.language, u.weakMatch, u.via, u.passages.map((p) => p.id)]));
+      for (const lang of ['en', 'fa'] as const) {
+        const m = knowledge.match(message, lang, 5);
+        hash.update(
+          JSON.stringify([
+            m.known,
+            m.outside,
+            m.closest,
+            m.hits.map((h) => [h.passage.id, h.score, h.similarity, h.own]),
+          ]),
+        );
+      }
+    }
+    out(`answers ${label}: ${messages.length} messages, digest ${hash.digest('hex').slice(0, 16)}`);
+  };
+  digest('after the build');
+  // An edit of a few articles and a document, as the change log applies them.
+  for (const passage of articlePassages.slice(0, 5))
+    knowledge.add(articleSource(passage.id, passage.lang), [{ ...passage, question: `${passage.question} edited` }]);
+  knowledge.remove(articleSource(articlePassages[10]!.id, articlePassages[10]!.lang));
+  if (files[0]) knowledge.remove(documentSource(files[0].id));
+  digest('after edits');
+}
