@@ -12,10 +12,18 @@ import { Loading, PageTitle, personName } from './ui/parts';
 import { Link, locationStore, type Route, routeOf } from './ui/router';
 import { useStore } from './ui/store';
 
-const NAV: { href: string; key: 'nav.queue' | 'nav.reports' | 'nav.feedback' | 'nav.gaps'; route: Route['name'] }[] = [
+interface NavItem {
+  href: string;
+  key: 'nav.queue' | 'nav.reports' | 'nav.feedback' | 'nav.gaps';
+  route: Route['name'];
+  /** Shown to administrators only (the feedback inbox's endpoint is theirs). */
+  adminOnly?: boolean;
+}
+
+const NAV: NavItem[] = [
   { href: '/', key: 'nav.queue', route: 'queue' },
   { href: '/reports', key: 'nav.reports', route: 'reports' },
-  { href: '/feedback', key: 'nav.feedback', route: 'feedback' },
+  { href: '/feedback', key: 'nav.feedback', route: 'feedback', adminOnly: true },
   { href: '/gaps', key: 'nav.gaps', route: 'gaps' },
 ];
 
@@ -55,7 +63,7 @@ export function App() {
         {signedIn && (
           <nav aria-label={t('app.main_nav')}>
             <ul>
-              {NAV.map((item) => (
+              {NAV.filter((item) => !item.adminOnly || session.credential.user.role === 'admin').map((item) => (
                 <li key={item.href}>
                   <Link href={item.href} aria-current={route.name === item.route ? 'page' : undefined}>
                     {t(item.key)}

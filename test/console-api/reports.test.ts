@@ -176,9 +176,14 @@ describe('CSV export', () => {
     expect(lines).toHaveLength(4);
     expect(lines[1]).toContain(",TK-REPORT02,'-2+3,closed,normal,payments,,'=cmd|calc Evil,");
     expect(lines[2]).toContain(`,TK-REPORT03,"'@SUM(1) ""quoted"", and more",open,low,payments,`);
+    // sla_status in the API's one vocabulary (never the deprecated sla.status words).
+    expect(lines[1]).toContain(',,met,,');
+    expect(lines[2]).toMatch(/,overdue,\d{4}-/);
     const all = await (await fetch(`${api.server.url}/api/admin/tickets/export.csv`, { headers: staff.auth })).text();
     expect(all).toContain(`,TK-REPORT01,'+SUM(A1:A9),closed,high,"'=HYPERLINK(""http://evil.example"")",`);
     for (const cell of all.split(/[,\r\n]/)) expect(cell).not.toMatch(/^"?[=+\-@]/);
+    expect(all).toMatch(/,TK-REPORT01,.*,missed,,/);
+    expect(all).not.toMatch(/,(on_track|at_risk|breached),/);
   });
 
   it('writes more rows than one batch holds, each once, in id order', async () => {

@@ -149,6 +149,8 @@ describe('the queue', () => {
       tags: [tag],
       assignee: null,
       user: { id: member.id, email: member.email, first_name: 'Ada', last_name: 'Lovelace' },
+      sla_status: 'on_time',
+      // The deprecated alias, kept one release for old clients.
       sla: { status: 'on_track' },
     });
     expect(Date.parse(row.sla.next_due_at) - Date.parse(row.created_at)).toBe(3_600_000);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  apiAs,
   type ConsoleServer,
   launchBrowser,
   pageReady,
@@ -13,6 +14,7 @@ import {
   startConsoleServer,
   type Staff,
 } from './browser.js';
+import { seedSupportHistory } from '../../harness/console-history.js';
 import { seedQueue } from './seed.js';
 
 let server: ConsoleServer;
@@ -114,6 +116,19 @@ describe.each(['en', 'fa'] as const)('the console in %s', (locale) => {
         .count(),
     ).toBe(1);
     expect(await page.locator('aside').innerText()).toContain(seeded.ada.email);
+    // The PNG is previewed from its bytes; the PDF is downloaded, never shown.
+    await expect.poll(() => page.locator('.timeline img.preview').count()).toBe(1);
+    expect(await page.locator('.timeline img.preview').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(
+      1,
+    );
+    const download = page.waitForEvent('download');
+    await page
+      .locator('.timeline')
+      .getByRole('button', { name: /statement\.pdf/ })
+      .click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('statement.pdf');
+    expect(Buffer.concat(await (await file.createReadStream()).toArray()).toString('latin1')).toMatch(/^%PDF-1\.4/);
   });
 
   it('shows the reports page, the feedback inbox and the gaps list', async () => {
@@ -141,67 +156,24 @@ describe.each(['en', 'fa'] as const)('the console in %s', (locale) => {
   });
 });
 
-// The report answers in the agreed shapes, for drawing the charts while the service has no
-// report endpoints yet (a stub of the service's answer only: what is checked is the drawing).
-const REPORTS: Record<string, unknown> = {
-  sla: {
-    by_priority: ['high', 'normal', 'low'].map((priority, i) => ({
-      priority,
-      first_response: { met: 10 + i, breached: 3 - i },
-      resolution: { met: 8 + i, breached: 4 - i },
-    })),
-    by_week: ['2026-W44', '2026-W45', '2026-W46', '2026-W47'].map((week, i) => ({
-      week,
-      first_response: { met: 5 + i, breached: i },
-      resolution: { met: 4 + i, breached: 2 },
-    })),
-  },
-  times: {
-    overall: { first_response: { median: 42, p90: 180, count: 40 }, resolution: { median: 600, p90: 2400, count: 31 } },
-    by_priority: [
-      {
-        priority: 'high',
-        first_response: { median: 12, p90: 55, count: 9 },
-        resolution: { median: 240, p90: 700, count: 8 },
-      },
-    ],
-  },
-  'volume-day': {
-    by: 'day',
-    data: Array.from({ length: 14 }, (_, i) => ({
-      key: `2026-11-${String(12 + i).padStart(2, '0')}`,
-      count: ((i * 7) % 11) + 1,
-    })),
-  },
-  'volume-category': {
-    by: 'category',
-    data: [
-      { key: 'payments', count: 12 },
-      { key: '<b>حساب</b>', count: 7 },
-      { key: null, count: 3 },
-    ],
-  },
-};
-
 describe.each(['en', 'fa'] as const)('the reports in %s', (locale) => {
-  it('draws the SLA, times and volume charts with their tables, accessibly', async (ctx) => {
+  beforeAll(async () => {
+    // Four weeks of history (written once; the queue checks above have run by now).
+    if (locale === 'en') await seedSupportHistory(server.database.db, { staffIds: [staff.id], days: 27, perDay: 4 });
+  }, 120_000);
+
+  it("draws the SLA, times and volume charts from the service's reports, with their tables", async () => {
     const page = await open(locale);
-    const real = await page.request.get(`${server.url}/api/admin/reports/sla`, {
-      headers: { authorization: `Bearer ${staff.token}` },
-    });
-    if (real.status() !== 404) ctx.skip('the service has report endpoints: the walk above draws its own answers');
-    await page.route(/\/api\/admin\/reports\//, (route) => {
-      const url = new URL(route.request().url());
-      const name = url.pathname.split('/').pop()!;
-      const key = name === 'volume' ? `volume-${url.searchParams.get('by')}` : name;
-      return route.fulfill({ json: { success: true, data: REPORTS[key] } });
-    });
-    await visit(page, '/console/reports', 'reports-charts', locale);
+    await visit(page, '/console/reports', 'reports', locale);
     expect(await page.locator('svg[role="img"]').count()).toBe(4);
     expect(await page.locator('svg rect').count()).toBeGreaterThan(20);
-    const text = await page.locator('main').innerText();
-    expect(text).toContain(locale === 'fa' ? '۴۲ دقیقه' : '42 min');
-    expect(await page.locator('svg text', { hasText: '<b>حساب</b>' }).count()).toBe(1);
+    // The category chart names what the history holds, and the day chart has a bar per day.
+    for (const category of ['payments', 'account', 'projects', 'technical'])
+      expect(await page.locator('svg text', { hasText: category }).count()).toBeGreaterThanOrEqual(1);
+    expect(await page.locator('section[aria-labelledby="volume-day"] svg rect').count()).toBeGreaterThan(20);
+    expect(await page.locator('section[aria-labelledby="times-report"] table tbody tr').count()).toBeGreaterThanOrEqual(
+      2,
+    );
   });
 });
 
@@ -232,4 +204,30 @@ it('shows the sign-in page to a visitor without a session, accessible in both la
     expect(await seriousViolations(page)).toEqual([]);
     if (shots) await page.screenshot({ path: path.join(shots, `console-sign-in-${locale}.png`) });
   }
+});
+
+it('gives a support staff member the queue and reports, without the administrators-only feedback inbox', async () => {
+  const support = await server.makeMember({ firstName: 'Omid', lastName: 'Tehrani' });
+  await server.database.db
+    .updateTable('users')
+    .set({ role: 'support', is_admin: 0 })
+    .where('id', '=', support.id)
+    .execute();
+  // The platform's back-end (an administrator's token) asks for the support member's link.
+  const link = await apiAs<{ data: { url: string } }>(
+    server.url,
+    staff,
+    'POST',
+    `/api/admin/users/${support.id}/console-links`,
+  );
+  expect(link.status).toBe(201);
+  const context = await browser.newContext({ baseURL: server.url });
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(new URL(link.json.data.url).pathname);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/console\/?$/);
+  await pageReady(page);
+  expect(await page.locator('header.top nav a').allInnerTexts()).toEqual(['Queue', 'Reports', 'Unanswered questions']);
+  await expect.poll(() => page.locator('.queue-table tbody tr').count()).toBeGreaterThanOrEqual(3);
 });

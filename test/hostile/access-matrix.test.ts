@@ -457,6 +457,14 @@ const ROWS: MatrixRow[] = [
     success: 200,
   },
   {
+    route: 'GET /api/admin/tickets/{id}/attachments/{attachment_id}/download',
+    access: 'admin',
+    request: (w) => ({
+      url: `/api/admin/tickets/${w.mine.attachments[0]![0]}/attachments/${w.mine.attachments[0]![1]}/download`,
+    }),
+    success: 200,
+  },
+  {
     route: 'POST /api/admin/tickets/{id}/notes',
     access: 'admin',
     request: (w) => ({

@@ -810,6 +810,28 @@ export const ROUTES: RouteSpec[] = [
     }),
   ),
   {
+    method: 'GET',
+    path: '/api/admin/tickets/{id}/attachments/{attachment_id}/download',
+    access: 'admin',
+    form: 'tickets',
+    notFound: ['ticket', 'failure'],
+    success: 'raw',
+    also: [403],
+    paramSets: (w) =>
+      fc.constantFrom(
+        ...[...w.mine.attachments, ...w.theirs.attachments].map(([id, attachment]) => ({
+          id: String(id),
+          attachment_id: String(attachment),
+        })),
+      ),
+    params: {
+      id: idParam((w) => [...w.mine.attachments, ...w.theirs.attachments].map(([ticket]) => ticket)),
+      attachment_id: idParam((w) =>
+        [...w.mine.attachments, ...w.theirs.attachments].map(([, attachment]) => attachment),
+      ),
+    },
+  },
+  {
     method: 'POST',
     path: '/api/admin/tickets/{id}/notes',
     access: 'admin',

@@ -1,86 +1,33 @@
-// The queue and the ticket as the pages use them, read through the typed client. The agreed
-// extensions of the existing staff endpoints (views, the timeline, the member's other tickets,
-// the version) are typed here as optional additions to the generated shapes; while the service
-// lacks them (GET /api/admin/tickets/views answers 404) the queue maps each view to the filters
-// the list already has and the ticket's history is assembled from its comments and activities.
+// The queue and the ticket as the pages use them, read through the typed client generated from
+// the service's OpenAPI document: the views and their counts, the queue in the order of the next
+// SLA deadline, the ticket with its whole story. A ticket's SLA state is read from `sla_status`
+// (the API's one vocabulary); the row's `sla.status` is a deprecated alias the console never reads.
 import type { components, paths } from '../../generated/api';
-import { api, call, currentCredential } from './client';
+import { api, call } from './client';
 import type { ViewName } from './pending';
 
 type Schemas = components['schemas'];
 export type Attachment = Schemas['Attachment'];
 export type Tag = Schemas['Tag'];
-type ListQuery = NonNullable<paths['/api/admin/tickets']['get']['parameters']['query']>;
-
-/** The agreed additions to the list's query (view, tag, sort by the next SLA deadline). */
-interface AgreedListQuery {
-  view?: ViewName;
-  tag?: number;
-  sort?: 'sla' | 'created_at' | 'updated_at';
-}
-export type QueueQuery = Omit<ListQuery, 'sort' | 'sla_status'> & AgreedListQuery;
-
-export type Summary = Schemas['StaffTicketSummary'] & {
-  sla?: { status: string; next_due_at: string | null };
-  last_activity_at?: string;
-};
+export type SlaStatus = Schemas['SlaStatus'];
+export type QueueQuery = NonNullable<paths['/api/admin/tickets']['get']['parameters']['query']>;
+export type Summary = Schemas['StaffTicketSummary'];
 
 export const VIEWS: ViewName[] = ['mine', 'unassigned', 'open', 'at_risk', 'closed'];
 
-let viewsSupported: boolean | undefined;
-
-/** The views endpoint's answer; its status also says whether the list understands views. */
-function readViews() {
-  return api.GET('/api/admin/tickets/views').then((answer) => {
-    viewsSupported = answer.response.ok;
-    return answer;
-  });
-}
-
-/** The count of each view; from the service's views endpoint, else one list call per view. */
+/** The count of each view (GET /api/admin/tickets/views). */
 export async function viewCounts(): Promise<Record<ViewName, number | null>> {
-  const answer = await readViews();
+  const answer = await call(api.GET('/api/admin/tickets/views'));
   const counts = Object.fromEntries(VIEWS.map((v) => [v, null])) as Record<ViewName, number | null>;
-  if (answer.response.ok && answer.data) {
-    for (const { view, count } of (answer.data as { data: { view: ViewName; count: number }[] }).data)
-      counts[view] = count;
-    return counts;
-  }
-  await Promise.all(
-    VIEWS.map(async (view) => {
-      const query = legacyQuery({ view, per_page: 1 });
-      if (!query) return;
-      const { meta } = await call(api.GET('/api/admin/tickets', { params: { query } }));
-      counts[view] = meta.total;
-    }),
-  );
+  for (const { view, count } of answer.data) counts[view] = count;
   return counts;
 }
 
-/** The query the current list endpoint understands for a view; null when it cannot express it. */
-function legacyQuery(query: QueueQuery): ListQuery | null {
-  const { view, tag: _tag, sort, ...rest } = query;
-  const me = currentCredential()?.user.id;
-  const base: ListQuery = { ...rest, sort: view === 'closed' || sort === 'created_at' ? 'created_at' : 'sla_deadline' };
-  if (view === 'mine') return me ? { ...base, assignee_id: me } : null;
-  if (view === 'open') return { ...base, status: base.status ?? 'open' };
-  if (view === 'at_risk') return { ...base, sla_status: 'at_risk' };
-  if (view === 'closed') return { ...base, status: 'closed' };
-  if (view === 'unassigned') return null;
-  return base;
-}
-
+/** A page of the queue: open tickets by their next SLA deadline, closed ones by their last change. */
 export async function listQueue(query: QueueQuery) {
-  if (viewsSupported === undefined) await readViews().catch(() => undefined);
-  if (viewsSupported) {
-    // The agreed query (view, tag, sort=sla) is what the service documents once it has views.
-    const agreed = { sort: query.view === 'closed' ? 'updated_at' : 'sla', ...query } as ListQuery;
-    const answer = await call(api.GET('/api/admin/tickets', { params: { query: agreed } }));
-    return { rows: answer.data as Summary[], meta: answer.meta, exact: true };
-  }
-  const legacy = legacyQuery(query) ?? legacyQuery({ ...query, view: undefined })!;
-  const answer = await call(api.GET('/api/admin/tickets', { params: { query: legacy } }));
-  return { rows: answer.data as Summary[], meta: answer.meta, exact: legacyQuery(query) !== null };
+  const sort = query.view === 'closed' ? 'updated_at' : 'sla';
+  const answer = await call(api.GET('/api/admin/tickets', { params: { query: { sort, ...query } } }));
+  return { rows: answer.data, meta: answer.meta };
 }
 
 export interface Author {
@@ -212,8 +159,8 @@ export async function updateTicket(id: number, change: TicketChange): Promise<Ti
   return viewOf(answer.data);
 }
 
-export function attachmentUrl(ticketId: number, attachmentId: number, inline = false): string {
-  return `/api/admin/tickets/${ticketId}/attachments/${attachmentId}/download${inline ? '?inline=1' : ''}`;
+export function attachmentUrl(ticketId: number, attachmentId: number): string {
+  return `/api/admin/tickets/${ticketId}/attachments/${attachmentId}/download`;
 }
 
 export const PREVIEWABLE = new Set(['image/png', 'image/jpeg', 'image/gif']);

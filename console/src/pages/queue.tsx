@@ -47,8 +47,8 @@ export function searchOf(query: Record<string, string | number | undefined>): st
 }
 
 function SlaBadge({ row }: { row: Summary }) {
-  const status = row.sla?.status ?? row.sla_status;
-  const due = row.sla?.next_due_at;
+  const status = row.sla_status;
+  const due = row.sla.next_due_at;
   return (
     <span class={`badge sla-${status}`}>
       {label('sla', status)}

@@ -75,12 +75,17 @@ function SlaSection({ report }: { report: SlaReport }) {
       {targets.map((target) => {
         const title = `${t(target === 'first_response' ? 'ticket.first_response' : 'ticket.resolution')} · ${t('reports.sla_by_week')}`;
         return (
-          <ColumnChart
-            key={target}
-            title={title}
-            series={series}
-            bars={report.by_week.map((w) => ({ label: w.week, values: [w[target].met, w[target].breached] }))}
-          />
+          <figure key={target} class="chart-figure">
+            <figcaption>{t(target === 'first_response' ? 'ticket.first_response' : 'ticket.resolution')}</figcaption>
+            <ColumnChart
+              title={title}
+              series={series}
+              bars={report.by_week.map((w) => ({
+                label: formatDay(w.week),
+                values: [w[target].met, w[target].breached],
+              }))}
+            />
+          </figure>
         );
       })}
     </>

@@ -76,7 +76,7 @@ function Sla({ view }: { view: TicketView }) {
     <section aria-labelledby="sla-heading" class="panel">
       <h2 id="sla-heading">{t('ticket.sla')}</h2>
       <p>
-        <span class={`badge sla-${sla.status}`}>{label('sla', sla.status)}</span>
+        <span class={`badge sla-${view.detail.sla_status}`}>{label('sla', view.detail.sla_status)}</span>
       </p>
       <dl>
         {step('ticket.first_response', sla.first_response_due_at, sla.first_response_at)}

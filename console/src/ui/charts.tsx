@@ -79,7 +79,8 @@ export function ColumnChart({ title, series, bars }: { title: string; series: Se
   const plotHeight = HEIGHT - PAD.top - PAD.bottom;
   const slot = plotWidth / Math.max(1, ordered.length);
   const barWidth = Math.max(2, Math.min(40, slot * 0.7));
-  const every = Math.ceil(ordered.length / 12);
+  // At most seven labels: a day label (e.g. "29 Oct 2026") is wider than three bars.
+  const every = Math.ceil(ordered.length / 7);
   const y = (v: number) => PAD.top + plotHeight - (v / max) * plotHeight;
   return (
     <figure class="chart">

@@ -26,7 +26,7 @@ function Preview({ ticketId, file }: { ticketId: number; file: Attachment }) {
   useEffect(() => {
     let url: string | null = null;
     let cancelled = false;
-    void authorizedFetch(attachmentUrl(ticketId, file.id, true))
+    void authorizedFetch(attachmentUrl(ticketId, file.id))
       .then(async (response) => {
         const type = response.headers.get('content-type')?.split(';')[0]?.trim() ?? '';
         // Shown only when the service says it is one of the checked image types.

@@ -55,7 +55,7 @@ export async function* exportCsv(deps: AppDeps, me: number, filters: QueueFilter
         name(v.user),
         v.user?.email,
         name(v.assignee),
-        v.sla.status,
+        v.sla_status,
         v.sla.next_due_at,
         v.created_at,
         row.updated_at,

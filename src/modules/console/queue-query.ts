@@ -7,7 +7,7 @@ import type { Database } from '../../db/schema.js';
 import { isPostgres } from '../../db/schema-helpers.js';
 import { likeContains, SUMMARY_COLUMNS } from '../tickets/list-query.js';
 import type { TagRow } from '../tickets/repository.js';
-import { slaCondition, type SlaFilter } from '../tickets/sla-sql.js';
+import { openAtRiskCondition, slaCondition, type SlaFilter } from '../tickets/sla-sql.js';
 import type { TicketPriority, TicketStatus } from '../tickets/tables.js';
 
 export type ViewName = 'mine' | 'unassigned' | 'open' | 'at_risk' | 'closed';
@@ -47,7 +47,7 @@ function viewCondition(db: Db, view: ViewName, context: QueueContext) {
     case 'open':
       return NOT_CLOSED;
     case 'at_risk':
-      return sql<SqlBool>`(${NOT_CLOSED} and (${slaCondition(db, 'at_risk', context.nowMs)} or ${slaCondition(db, 'breached', context.nowMs)}))`;
+      return sql<SqlBool>`(${NOT_CLOSED} and ${openAtRiskCondition(db, context.nowMs)})`;
     case 'closed':
       return sql<SqlBool>`tickets.status = 'closed'`;
   }

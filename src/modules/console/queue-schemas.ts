@@ -64,14 +64,12 @@ export const QueueRow = Type.Object(
     user: Nullable(PersonWithEmail),
     sla: Type.Object(
       {
-        status: Type.Enum(['on_track', 'at_risk', 'breached', 'met'], {
-          description: 'The resolution target, as the detail says it.',
-        }),
+        status: LegacySlaStatusEnum,
         next_due_at: Nullable(Timestamp),
       },
       {
         description:
-          'next_due_at: the first response deadline until staff answered, then the resolution one; null once closed.',
+          'next_due_at: the first response deadline until staff answered, then the resolution one; null once closed. status: deprecated, read sla_status.',
       },
     ),
     last_activity_at: Timestamp,

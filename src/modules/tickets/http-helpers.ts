@@ -1,5 +1,5 @@
-// Small pieces the ticket routes share: id parsing, deferred validation, Content-Disposition.
-import type { FastifyRequest } from 'fastify';
+// Small pieces the ticket routes share: id parsing, deferred validation, sending a file.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError, msg, notFound, type FieldMessages } from '../../core/errors.js';
 import { requestLocale } from '../../http/i18n.js';
 import { fieldErrorsFromSchema } from '../../http/validation.js';
@@ -46,4 +46,21 @@ export function contentDisposition(fileName: string): string {
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+/** An attachment's bytes as a download (never inline), with its type, size and name. */
+export function sendAttachment(
+  reply: FastifyReply,
+  file: { attachment: { file_type: string; file_name: string }; size: number; stream: unknown },
+) {
+  const type = file.attachment.file_type.startsWith('text/')
+    ? `${file.attachment.file_type}; charset=utf-8`
+    : file.attachment.file_type;
+  return reply
+    .header('content-type', type)
+    .header('content-length', String(file.size))
+    .header('content-disposition', contentDisposition(file.attachment.file_name))
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'private, no-store')
+    .send(file.stream);
 }

@@ -7,7 +7,7 @@ import { currentUser } from '../../http/auth.js';
 import { t } from '../../core/i18n.js';
 import { requestLocale } from '../../http/i18n.js';
 import staffRoutes from './staff-routes.js';
-import { attachmentIdFrom, contentDisposition, throwIfInvalid, ticketIdFrom } from './http-helpers.js';
+import { attachmentIdFrom, sendAttachment, throwIfInvalid, ticketIdFrom } from './http-helpers.js';
 import { MULTIPART_BODY } from '../../http/openapi-document.js';
 import * as schemas from './schemas.js';
 import * as changes from './changes.js';
@@ -220,16 +220,7 @@ const routes: FastifyPluginAsync<TicketRoutesOptions> = async (root, options) =>
     async (req, reply) => {
       const ticket = await tickets.ticketOf(deps, currentUser(req), ticketIdFrom(req.params.id));
       const file = await changes.attachmentFile(deps, storage, ticket, attachmentIdFrom(req.params.attachment_id));
-      const type = file.attachment.file_type.startsWith('text/')
-        ? `${file.attachment.file_type}; charset=utf-8`
-        : file.attachment.file_type;
-      return reply
-        .header('content-type', type)
-        .header('content-length', String(file.size))
-        .header('content-disposition', contentDisposition(file.attachment.file_name))
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'private, no-store')
-        .send(file.stream);
+      return sendAttachment(reply, file);
     },
   );
 

@@ -16,6 +16,20 @@ function epochMs(db: Kysely<Database>, column: 'created_at' | 'sla_deadline') {
     : sql<number>`(cast(strftime('%s', ${ref}) as integer) * 1000 + cast(substr(${ref}, 21, 3) as integer))`;
 }
 
+/**
+ * An open ticket (not closed) whose status is warning or overdue at `nowMs`, in one comparison per
+ * row where the ticket is overdue: deadline < now, or deadline - now < (deadline - created) / 4,
+ * which is 3·deadline + created < 4·now in whole milliseconds (exact, no fraction). Equal to
+ * slaCondition('warning') or slaCondition('overdue') on tickets that are not closed.
+ */
+export function openAtRiskCondition(db: Kysely<Database>, nowMs: number) {
+  const parts = 1 / SLA_HOURS.warningShare;
+  if (!Number.isInteger(parts))
+    return sql<SqlBool>`(${slaCondition(db, 'overdue', nowMs)} or ${slaCondition(db, 'warning', nowMs)})`;
+  const deadline = epochMs(db, 'sla_deadline');
+  return sql<SqlBool>`(${deadline} < ${nowMs} or ${deadline} * ${sql.lit(parts - 1)} + ${epochMs(db, 'created_at')} < ${parts * nowMs})`;
+}
+
 /** slaStatusOf (sla.ts) in SQL, with the same comparisons, at `nowMs`. */
 export function slaCondition(db: Kysely<Database>, status: SlaFilter, nowMs: number) {
   const done = sql<SqlBool>`(tickets.status = 'closed' and tickets.resolved_at is not null)`;

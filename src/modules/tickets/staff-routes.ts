@@ -1,4 +1,4 @@
-// Staff side: the reply (the queue, the ticket as staff see it and their changes are the console
+// Staff side: the reply and any ticket's attachments (the queue, the ticket as staff see it and their changes are the console
 // module's). A reply may carry if_version: 409 when a comment arrived since that version.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
@@ -8,8 +8,9 @@ import { t } from '../../core/i18n.js';
 import { versionOf } from '../console/ticket-query.js';
 import { StaffReplyBody, TicketResponses } from '../console/ticket-schemas.js';
 import { requestLocale } from '../../http/i18n.js';
-import { throwIfInvalid, ticketIdFrom } from './http-helpers.js';
+import { attachmentIdFrom, sendAttachment, throwIfInvalid, ticketIdFrom } from './http-helpers.js';
 import { MULTIPART_BODY } from '../../http/openapi-document.js';
+import { errorResponses } from '../../http/schemas.js';
 import * as schemas from './schemas.js';
 import * as changes from './changes.js';
 import { STAFF } from './access.js';
@@ -24,7 +25,7 @@ interface StaffOptions {
   withUploads: UploadHooks;
 }
 
-const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads }) => {
+const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { storage, withUploads }) => {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const deps = app.deps;
 
@@ -63,6 +64,28 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
       return reply
         .code(201)
         .send({ success: true, message: t(requestLocale(req), 'tickets.comment_added'), data: comment });
+    },
+  );
+
+  app.get(
+    '/admin/tickets/:id/attachments/:attachment_id/download',
+    {
+      schema: {
+        summary: "Download any ticket's attachment (staff)",
+        operationId: 'downloadStaffAttachment',
+        description:
+          'The bytes of a file of any ticket, with its type, size and name; always as a download, never inline (the console previews png, jpeg and gif from the bytes).',
+        tags: ['tickets-staff'],
+        params: schemas.AttachmentParams,
+        produces: ['application/octet-stream'],
+        response: { ...schemas.Responses.download, ...errorResponses(403) },
+      },
+      config: STAFF_ROUTE,
+    },
+    async (req, reply) => {
+      const ticket = await tickets.ticketOf(deps, STAFF, ticketIdFrom(req.params.id));
+      const file = await changes.attachmentFile(deps, storage, ticket, attachmentIdFrom(req.params.attachment_id));
+      return sendAttachment(reply, file);
     },
   );
 };
