@@ -156,6 +156,26 @@ export function templateGaps(files: SourceFile[]): string[] {
   return gaps.sort();
 }
 
+// ---- one service style ----
+
+const CLASS = /^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:abstract[ \t]+)?class[ \t]+(\w+)([^{\n]*)\{/gm;
+
+/**
+ * "file: Class" for each class declared in a module, errors (a class extending an Error) apart.
+ * Services are plain functions taking their dependencies first, so a class in a module is stateful
+ * infrastructure (an index, a cache, a stream registry), and each one is named with its reason.
+ */
+export function moduleClasses(files: SourceFile[]): string[] {
+  return files
+    .filter((f) => f.name.startsWith('modules/'))
+    .flatMap((f) =>
+      [...code(f.text).matchAll(CLASS)]
+        .filter((match) => !/\bextends[ \t]+[\w.]*Error\b/.test(match[2]!))
+        .map((match) => `${f.name}: ${match[1]}`),
+    )
+    .sort();
+}
+
 // ---- size ----
 
 export const MAX_LINES = 300;

@@ -7,7 +7,7 @@ import { t } from '../../core/i18n.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale } from '../../http/i18n.js';
 import * as s from './schemas.js';
-import { AnswerGapService, type Gap } from './service.js';
+import * as service from './service.js';
 import './messages.js';
 
 const MAX_ID = 2_147_483_647;
@@ -15,8 +15,8 @@ const STAFF = { auth: 'staff', validationForm: 'general' } as const;
 
 const routes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const service = new AnswerGapService(app.deps, app.knowledge);
-  const view = (gap: Gap) => ({
+  const gapDeps: service.GapDeps = { db: app.deps.db, knowledge: app.knowledge };
+  const view = (gap: service.Gap) => ({
     id: gap.id,
     question: gap.question,
     count: gap.count,
@@ -27,7 +27,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     lang: gap.lang,
     examples: gap.examples,
     reasons: gap.reasons,
-    closest: service.closest(gap),
+    closest: service.closest(app.knowledge, gap),
     state: gap.state,
     article_key: gap.articleKey,
     decided_at: gap.decidedAt,
@@ -53,7 +53,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     async (req) => {
       const id = /^\d{1,10}$/.test(req.params.id) ? Number(req.params.id) : Number.NaN;
       if (!(id >= 1 && id <= MAX_ID)) throw notFound(msg('assistant.message.not_found'));
-      const saved = await service.rate(currentUser(req), id, req.body);
+      const saved = await service.rate(gapDeps, currentUser(req), id, req.body);
       return {
         success: true,
         message: t(requestLocale(req), 'assistant.feedback.thanks'),
@@ -81,7 +81,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req) => {
       const { state, lang, days = 90, limit = 50 } = req.query;
-      const gaps = await service.gaps({ state, lang, days });
+      const gaps = await service.gaps(gapDeps, { state, lang, days });
       return { success: true, data: gaps.slice(0, limit).map(view) };
     },
   );
@@ -103,7 +103,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req) => {
       const locale = requestLocale(req);
-      const gap = await service.decide(currentUser(req), req.params.id, req.body, 365);
+      const gap = await service.decide(gapDeps, currentUser(req), req.params.id, req.body, 365);
       return {
         success: true,
         message: t(locale, gap.state === 'answered' ? 'assistant.gap.answered' : 'assistant.gap.dismissed'),

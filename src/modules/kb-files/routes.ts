@@ -10,7 +10,7 @@ import { MULTIPART_BODY } from '../../http/openapi-document.js';
 import { DocumentIndex } from './document-index.js';
 import { fileView, passageView } from './presenter.js';
 import * as s from './schemas.js';
-import { KbFileService } from './service.js';
+import * as service from './service.js';
 import { readDocumentUpload, registerDocumentUploads } from './upload.js';
 import './messages.js';
 
@@ -22,7 +22,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
   await registerDocumentUploads(app);
   const index = new DocumentIndex(deps.db, app.knowledge);
   const logError = (error: unknown) => app.log.error({ err: error }, 'uploaded documents: reading or indexing failed');
-  const service = new KbFileService(deps, index, logError);
+  const files = service.kbFileDeps(deps.db, index, logError);
   // Documents read before this start are in the assistant before the server listens.
   app.addHook('onReady', async () => {
     await index.refresh();
@@ -30,7 +30,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
   });
   app.addHook('onClose', async () => {
     index.stop();
-    await service.settled();
+    await service.settled(files);
   });
 
   app.post(
@@ -55,7 +55,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     async (req, reply) => {
       const upload = req.kbUpload;
       if (!upload?.file) throw new ValidationError(upload?.errors ?? {});
-      const { file, reading } = await service.upload(currentUser(req), { ...upload.file, ...req.body });
+      const { file, reading } = await service.upload(files, currentUser(req), { ...upload.file, ...req.body });
       const locale = requestLocale(req);
       return reply.code(reading ? 202 : 200).send({
         success: true,
@@ -80,7 +80,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req) => {
       const { status, page = 1, per_page: perPage = 20 } = req.query;
-      const { rows, meta } = await service.list({ status, page, perPage });
+      const { rows, meta } = await service.list(files, { status, page, perPage });
       return { success: true, data: rows.map((f) => fileView(f, requestLocale(req))), meta };
     },
   );
@@ -98,7 +98,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
       },
       config: STAFF,
     },
-    async (req) => ({ success: true, data: fileView(await service.show(req.params.id), requestLocale(req)) }),
+    async (req) => ({ success: true, data: fileView(await service.show(files, req.params.id), requestLocale(req)) }),
   );
 
   app.get(
@@ -116,7 +116,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req) => ({
       success: true,
-      data: (await service.passages(req.params.id)).map((p) => passageView(req.params.id, p)),
+      data: (await service.passages(files, req.params.id)).map((p) => passageView(req.params.id, p)),
     }),
   );
 
@@ -136,7 +136,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
       config: STAFF,
     },
     async (req) => {
-      const file = await service.update(req.params.id, req.body);
+      const file = await service.update(files, req.params.id, req.body);
       const locale = requestLocale(req);
       return { success: true, message: t(locale, 'kb_files.updated'), data: fileView(file, locale) };
     },
@@ -157,7 +157,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
       config: STAFF,
     },
     async (req) => {
-      await service.remove(req.params.id);
+      await service.remove(files, req.params.id);
       return { success: true, message: t(requestLocale(req), 'kb_files.deleted') };
     },
   );
