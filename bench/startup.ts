@@ -20,6 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort } from '../harness/ports.js';
 import { projectRoot } from '../harness/server.js';
+import { median as medianOrNull } from '../src/core/percentile.js';
 import { treeCpuMicros } from './lib/proc.js';
 import { copyForFirstStart, runGit } from './lib/startup.js';
 
@@ -98,7 +99,7 @@ async function timeStart(command: string[], cwd: string, env: Record<string, str
 const CEILING_SCRIPT =
   "require('node:http').createServer((q, s) => s.end('{}')).listen(Number(process.env.PORT), process.env.HOST)";
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+const median = (values: number[]) => medianOrNull(values) ?? Number.NaN;
 
 function row(name: string, timings: Timing[], target?: number): string {
   const health = median(timings.map((t) => t.healthMs));

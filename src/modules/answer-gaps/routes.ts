@@ -3,6 +3,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { msg, notFound } from '../../core/errors.js';
+import { digitsId } from '../../core/ids.js';
 import { t } from '../../core/i18n.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale } from '../../http/i18n.js';
@@ -10,7 +11,6 @@ import * as s from './schemas.js';
 import * as service from './service.js';
 import './messages.js';
 
-const MAX_ID = 2_147_483_647;
 const STAFF = { auth: 'staff', validationForm: 'general' } as const;
 
 const routes: FastifyPluginAsync = async (plugin) => {
@@ -51,8 +51,8 @@ const routes: FastifyPluginAsync = async (plugin) => {
       config: { auth: 'user', validationForm: 'assistant' },
     },
     async (req) => {
-      const id = /^\d{1,10}$/.test(req.params.id) ? Number(req.params.id) : Number.NaN;
-      if (!(id >= 1 && id <= MAX_ID)) throw notFound(msg('assistant.message.not_found'));
+      const id = digitsId(req.params.id);
+      if (id === undefined) throw notFound(msg('assistant.message.not_found'));
       const saved = await service.rate(gapDeps, currentUser(req), id, req.body);
       return {
         success: true,

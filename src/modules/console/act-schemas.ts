@@ -1,8 +1,8 @@
 // TypeBox schemas of bulk actions and saved replies.
 import { Type, type TSchema } from 'typebox';
+import { MAX_ID } from '../../core/ids.js';
 import { errorResponses, NO_NUL, SuccessMessage, Timestamp } from '../../http/schemas.js';
 
-const MAX_ID = 2_147_483_647;
 const ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Boolean(), data });
 const okWithMessage = <T extends TSchema>(data: T) =>
   Type.Object({ success: Type.Boolean(), message: Type.String(), data });

@@ -1,6 +1,7 @@
 // TypeBox schemas of the queue: the staff list with its views, filters and orders, the views'
 // counts, the tags, the CSV export's query.
 import { Type, type TSchema } from 'typebox';
+import { MAX_ID } from '../../core/ids.js';
 import { PageMetaSchema, paginationQuery } from '../../core/pagination.js';
 import { errorResponses, NO_NUL, Timestamp } from '../../http/schemas.js';
 import {
@@ -13,7 +14,6 @@ import {
   TagSchema,
 } from '../tickets/schemas.js';
 
-const MAX_ID = 2_147_483_647;
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const ViewEnum = Type.Enum(['mine', 'unassigned', 'open', 'at_risk', 'closed'], {
