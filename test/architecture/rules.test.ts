@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  configImports,
   edgeImports,
   importCycles,
   longFiles,
@@ -109,6 +110,23 @@ describe('no import of src/http/ from a service, a repository or query file, or 
       'modules/x/repository.ts -> http/validation.ts',
       'core/errors.ts -> http/schemas.ts',
     ]);
+  });
+});
+
+describe('the configuration imports no feature and not the edge', () => {
+  it('holds on src/', () => {
+    expect(configImports(files)).toEqual([]);
+  });
+
+  it('reports such an import', () => {
+    const example = [
+      src(
+        'config.ts',
+        `${line('import', '{ parseSchedule }', './modules/tickets/calendar/schedule.js')}\n${line('import', '{ x }', './core/working-week.js')}`,
+      ),
+      src('app.ts', line('import', '{ y }', './modules/geo/routes.js')),
+    ];
+    expect(configImports(example)).toEqual(['config.ts -> modules/tickets/calendar/schedule.ts']);
   });
 });
 

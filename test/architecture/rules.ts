@@ -79,6 +79,17 @@ export function edgeImports(files: SourceFile[]): string[] {
     );
 }
 
+/** "config.ts -> modules/x.ts" for each import of a feature (or of the edge) by the configuration. */
+export function configImports(files: SourceFile[]): string[] {
+  return files
+    .filter((f) => f.name === 'config.ts')
+    .flatMap((f) =>
+      importsOf(f)
+        .filter((target) => target.startsWith('modules/') || target.startsWith('http/'))
+        .map((t) => `${f.name} -> ${t}`),
+    );
+}
+
 /** Every import cycle between files, each as its files in order ("a.ts -> b.ts -> a.ts"). */
 export function importCycles(files: SourceFile[]): string[] {
   const names = new Set(files.map((f) => f.name));
