@@ -7,6 +7,7 @@ import { digitsId } from '../../core/ids.js';
 import { t } from '../../core/i18n.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale } from '../../http/i18n.js';
+import { gapView } from './presenter.js';
 import * as s from './schemas.js';
 import * as service from './service.js';
 import './messages.js';
@@ -16,22 +17,6 @@ const STAFF = { auth: 'staff', validationForm: 'general' } as const;
 const routes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const gapDeps: service.GapDeps = { db: app.deps.db, knowledge: app.knowledge };
-  const view = (gap: service.Gap) => ({
-    id: gap.id,
-    question: gap.question,
-    count: gap.count,
-    no_answer_count: gap.noAnswer,
-    thumbs_down_count: gap.thumbsDown,
-    first_asked_at: gap.firstAskedAt,
-    last_asked_at: gap.lastAskedAt,
-    lang: gap.lang,
-    examples: gap.examples,
-    reasons: gap.reasons,
-    closest: service.closest(app.knowledge, gap),
-    state: gap.state,
-    article_key: gap.articleKey,
-    decided_at: gap.decidedAt,
-  });
 
   app.post(
     '/assistant/messages/:id/feedback',
@@ -82,7 +67,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     async (req) => {
       const { state, lang, days = 90, limit = 50 } = req.query;
       const gaps = await service.gaps(gapDeps, { state, lang, days });
-      return { success: true, data: gaps.slice(0, limit).map(view) };
+      return { success: true, data: gaps.slice(0, limit).map((gap) => gapView(app.knowledge, gap)) };
     },
   );
 
@@ -107,7 +92,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
       return {
         success: true,
         message: t(locale, gap.state === 'answered' ? 'assistant.gap.answered' : 'assistant.gap.dismissed'),
-        data: view(gap),
+        data: gapView(app.knowledge, gap),
       };
     },
   );
