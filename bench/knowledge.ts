@@ -102,8 +102,10 @@ export default async function run(args: string[]): Promise<void> {
     const built = performance.now() - started;
     (globalThis as { gc?: () => void }).gc?.();
     const heap = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+    const gcNote = (globalThis as { gc?: unknown }).gc ? '' : ' (run with node --expose-gc for a settled figure)';
     out(
-      `index of ${knowledge.count('en')} + ${knowledge.count('fa')} passages: built in ${ms(built)} (reading the store included), heap +${heap.toFixed(0)} MB${(globalThis as { gc?: unknown }).gc ? '' : ' (run with node --expose-gc for a settled figure)'}`,
+      `index of ${knowledge.count('en')} + ${knowledge.count('fa')} passages: built in ${ms(built)} ` +
+        `(reading the store included), heap +${heap.toFixed(0)} MB${gcNote}`,
     );
     const searches: number[] = [];
     for (let round = 0; round < 50; round += 1)

@@ -154,12 +154,16 @@ export default async function startupBenchmark(args: string[]): Promise<number> 
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+  const measured =
+    values.project === projectRoot ? `commit ${runGit(['rev-parse', '--short', 'HEAD'])}` : values.project;
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   process.stdout.write(
     [
-      `startup on SQLite with the bundled data, ${values.project === projectRoot ? `commit ${runGit(['rev-parse', '--short', 'HEAD'])}` : values.project}, node ${process.version}, ${os.availableParallelism()} cores, load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
+      `startup on SQLite with the bundled data, ${measured}, node ${process.version}, ` +
+        `${os.availableParallelism()} cores, load average ${load}`,
       '',
       '| Command | Runs | First 200 /health, ms (median) | First 200 /api/provinces, ms (median) | Server CPU at that point, ms | Target |',
       '|---|---|---|---|---|---|',

@@ -73,7 +73,11 @@ export function table(stats: Stats): string {
   const rows = MIX.map(([name]) => {
     const list = (stats.latencies.get(name) ?? []).sort((a, b) => a - b);
     const count = list.length + (stats.errors.get(name) ?? 0);
-    return `| ${name} | ${count} | ${(count / stats.seconds).toFixed(1)} | ${ms(percentile(list, 0.5) ?? Number.NaN)} | ${ms(percentile(list, 0.99) ?? Number.NaN)} | ${stats.errors.get(name) ?? 0} |`;
+    return (
+      `| ${name} | ${count} | ${(count / stats.seconds).toFixed(1)} | ` +
+      `${ms(percentile(list, 0.5) ?? Number.NaN)} | ${ms(percentile(list, 0.99) ?? Number.NaN)} | ` +
+      `${stats.errors.get(name) ?? 0} |`
+    );
   });
   const s = summary(stats);
   return [

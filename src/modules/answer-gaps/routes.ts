@@ -78,7 +78,8 @@ const routes: FastifyPluginAsync = async (plugin) => {
         operationId: 'decideAssistantGap',
         summary: 'Dismiss a group of unanswered questions, or mark it answered by an article (staff)',
         description:
-          'The id is a group id from the list (of the last 365 days). answered needs article_key, the key of an article the assistant knows (422 otherwise). The same call again changes only decided_at.',
+          'The id is a group id from the list (of the last 365 days). answered needs article_key, the key of ' +
+          'an article the assistant knows (422 otherwise). The same call again changes only decided_at.',
         tags: ['assistant-staff'],
         params: s.GapParams,
         body: s.DecisionBody,

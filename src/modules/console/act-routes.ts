@@ -51,7 +51,10 @@ const actRoutes: FastifyPluginAsync = async (root) => {
         operationId: 'bulkStaffTickets',
         summary: 'Apply one action to many tickets (staff)',
         description:
-          'Each ticket changes in a transaction of its own: a ticket that cannot take the change (not found, closed) is listed under failed with the reason and the others are still changed. A ticket already in the state asked for counts as updated and gets no activity, so a repeated request changes nothing twice.',
+          'Each ticket changes in a transaction of its own: a ticket that cannot take the change (not found, ' +
+          'closed) is listed under failed with the reason and the others are still changed. A ticket already ' +
+          'in the state asked for counts as updated and gets no activity, so a repeated request changes ' +
+          'nothing twice.',
         tags,
         body: BulkBody,
         response: ActResponses.bulk,

@@ -17,7 +17,8 @@ export const BulkBody = Type.Object({
   }),
   action: Type.Enum(['assign', 'status', 'priority', 'tag', 'close'], {
     description:
-      'assign: value is a staff member id or null (unassign); status: open, in-progress or closed; priority: low, normal or high; tag: value is a tag id added to each ticket; close: no value.',
+      'assign: value is a staff member id or null (unassign); status: open, in-progress or closed; ' +
+      'priority: low, normal or high; tag: value is a tag id added to each ticket; close: no value.',
   }),
   value: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Integer(), Type.Null()])),
 });

@@ -18,7 +18,9 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 
 export const ViewEnum = Type.Enum(['mine', 'unassigned', 'open', 'at_risk', 'closed'], {
   description:
-    'mine: open tickets assigned to the caller; unassigned: open tickets without an assignee; open: every ticket not closed; at_risk: open tickets at risk of breaching or breached (resolution target); closed.',
+    'mine: open tickets assigned to the caller; unassigned: open tickets without an assignee; open: ' +
+    'every ticket not closed; at_risk: open tickets at risk of breaching or breached (resolution ' +
+    'target); closed.',
 });
 
 const FilterProperties = {
@@ -50,7 +52,9 @@ export const QueueQuery = Type.Object({
   sort: Type.Optional(
     Type.Enum(['sla', 'sla_deadline', 'created_at', 'updated_at'], {
       description:
-        'sla: the next SLA deadline first (first response until answered, then resolution; closed tickets last, latest change first); sla_deadline: soonest resolution deadline first; created_at: newest first (the default); updated_at: latest change first.',
+        'sla: the next SLA deadline first (first response until answered, then resolution; closed tickets ' +
+        'last, latest change first); sla_deadline: soonest resolution deadline first; created_at: newest ' +
+        'first (the default); updated_at: latest change first.',
     }),
   ),
   ...paginationQuery(15, 100),
@@ -97,7 +101,9 @@ export const QueueResponses = {
     200: Type.Unsafe<unknown>({
       type: 'string',
       description:
-        'text/csv (UTF-8 with a byte order mark), streamed: a header line, then one line per ticket in id order. A cell starting with =, +, - or @ (or a tab or carriage return) is prefixed with an apostrophe.',
+        'text/csv (UTF-8 with a byte order mark), streamed: a header line, then one line per ticket in id ' +
+        'order. A cell starting with =, +, - or @ (or a tab or carriage return) is prefixed with an ' +
+        'apostrophe.',
     }),
     ...errorResponses(401, 403, 422),
   },

@@ -27,7 +27,9 @@ const ticketRoutes: FastifyPluginAsync = async (root) => {
         operationId: 'getStaffTicket',
         summary: 'Any ticket with its whole story (staff)',
         description:
-          "The member's detail plus the timeline (messages, replies, internal notes and changes, oldest first), the member with their other tickets, the escalated assistant conversation and the version to send back with a reply.",
+          "The member's detail plus the timeline (messages, replies, internal notes and changes, oldest " +
+          'first), the member with their other tickets, the escalated assistant conversation and the version ' +
+          'to send back with a reply.',
         tags,
         params: TicketIdParams,
         response: TicketResponses.detail,
@@ -47,7 +49,9 @@ const ticketRoutes: FastifyPluginAsync = async (root) => {
         operationId: 'updateStaffTicket',
         summary: 'Change assignee, status, priority, category or tags (staff)',
         description:
-          'All given fields change together in one transaction with their activity rows. Assigning an open ticket moves it to in-progress; a closed ticket keeps its priority and category unless the same change reopens it (400).',
+          'All given fields change together in one transaction with their activity rows. Assigning an open ' +
+          'ticket moves it to in-progress; a closed ticket keeps its priority and category unless the same ' +
+          'change reopens it (400).',
         tags,
         params: TicketIdParams,
         body: StaffChangeBody,

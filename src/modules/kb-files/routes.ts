@@ -41,8 +41,10 @@ const routes: FastifyPluginAsync = async (plugin) => {
         summary: 'Upload a document for the assistant to read (PDF, DOCX, TXT, Markdown; under 20 MB)',
         description:
           'multipart/form-data: the document in the part named file, optionally title and lang. Answered at once with status processing (202); ' +
-          'the text is read in a worker thread (time, memory, page and text limits) and the file becomes ready (its passages cited by the chat with the title and page or heading) or failed with the reason. ' +
-          'The same bytes uploaded again are the same file (SHA-256): 200 with it unchanged, or, when it had failed, read again (202). A second file part or an oversized form is 413.',
+          'the text is read in a worker thread (time, memory, page and text limits) and the file becomes ready ' +
+          '(its passages cited by the chat with the title and page or heading) or failed with the reason. ' +
+          'The same bytes uploaded again are the same file (SHA-256): 200 with it unchanged, or, when it had ' +
+          'failed, read again (202). A second file part or an oversized form is 413.',
         tags: s.tags,
         consumes: ['multipart/form-data'],
         body: s.UploadBody,
@@ -127,7 +129,8 @@ const routes: FastifyPluginAsync = async (plugin) => {
         operationId: 'updateKbFile',
         summary: 'Rename, deactivate or activate a document',
         description:
-          'active false takes its passages out of the assistant (this instance before the answer, the others within 2 s); true puts them back once ready. The same body again changes nothing but updated_at.',
+          'active false takes its passages out of the assistant (this instance before the answer, the others ' +
+          'within 2 s); true puts them back once ready. The same body again changes nothing but updated_at.',
         tags: s.tags,
         params: s.FileIdParams,
         body: s.UpdateBody,

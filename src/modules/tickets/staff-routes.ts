@@ -34,7 +34,9 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { withUploads
         summary: 'Staff reply (moves the ticket to in-progress)',
         operationId: 'addStaffComment',
         description:
-          'A staff reply, with files in a multipart form; an open ticket moves to in-progress and the first reply is recorded for the SLA: for support staff. With if_version, 409 when a comment arrived since that version; the body then carries the current one.',
+          'A staff reply, with files in a multipart form; an open ticket moves to in-progress and the first ' +
+          'reply is recorded for the SLA: for support staff. With if_version, 409 when a comment arrived since ' +
+          'that version; the body then carries the current one.',
         tags: ['tickets-staff'],
         consumes: schemas.UPLOAD_TYPES,
         [MULTIPART_BODY]: schemas.uploadForm(StaffReplyBody),
