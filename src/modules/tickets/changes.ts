@@ -120,16 +120,17 @@ export function addStaffReply(
   ticket: repo.TicketRow,
   message: string,
   uploads: StoredUpload[],
+  options: Omit<CommentOptions, 'mailOwner'> = {},
 ) {
-  return addComment(deps, author, ticket, message, uploads, true, { mailOwner: true });
+  return addComment(deps, author, ticket, message, uploads, true, { ...options, mailOwner: true });
 }
 
 /**
- * A comment (through addMemberComment, addStaffReply, or inbound mail with its own options). The
- * owner's comment on a closed ticket reopens it (open, resolved_at cleared). A staff
- * reply moves the ticket to in-progress and records the first response time.
+ * A comment, written through addMemberComment or addStaffReply. The owner's comment on a closed
+ * ticket reopens it (open, resolved_at cleared). A staff reply moves the ticket to in-progress and
+ * records the first response time.
  */
-export async function addComment(
+async function addComment(
   deps: AppDeps,
   author: CommentAuthor,
   ticket: repo.TicketRow,
