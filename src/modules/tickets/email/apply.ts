@@ -157,7 +157,7 @@ export async function applyComment(
         const text = commentText(mail, files.notes);
         const comment = staff
           ? await addStaffReply(deps, author, ticket, text, files.stored, { inTransaction: trx })
-          : await addMemberComment(deps, author, ticket, text, files.stored, { mailOwner: false, inTransaction: trx });
+          : await addMemberComment(deps, author, ticket, text, files.stored, { inTransaction: trx });
         return { comment_id: comment.id };
       },
     );
