@@ -22,6 +22,7 @@ import { freePort } from '../harness/ports.js';
 import { projectRoot } from '../harness/server.js';
 import { median as medianOrNull } from '../src/core/percentile.js';
 import { treeCpuMicros } from './lib/proc.js';
+import { startFlags } from './lib/server.js';
 import { copyForFirstStart, runGit } from './lib/startup.js';
 
 const FIRST_TARGET_MS = 8_000;
@@ -174,11 +175,4 @@ export default async function startupBenchmark(args: string[]): Promise<number> 
     ].join('\n'),
   );
   return met ? 0 : 1;
-}
-
-/** npm start's node flags (package.json), so `node dist/server.js` runs as npm start runs it. */
-function startFlags(dir: string): string[] {
-  const start = (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } })
-    .scripts.start;
-  return start.split(/\s+/).filter((word) => word.startsWith('--'));
 }
