@@ -58,7 +58,11 @@ export default async function run(args: string[]): Promise<void> {
     }
     const messages = Array.from({ length: replies }, (_, n) => {
       const t = tickets[n % tickets.length]!;
-      return `From: ${t.email}\r\nTo: ${replyAddressFor(replyConfig, t.code)}\r\nSubject: Re: [${t.code}] Bench ticket\r\nMessage-ID: <bench.${n}@bench.local>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nReply number ${n}.\r\n\r\nOn Mon, Support <support@platform.local> wrote:\r\n> the earlier mail\r\n`;
+      return (
+        `From: ${t.email}\r\nTo: ${replyAddressFor(replyConfig, t.code)}\r\nSubject: Re: [${t.code}] Bench ticket\r\n` +
+        `Message-ID: <bench.${n}@bench.local>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n` +
+        `Reply number ${n}.\r\n\r\nOn Mon, Support <support@platform.local> wrote:\r\n> the earlier mail\r\n`
+      );
     });
     const count = async () =>
       Number(
@@ -95,8 +99,11 @@ export default async function run(args: string[]): Promise<void> {
       ).n,
     );
     process.stdout.write(
-      `\n| replies | applied | comments | seconds (goal 1,000 < 60) | replies/s | GET /api/tickets/{id} during: p50 / p99 ms (goal p99 < 20), req/s, errors + non-2xx |\n|---|---|---|---|---|---|\n` +
-        `| ${replies} | ${done} | ${comments} | ${seconds.toFixed(1)} | ${(done / seconds).toFixed(0)} | ${(load.p50 / 1000).toFixed(1)} / ${(load.p99 / 1000).toFixed(1)}, ${load.requestsPerSecond}, ${load.errors + load.non2xx} |\n`,
+      `\n| replies | applied | comments | seconds (goal 1,000 < 60) | replies/s | GET /api/tickets/{id} ` +
+        `during: p50 / p99 ms (goal p99 < 20), req/s, errors + non-2xx |\n|---|---|---|---|---|---|\n` +
+        `| ${replies} | ${done} | ${comments} | ${seconds.toFixed(1)} | ${(done / seconds).toFixed(0)} | ` +
+        `${(load.p50 / 1000).toFixed(1)} / ${(load.p99 / 1000).toFixed(1)}, ${load.requestsPerSecond}, ` +
+        `${load.errors + load.non2xx} |\n`,
     );
   } finally {
     await server.close();

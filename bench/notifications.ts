@@ -129,8 +129,8 @@ function generateSqlite(file: string, count: number, users: number): void {
   sqlite.pragma('wal_checkpoint(TRUNCATE)');
   // No ANALYZE: better-sqlite3 is built with STAT4, and once sqlite_stat4 holds samples for an
   // index, every statement whose WHERE binds a parameter on it is compiled again on each run
-  // (measured: the unread list's statement took 90 instead of 50 µs). The indexes need no
-  // statistics to be chosen; docs/performance.md has the figures.
+  // (slower by the recompilation). The indexes need no statistics to be chosen;
+  // docs/performance.md has the figures.
   sqlite.close();
 }
 

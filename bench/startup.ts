@@ -20,7 +20,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort } from '../harness/ports.js';
 import { projectRoot } from '../harness/server.js';
+import { median as medianOrNull } from '../src/core/percentile.js';
 import { treeCpuMicros } from './lib/proc.js';
+import { startFlags } from './lib/server.js';
 import { copyForFirstStart, runGit } from './lib/startup.js';
 
 const FIRST_TARGET_MS = 8_000;
@@ -98,7 +100,7 @@ async function timeStart(command: string[], cwd: string, env: Record<string, str
 const CEILING_SCRIPT =
   "require('node:http').createServer((q, s) => s.end('{}')).listen(Number(process.env.PORT), process.env.HOST)";
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+const median = (values: number[]) => medianOrNull(values) ?? Number.NaN;
 
 function row(name: string, timings: Timing[], target?: number): string {
   const health = median(timings.map((t) => t.healthMs));
@@ -153,12 +155,16 @@ export default async function startupBenchmark(args: string[]): Promise<number> 
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+  const measured =
+    values.project === projectRoot ? `commit ${runGit(['rev-parse', '--short', 'HEAD'])}` : values.project;
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   process.stdout.write(
     [
-      `startup on SQLite with the bundled data, ${values.project === projectRoot ? `commit ${runGit(['rev-parse', '--short', 'HEAD'])}` : values.project}, node ${process.version}, ${os.availableParallelism()} cores, load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
+      `startup on SQLite with the bundled data, ${measured}, node ${process.version}, ` +
+        `${os.availableParallelism()} cores, load average ${load}`,
       '',
       '| Command | Runs | First 200 /health, ms (median) | First 200 /api/provinces, ms (median) | Server CPU at that point, ms | Target |',
       '|---|---|---|---|---|---|',
@@ -169,11 +175,4 @@ export default async function startupBenchmark(args: string[]): Promise<number> 
     ].join('\n'),
   );
   return met ? 0 : 1;
-}
-
-/** npm start's node flags (package.json), so `node dist/server.js` runs as npm start runs it. */
-function startFlags(dir: string): string[] {
-  const start = (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } })
-    .scripts.start;
-  return start.split(/\s+/).filter((word) => word.startsWith('--'));
 }

@@ -18,7 +18,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createToken } from '../src/modules/users/tokens.js';
-import { percentile, rssMiB } from './lib/proc.js';
+import { percentile } from '../src/core/percentile.js';
+import { rssMiB } from './lib/proc.js';
 import { startServerProcess, type ServerProcess } from './lib/server.js';
 
 interface OpenStream {
@@ -154,9 +155,9 @@ async function bareCeiling(listeners: number, events: number): Promise<number[]>
 
 function summary(latencies: number[]): string {
   const sorted = [...latencies].sort((a, b) => a - b);
-  const f = (v: number) => `${v.toFixed(1)} ms`;
+  const f = (v: number | null) => `${(v ?? Number.NaN).toFixed(1)} ms`;
   return (
-    `p50 ${f(percentile(sorted, 50))}, p99 ${f(percentile(sorted, 99))}, max ${f(sorted.at(-1)!)} ` +
+    `p50 ${f(percentile(sorted, 0.5))}, p99 ${f(percentile(sorted, 0.99))}, max ${f(sorted.at(-1)!)} ` +
     `(${sorted.length} events; negative = the event arrived before the API's answer)`
   );
 }

@@ -116,7 +116,9 @@ async function start(): Promise<void> {
         migrationsApplied: applied.length,
         address,
       },
-      `serving ${address} on ${database.dialect} (${where}), data in ${config.DATA_DIR}${config.STORAGE_URL ? `, attachments in ${config.STORAGE_URL}` : ''}, ${applied.length} migrations applied now`,
+      `serving ${address} on ${database.dialect} (${where}), data in ` +
+        `${config.DATA_DIR}${config.STORAGE_URL ? `, attachments in ${config.STORAGE_URL}` : ''}, ` +
+        `${applied.length} migrations applied now`,
     );
   } catch (error) {
     await closeAll().catch(() => {});

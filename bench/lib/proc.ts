@@ -1,4 +1,4 @@
-// What a process costs, read from Linux's /proc, and the order statistics the benchmarks report.
+// What a process costs, read from Linux's /proc. Percentiles: src/core/percentile.ts.
 import fs from 'node:fs';
 
 /** User + system CPU time of a process, µs. */
@@ -11,12 +11,6 @@ export function processCpuMicros(pid: number): number {
 export function rssMiB(pid: number): number {
   const kB = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1];
   return Math.round((Number(kB) / 1024) * 10) / 10;
-}
-
-/** The p-th percentile of ascending values (nearest rank); NaN for none. */
-export function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 /** The processes a process started, and theirs (read from /proc while they run). */

@@ -58,13 +58,12 @@ export interface ServerProcess {
 }
 
 /**
- * The node flags of `npm start` (package.json's start script, e.g. V8's semi-space size), so the
- * benchmarks run the server as production does.
+ * The node flags of `npm start` (package.json's start script in `dir`, e.g. V8's semi-space size),
+ * so the benchmarks run the server as production does.
  */
-function startFlags(): string[] {
-  const start = (
-    JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } }
-  ).scripts.start;
+export function startFlags(dir = projectRoot): string[] {
+  const start = (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } })
+    .scripts.start;
   return start.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 

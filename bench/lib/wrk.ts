@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { median as medianOrNull } from '../../src/core/percentile.js';
 import { processCpuMicros } from './proc.js';
 import { serverCores } from './server.js';
 
@@ -202,7 +203,7 @@ export interface CaseResult {
   ceiling: WrkResult[];
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) => medianOrNull(values) ?? Number.NaN;
 
 /**
  * Records the service's answer to the request on the ceiling server, warms both up, then runs

@@ -1,6 +1,6 @@
 // Running the mix: `connections` clients in a loop for a number of seconds, each request timed;
 // then the figures per request type and overall.
-import { percentile } from '../lib/proc.js';
+import { percentile } from '../../src/core/percentile.js';
 import { chooseOp, MIX, pick, type World } from './mix.js';
 
 export interface Stats {
@@ -59,7 +59,12 @@ export async function runMix(
 export function summary(stats: Stats) {
   const all = [...stats.latencies.values()].flat().sort((a, b) => a - b);
   const errors = [...stats.errors.values()].reduce((s, n) => s + n, 0);
-  return { rps: Math.round(stats.total / stats.seconds), p50: percentile(all, 50), p99: percentile(all, 99), errors };
+  return {
+    rps: Math.round(stats.total / stats.seconds),
+    p50: percentile(all, 0.5) ?? Number.NaN,
+    p99: percentile(all, 0.99) ?? Number.NaN,
+    errors,
+  };
 }
 
 export const ms = (v: number) => (Number.isNaN(v) ? '-' : v < 10 ? v.toFixed(1) : Math.round(v).toString());
@@ -68,7 +73,11 @@ export function table(stats: Stats): string {
   const rows = MIX.map(([name]) => {
     const list = (stats.latencies.get(name) ?? []).sort((a, b) => a - b);
     const count = list.length + (stats.errors.get(name) ?? 0);
-    return `| ${name} | ${count} | ${(count / stats.seconds).toFixed(1)} | ${ms(percentile(list, 50))} | ${ms(percentile(list, 99))} | ${stats.errors.get(name) ?? 0} |`;
+    return (
+      `| ${name} | ${count} | ${(count / stats.seconds).toFixed(1)} | ` +
+      `${ms(percentile(list, 0.5) ?? Number.NaN)} | ${ms(percentile(list, 0.99) ?? Number.NaN)} | ` +
+      `${stats.errors.get(name) ?? 0} |`
+    );
   });
   const s = summary(stats);
   return [

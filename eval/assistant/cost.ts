@@ -5,6 +5,7 @@
 // messages, page questions with their page, conversations' last turns with their earlier
 // exchanges), for a number of rounds after one warm-up round, and prints the mean and the
 // 50th/99th percentile per message of each group.
+import { percentile } from '../../src/core/percentile.js';
 import { bundledKnowledgeBase } from '../../src/modules/assistant/knowledge.js';
 import { type Turn, understand } from '../../src/modules/assistant/understanding.js';
 import { KINDS, type Lang, readCases, readQuestions } from './questions.js';
@@ -43,7 +44,7 @@ function time(turns: Turn[]): string {
       times.push(performance.now() - started);
     }
   times.sort((a, b) => a - b);
-  const at = (share: number): number => times[Math.min(times.length - 1, Math.floor(share * times.length))]! * 1000;
+  const at = (share: number): number => (percentile(times, share) ?? Number.NaN) * 1000;
   const mean = (times.reduce((a, b) => a + b, 0) / times.length) * 1000;
   return `${times.length} (${turns.length} × ${rounds}): mean ${mean.toFixed(0)} µs, p50 ${at(0.5).toFixed(0)} µs, p99 ${at(0.99).toFixed(0)} µs`;
 }

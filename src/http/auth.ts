@@ -85,7 +85,7 @@ export function registerAuth(app: FastifyInstance): void {
   const admit = (req: FastifyRequest, reply: FastifyReply, mode: AuthMode, user: UserRecord) => {
     // Staff routes (tickets' staff side, the console) admit support staff and admins; the refusal
     // keeps the spec's wording of the admin routes they grew from.
-    if (mode === 'staff' && !isStaff(user)) throw forbidden(t(requestLocale(req), 'auth.admin_only'));
+    if (mode === 'staff' && !isStaffRole(user)) throw forbidden(t(requestLocale(req), 'auth.admin_only'));
     if (mode === 'admin' && !user.is_admin) throw forbidden(t(requestLocale(req), 'auth.admin_only'));
     req.user = user;
     // The request's remaining log lines (the completion line included) name the caller.
@@ -97,11 +97,6 @@ export function registerAuth(app: FastifyInstance): void {
     if (!mode) return done();
     authenticate(req, reply, mode).then(() => done(), done);
   });
-}
-
-/** Whether a user works tickets as staff: the support and admin roles. */
-export function isStaff(user: UserRecord): boolean {
-  return isStaffRole(user);
 }
 
 /** The console session on a route declared with auth 'console' (the hook guarantees it is set). */

@@ -4,6 +4,7 @@
 // conditional update on locked_until, so only one of them sends it.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
+import * as queries from './outbox-query.js';
 import type { MailTransport } from './transport.js';
 
 export interface NewMail {
@@ -47,28 +48,23 @@ export async function enqueueMail(
   now: Date = new Date(),
 ): Promise<number> {
   const iso = now.toISOString();
-  const row = await trx
-    .insertInto('mail_outbox')
-    .values({
-      to_address: mail.to,
-      subject: mail.subject.slice(0, 255),
-      text_body: mail.text,
-      html_body: mail.html ?? null,
-      next_attempt_at: iso,
-      locked_until: null,
-      last_error: null,
-      sent_at: null,
-      created_at: iso,
-      message_id: mail.messageId ?? null,
-      in_reply_to: mail.inReplyTo ?? null,
-      references_header: mail.references?.length ? mail.references.join(' ') : null,
-      reply_to: mail.replyTo ?? null,
-      auto_submitted: mail.automatic ? 1 : 0,
-      ticket_id: mail.ticketId ?? null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  return queries.insertMail(trx, {
+    to_address: mail.to,
+    subject: mail.subject.slice(0, 255),
+    text_body: mail.text,
+    html_body: mail.html ?? null,
+    next_attempt_at: iso,
+    locked_until: null,
+    last_error: null,
+    sent_at: null,
+    created_at: iso,
+    message_id: mail.messageId ?? null,
+    in_reply_to: mail.inReplyTo ?? null,
+    references_header: mail.references?.length ? mail.references.join(' ') : null,
+    reply_to: mail.replyTo ?? null,
+    auto_submitted: mail.automatic ? 1 : 0,
+    ticket_id: mail.ticketId ?? null,
+  });
 }
 
 export function backoffDelayMs(attempts: number, options: OutboxOptions = OUTBOX_DEFAULTS): number {
@@ -90,43 +86,14 @@ export async function drainOutbox(
   const opts = { ...OUTBOX_DEFAULTS, ...options };
   const now = options.now ?? new Date();
   const nowIso = now.toISOString();
-  const due = await db
-    .selectFrom('mail_outbox')
-    .select(['id'])
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', nowIso)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', nowIso)]))
-    .orderBy('id')
-    .limit(opts.batchSize)
-    .execute();
+  const due = await queries.dueMails(db, nowIso, opts.batchSize);
 
   const result: DrainResult = { sent: 0, failed: 0 };
   for (const { id } of due) {
-    const claimed = await db
-      .updateTable('mail_outbox')
-      .set({ locked_until: new Date(now.getTime() + opts.lockMs).toISOString() })
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', nowIso)]))
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) continue;
+    const lockedUntil = new Date(now.getTime() + opts.lockMs).toISOString();
+    if (!(await queries.claimMail(db, id, nowIso, lockedUntil))) continue;
 
-    const mail = await db
-      .selectFrom('mail_outbox')
-      .select([
-        'to_address',
-        'subject',
-        'text_body',
-        'html_body',
-        'attempts',
-        'message_id',
-        'in_reply_to',
-        'references_header',
-        'reply_to',
-        'auto_submitted',
-      ])
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
+    const mail = await queries.claimedMail(db, id);
     try {
       await transport.send({
         from,
@@ -140,32 +107,24 @@ export async function drainOutbox(
         replyTo: mail.reply_to,
         automatic: mail.auto_submitted === 1,
       });
-      await db
-        .updateTable('mail_outbox')
-        .set({
-          status: 'sent',
-          sent_at: new Date().toISOString(),
-          attempts: mail.attempts + 1,
-          locked_until: null,
-          last_error: null,
-        })
-        .where('id', '=', id)
-        .execute();
+      await queries.recordOutcome(db, id, {
+        status: 'sent',
+        sent_at: new Date().toISOString(),
+        attempts: mail.attempts + 1,
+        locked_until: null,
+        last_error: null,
+      });
       result.sent++;
     } catch (error) {
       const attempts = mail.attempts + 1;
       const givingUp = attempts >= opts.maxAttempts;
-      await db
-        .updateTable('mail_outbox')
-        .set({
-          status: givingUp ? 'failed' : 'pending',
-          attempts,
-          next_attempt_at: new Date(now.getTime() + backoffDelayMs(attempts, opts)).toISOString(),
-          locked_until: null,
-          last_error: (error instanceof Error ? error.message : String(error)).slice(0, 1000),
-        })
-        .where('id', '=', id)
-        .execute();
+      await queries.recordOutcome(db, id, {
+        status: givingUp ? 'failed' : 'pending',
+        attempts,
+        next_attempt_at: new Date(now.getTime() + backoffDelayMs(attempts, opts)).toISOString(),
+        locked_until: null,
+        last_error: (error instanceof Error ? error.message : String(error)).slice(0, 1000),
+      });
       result.failed++;
     }
   }

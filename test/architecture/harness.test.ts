@@ -1,7 +1,8 @@
 // Which top-level folder may import which, checked on every import of the tree (static, dynamic,
 // type-only): src/ is the service and imports none of the others (the build ships src/ alone);
 // harness/ is what tests, benchmarks and the evaluation share and imports only src/; bench/ and
-// eval/ import src/ and harness/, never test/; test/ may import them all (and scripts/).
+// eval/ import src/ and harness/, never test/; test/ may import them all (and scripts/). Also:
+// test/README.md names every folder of test/.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -72,5 +73,28 @@ describe('folders and what they may import', () => {
 
   it('keeps src/ free of the other folders, and bench/, eval/ and harness/ free of test/', () => {
     expect(violations()).toEqual([]);
+  });
+});
+
+/** The folders test/README.md's table of areas names ("| `name/` |"). */
+function foldersNamed(readme: string): string[] {
+  return [...readme.matchAll(/^\| `([a-z-]+)\/` \|/gm)].map((m) => m[1]!);
+}
+
+describe('test/README.md names every folder of test/', () => {
+  const readme = fs.readFileSync(path.join(root, 'test', 'README.md'), 'utf8');
+
+  it('holds on test/', () => {
+    const folders = fs
+      .readdirSync(path.join(root, 'test'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    const named = foldersNamed(readme);
+    expect(folders.filter((folder) => !named.includes(folder))).toEqual([]);
+  });
+
+  it('reads the names of the table and nothing else', () => {
+    const example = ['| Folder | What it proves |', '| `kb/` | The knowledge base. |', 'A line naming `mail/`.'];
+    expect(foldersNamed(example.join('\n'))).toEqual(['kb']);
   });
 });

@@ -3,9 +3,11 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  configImports,
   edgeImports,
   importCycles,
   longFiles,
+  moduleClasses,
   readSources,
   sqlOutsideQueryFiles,
   templateGaps,
@@ -15,10 +17,7 @@ import {
 const files = readSources(path.resolve(import.meta.dirname, '../../src'));
 
 /** Files allowed to hold SQL outside repository and query files, each with the reason. */
-const SQL_ALLOWED: Record<string, string> = {
-  'mail/outbox.ts':
-    "the outbox's claim-and-send statements, rewritten by the email channel: they move to mail/outbox-query.ts with it",
-};
+const SQL_ALLOWED: Record<string, string> = {};
 
 /** Import cycles allowed, each with the reason; every other cycle fails. */
 const CYCLES_ALLOWED: Record<string, string> = {
@@ -26,6 +25,49 @@ const CYCLES_ALLOWED: Record<string, string> = {
     "type-only edges close it (schema.ts gathers every table's type, answer_versions' among them): nothing is loaded twice",
   'modules/notifications/events.ts <-> modules/notifications/schemas.ts':
     'type-only one way: events.ts builds data of the schemas’ static types, schemas.ts lists the statuses events.ts declares',
+};
+
+/**
+ * Classes allowed in modules, each with the reason. Services are plain functions taking their
+ * dependencies first (docs/decisions.md, "Services are plain functions"); what stays a class
+ * holds state that lives as long as the app, or is one implementation of an interface.
+ */
+const CLASSES_ALLOWED: Record<string, string> = {
+  'modules/assistant/finglish-reader.ts: LatinReader':
+    "tables built from the knowledge base's Persian words, changed as its texts change",
+  'modules/assistant/knowledge-index.ts: LanguageIndex': "one language's search index, rebuilt when sources change",
+  'modules/assistant/knowledge.ts: KnowledgeBase':
+    'the passages of every source and their indexes, for the life of the app',
+  'modules/assistant/ngrams.ts: PhrasingIndex': 'an n-gram index over the phrasings, changed one owner at a time',
+  'modules/assistant/providers/offline.ts: OfflineProvider': 'one implementation of AnswerProvider',
+  'modules/assistant/providers/openai.ts: OpenAiProvider':
+    "one implementation of AnswerProvider, holding the model server's client",
+  'modules/console/staff-signals.ts: StaffPoll':
+    'one implementation of the staff signals (SQLite poll), with its timer',
+  'modules/console/staff-signals.ts: StaffPostgresSignals':
+    'one implementation of the staff signals (LISTEN), with its connection',
+  'modules/console/staff-stream.ts: StaffStreams': "this instance's open staff streams",
+  'modules/geo/catalog.ts: GeoCatalog': 'the geographic lists held in memory and swapped on a new import',
+  'modules/geo/catalog.ts: LazyBody': 'an answer body serialised on first use and kept',
+  'modules/kb-files/document-index.ts: DocumentIndex':
+    "the uploaded documents' passages in the assistant, with the revision it follows",
+  'modules/kb/live.ts: KnowledgeWatch': 'the watcher of knowledge base changes, with its signal subscription',
+  'modules/notifications/events.ts: NotificationBuilder':
+    "builds values only (no I/O), each with the app's URL bound once",
+  'modules/notifications/live/signals.ts: PostgresSignals':
+    'one implementation of ChangeSignals (LISTEN), with its connection',
+  'modules/notifications/live/signals.ts: SqlitePoll':
+    'one implementation of ChangeSignals (SQLite poll), with its timer',
+  'modules/notifications/live/streams.ts: NotificationStream': 'one open stream and its cursor',
+  'modules/notifications/live/streams.ts: NotificationStreams': "this instance's open notification streams",
+  'modules/tickets/calendar/clock.ts: SlaClock': 'the working calendar with the holidays it has read',
+  'modules/tickets/storage/disk.ts: DiskStorage': 'one implementation of AttachmentStorage',
+  'modules/tickets/storage/s3.ts: S3Storage': 'one implementation of AttachmentStorage, holding the S3 client',
+  'modules/tickets/storage/temp-files.ts: TempFiles':
+    "the storage drivers' folder of temporary uploads (write, list, remove)",
+  'modules/users/console/sessions.ts: ConsoleSessionVerifier':
+    'the console sessions seen recently (a cache of last use)',
+  'modules/users/tokens.ts: TokenVerifier': "the tokens' last-use cache",
 };
 
 const src = (name: string, text: string): SourceFile => ({ name, text });
@@ -68,6 +110,23 @@ describe('no import of src/http/ from a service, a repository or query file, or 
       'modules/x/repository.ts -> http/validation.ts',
       'core/errors.ts -> http/schemas.ts',
     ]);
+  });
+});
+
+describe('the configuration imports no feature and not the edge', () => {
+  it('holds on src/', () => {
+    expect(configImports(files)).toEqual([]);
+  });
+
+  it('reports such an import', () => {
+    const example = [
+      src(
+        'config.ts',
+        `${line('import', '{ parseSchedule }', './modules/tickets/calendar/schedule.js')}\n${line('import', '{ x }', './core/working-week.js')}`,
+      ),
+      src('app.ts', line('import', '{ y }', './modules/geo/routes.js')),
+    ];
+    expect(configImports(example)).toEqual(['config.ts -> modules/tickets/calendar/schedule.ts']);
   });
 });
 
@@ -115,6 +174,28 @@ describe('no import cycles between files', () => {
       'modules/x/a.ts <-> modules/x/b.ts <-> modules/x/c.ts',
       'modules/x/list-query.ts <-> modules/x/repository.ts',
     ]);
+  });
+});
+
+describe('one service style: plain functions, classes only for stateful infrastructure', () => {
+  it('holds on src/, but for the classes allowed with their reason', () => {
+    expect(moduleClasses(files).filter((found) => !(found in CLASSES_ALLOWED))).toEqual([]);
+  });
+
+  it('keeps the allow-list to classes that exist', () => {
+    const found = moduleClasses(files);
+    expect(Object.keys(CLASSES_ALLOWED).filter((name) => !found.includes(name))).toEqual([]);
+  });
+
+  it('reports a class in a module, errors apart', () => {
+    const example = [
+      src('modules/x/service.ts', 'export class XService {\n  constructor(private readonly deps: AppDeps) {}\n}'),
+      src('modules/x/directory.ts', 'class Directory implements Lookup {}'),
+      src('modules/x/errors.ts', 'export class XRefused extends Error {}\nclass Late extends errors.TimeoutError {}'),
+      src('modules/x/notes.ts', '// a comment may say class Y { without breaking the rule'),
+      src('http/auth.ts', 'export class Edge {}'),
+    ];
+    expect(moduleClasses(example)).toEqual(['modules/x/directory.ts: Directory', 'modules/x/service.ts: XService']);
   });
 });
 

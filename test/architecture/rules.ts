@@ -79,6 +79,17 @@ export function edgeImports(files: SourceFile[]): string[] {
     );
 }
 
+/** "config.ts -> modules/x.ts" for each import of a feature (or of the edge) by the configuration. */
+export function configImports(files: SourceFile[]): string[] {
+  return files
+    .filter((f) => f.name === 'config.ts')
+    .flatMap((f) =>
+      importsOf(f)
+        .filter((target) => target.startsWith('modules/') || target.startsWith('http/'))
+        .map((t) => `${f.name} -> ${t}`),
+    );
+}
+
 /** Every import cycle between files, each as its files in order ("a.ts -> b.ts -> a.ts"). */
 export function importCycles(files: SourceFile[]): string[] {
   const names = new Set(files.map((f) => f.name));
@@ -154,6 +165,26 @@ export function templateGaps(files: SourceFile[]): string[] {
     }
   }
   return gaps.sort();
+}
+
+// ---- one service style ----
+
+const CLASS = /^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:abstract[ \t]+)?class[ \t]+(\w+)([^{\n]*)\{/gm;
+
+/**
+ * "file: Class" for each class declared in a module, errors (a class extending an Error) apart.
+ * Services are plain functions taking their dependencies first, so a class in a module is stateful
+ * infrastructure (an index, a cache, a stream registry), and each one is named with its reason.
+ */
+export function moduleClasses(files: SourceFile[]): string[] {
+  return files
+    .filter((f) => f.name.startsWith('modules/'))
+    .flatMap((f) =>
+      [...code(f.text).matchAll(CLASS)]
+        .filter((match) => !/\bextends[ \t]+[\w.]*Error\b/.test(match[2]!))
+        .map((match) => `${f.name}: ${match[1]}`),
+    )
+    .sort();
 }
 
 // ---- size ----

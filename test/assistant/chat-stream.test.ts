@@ -106,13 +106,7 @@ async function plain(
 }
 
 function expectDocumented(client: SseClient): void {
-  expect(
-    contract.problem('POST', '/api/assistant/chat', {
-      statusCode: client.status,
-      headers: client.response.headers as never,
-      body: client.raw,
-    }),
-  ).toBeUndefined();
+  expect(contract.streamProblem('POST', '/api/assistant/chat', client)).toBeUndefined();
 }
 
 /** The body without what differs between two calls (ids and timing). */

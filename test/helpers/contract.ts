@@ -6,6 +6,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { SseClient } from './sse.js';
 
 type Json = Record<string, unknown>;
 interface MediaType {
@@ -96,6 +97,15 @@ export class Contract {
       node = (node as Json)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
     const ref = (node as Json).$ref;
     return typeof ref === 'string' ? this.resolve(ref) : [pointer, node as Json];
+  }
+
+  /** What is wrong with a Server-Sent Events stream (its status, headers and body so far), or undefined. */
+  streamProblem(method: string, url: string, client: SseClient): string | undefined {
+    return this.problem(method, url, {
+      statusCode: client.status,
+      headers: client.response.headers as never,
+      body: client.raw,
+    });
   }
 
   /** What is wrong with this answer to `method url`, or undefined when the document describes it. */

@@ -11,7 +11,11 @@ export type Access = 'public' | 'optional' | 'user' | 'admin';
 export type ValidationForm = 'assistant' | 'tickets' | 'general';
 /** 404 bodies: ticket = {message:"No query results for model [Ticket] <id>"}, failure = {success:false,message}, message = {message}. */
 export type NotFoundForm = 'ticket' | 'failure' | 'message';
-/** Success bodies: an object with success true, a bare array, {data: [...]}, raw file bytes, any JSON object, an endless event stream (sent over a socket), or a page (the console's sign-in link: text/html for 200, 303, 403 and 410). */
+/**
+ * Success bodies: an object with success true, a bare array, {data: [...]}, raw file bytes, any JSON
+ * object, an endless event stream (sent over a socket), or a page (the console's sign-in link:
+ * text/html for 200, 303, 403 and 410).
+ */
 export type SuccessShape = 'success' | 'bare-array' | 'data-array' | 'raw' | 'object' | 'event-stream' | 'html';
 
 export interface RouteSpec {

@@ -2,7 +2,7 @@
 // written object by object with a correct cross-reference table (text pages, 10,000 empty pages,
 // an encryption dictionary, a broken body), DOCX files zipped with node:zlib (a real one and zip
 // bombs, honest and lying about their sizes), and text in several encodings.
-import zlib from 'node:zlib';
+import { zip } from '../helpers/zip.js';
 
 /** A PDF of the given objects (1-based, in order) with catalogue 1 and an optional trailer extra. */
 function pdfOf(objects: string[], trailerExtra = ''): Buffer {
@@ -70,55 +70,6 @@ export function malformedPdf(): Buffer {
     '%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 9 0 R\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
     'latin1',
   );
-}
-
-interface ZipEntry {
-  name: string;
-  data: Buffer;
-  /** Claim this inflated size instead of the real one (a lying zip). */
-  claimedSize?: number;
-}
-
-/** A zip (deflate) of the entries, with a correct central directory unless an entry lies about its size. */
-export function zip(entries: ZipEntry[]): Buffer {
-  const locals: Buffer[] = [];
-  const directory: Buffer[] = [];
-  let offset = 0;
-  for (const entry of entries) {
-    const name = Buffer.from(entry.name, 'utf8');
-    const compressed = zlib.deflateRawSync(entry.data, { level: 9 });
-    const crc = zlib.crc32(entry.data);
-    const size = entry.claimedSize ?? entry.data.length;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(compressed.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    locals.push(local, name, compressed);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(compressed.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    directory.push(central, name);
-    offset += 30 + name.length + compressed.length;
-  }
-  const dir = Buffer.concat(directory);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(dir.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, dir, end]);
 }
 
 const CONTENT_TYPES =

@@ -95,7 +95,8 @@ describe('generated clients', () => {
     const generated = path.join(workDir, 'generated');
     fs.writeFileSync(
       path.join(workDir, 'orval.config.cjs'),
-      `module.exports = { platform: { input: { target: './openapi.json' }, output: { target: './generated/orval/api.ts', client: 'fetch', baseUrl: ${JSON.stringify(server.url)} } } };\n`,
+      `module.exports = { platform: { input: { target: './openapi.json' }, output: { target: ` +
+        `'./generated/orval/api.ts', client: 'fetch', baseUrl: ${JSON.stringify(server.url)} } } };\n`,
     );
     const jobs = await Promise.all([
       run(

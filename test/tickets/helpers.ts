@@ -1,7 +1,7 @@
 // Builders for ticket tests: small real files of each allowed type and a ticket made through the
 // API. (Multipart bodies: test/helpers/multipart.ts.)
-import zlib from 'node:zlib';
 import type { TestApp } from '../helpers/app.js';
+import { zip as zipOf } from '../helpers/zip.js';
 import type { TestUser } from '../helpers/factories.js';
 
 export const PNG = Buffer.concat([
@@ -18,43 +18,12 @@ export const JPG = Buffer.concat([
 export const DOC = Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(504, 0)]);
 export const RAR = Buffer.concat([Buffer.from('526172211a0700', 'hex'), Buffer.alloc(32, 0)]);
 
-/** A stored (uncompressed) zip with the given entries. */
+/** A stored (uncompressed) zip with the given entries, by name and text. */
 export function zip(entries: Record<string, string>): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const [name, text] of Object.entries(entries)) {
-    const data = Buffer.from(text);
-    const nameBytes = Buffer.from(name);
-    const crc = zlib.crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc >>> 0, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt32LE(crc >>> 0, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, nameBytes, data);
-    centrals.push(central, nameBytes);
-    offset += 30 + nameBytes.length + data.length;
-  }
-  const centralSize = centrals.reduce((n, b) => n + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Object.keys(entries).length, 8);
-  end.writeUInt16LE(Object.keys(entries).length, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, ...centrals, end]);
+  return zipOf(
+    Object.entries(entries).map(([name, text]) => ({ name, data: Buffer.from(text) })),
+    'store',
+  );
 }
 
 export const ZIP = zip({ 'readme.txt': 'hello' });

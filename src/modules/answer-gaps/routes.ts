@@ -3,35 +3,20 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { msg, notFound } from '../../core/errors.js';
+import { digitsId } from '../../core/ids.js';
 import { t } from '../../core/i18n.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale } from '../../http/i18n.js';
+import { gapView } from './presenter.js';
 import * as s from './schemas.js';
-import { AnswerGapService, type Gap } from './service.js';
+import * as service from './service.js';
 import './messages.js';
 
-const MAX_ID = 2_147_483_647;
 const STAFF = { auth: 'staff', validationForm: 'general' } as const;
 
 const routes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const service = new AnswerGapService(app.deps, app.knowledge);
-  const view = (gap: Gap) => ({
-    id: gap.id,
-    question: gap.question,
-    count: gap.count,
-    no_answer_count: gap.noAnswer,
-    thumbs_down_count: gap.thumbsDown,
-    first_asked_at: gap.firstAskedAt,
-    last_asked_at: gap.lastAskedAt,
-    lang: gap.lang,
-    examples: gap.examples,
-    reasons: gap.reasons,
-    closest: service.closest(gap),
-    state: gap.state,
-    article_key: gap.articleKey,
-    decided_at: gap.decidedAt,
-  });
+  const gapDeps: service.GapDeps = { db: app.deps.db, knowledge: app.knowledge };
 
   app.post(
     '/assistant/messages/:id/feedback',
@@ -51,9 +36,9 @@ const routes: FastifyPluginAsync = async (plugin) => {
       config: { auth: 'user', validationForm: 'assistant' },
     },
     async (req) => {
-      const id = /^\d{1,10}$/.test(req.params.id) ? Number(req.params.id) : Number.NaN;
-      if (!(id >= 1 && id <= MAX_ID)) throw notFound(msg('assistant.message.not_found'));
-      const saved = await service.rate(currentUser(req), id, req.body);
+      const id = digitsId(req.params.id);
+      if (id === undefined) throw notFound(msg('assistant.message.not_found'));
+      const saved = await service.rate(gapDeps, currentUser(req), id, req.body);
       return {
         success: true,
         message: t(requestLocale(req), 'assistant.feedback.thanks'),
@@ -81,8 +66,8 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req) => {
       const { state, lang, days = 90, limit = 50 } = req.query;
-      const gaps = await service.gaps({ state, lang, days });
-      return { success: true, data: gaps.slice(0, limit).map(view) };
+      const gaps = await service.gaps(gapDeps, { state, lang, days });
+      return { success: true, data: gaps.slice(0, limit).map((gap) => gapView(app.knowledge, gap)) };
     },
   );
 
@@ -93,7 +78,8 @@ const routes: FastifyPluginAsync = async (plugin) => {
         operationId: 'decideAssistantGap',
         summary: 'Dismiss a group of unanswered questions, or mark it answered by an article (staff)',
         description:
-          'The id is a group id from the list (of the last 365 days). answered needs article_key, the key of an article the assistant knows (422 otherwise). The same call again changes only decided_at.',
+          'The id is a group id from the list (of the last 365 days). answered needs article_key, the key of ' +
+          'an article the assistant knows (422 otherwise). The same call again changes only decided_at.',
         tags: ['assistant-staff'],
         params: s.GapParams,
         body: s.DecisionBody,
@@ -103,11 +89,11 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req) => {
       const locale = requestLocale(req);
-      const gap = await service.decide(currentUser(req), req.params.id, req.body, 365);
+      const gap = await service.decide(gapDeps, currentUser(req), req.params.id, req.body, 365);
       return {
         success: true,
         message: t(locale, gap.state === 'answered' ? 'assistant.gap.answered' : 'assistant.gap.dismissed'),
-        data: view(gap),
+        data: gapView(app.knowledge, gap),
       };
     },
   );

@@ -2,7 +2,7 @@
 // another account's is 403, as the spec answers them; an escalation by a signed-in caller follows
 // the same rule; a caller without a token is not an account, and the rule does not apply to them.
 import { forbidden, msg, notFound } from '../../core/errors.js';
-import { MAX_ID } from '../../core/ids.js';
+import { digitsId } from '../../core/ids.js';
 
 interface Owned {
   user_id: number;
@@ -27,7 +27,7 @@ export function checkEscalation(caller: { id: number } | null, conversation: Own
 
 /** A path id: digits only and within range, else the conversation 404. */
 export function conversationId(id: string): number {
-  const value = /^\d{1,10}$/.test(id) ? Number(id) : NaN;
-  if (!Number.isInteger(value) || value < 1 || value > MAX_ID) throw notFound(msg('assistant.conversation.not_found'));
+  const value = digitsId(id);
+  if (value === undefined) throw notFound(msg('assistant.conversation.not_found'));
   return value;
 }

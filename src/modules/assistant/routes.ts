@@ -66,7 +66,8 @@ const routes: FastifyPluginAsync = async (plugin) => {
         operationId: 'chat',
         description:
           'Sends a message to the assistant (a new conversation, or conversation_id to continue one) and answers JSON. ' +
-          'With Accept: text/event-stream the same call answers Server-Sent Events instead: the 200 answer lists that form under x-negotiated-content, so generated clients read the JSON answer.',
+          'With Accept: text/event-stream the same call answers Server-Sent Events instead: the 200 answer ' +
+          'lists that form under x-negotiated-content, so generated clients read the JSON answer.',
         tags: s.tags,
         body: s.ChatBody,
         response: s.responses.chat,

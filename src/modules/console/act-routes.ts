@@ -6,6 +6,7 @@ import { t } from '../../core/i18n.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale } from '../../http/i18n.js';
 import { fieldMessage } from '../../core/fields.js';
+import { canonicalId } from '../../core/ids.js';
 import { throwIfInvalid } from '../tickets/http-helpers.js';
 import { ActResponses, BulkBody, SavedReplyBody, SavedReplyParams, SavedReplyQuery } from './act-schemas.js';
 import { bulkChange, changeFor, type BulkAction } from './bulk.js';
@@ -29,7 +30,7 @@ function checkValue(action: BulkAction, value: unknown): void {
   const allowed = VALUES[action];
   if (allowed && !allowed.includes(value as string)) refuse('in');
   if ((action === 'assign' && value !== null) || action === 'tag')
-    if (!/^[1-9]\d{0,9}$/.test(String(value)) || Number(value) > 2_147_483_647) refuse('integer');
+    if (canonicalId(String(value)) === undefined) refuse('integer');
 }
 
 /** The reason a ticket failed, in the request's language. */
@@ -50,7 +51,10 @@ const actRoutes: FastifyPluginAsync = async (root) => {
         operationId: 'bulkStaffTickets',
         summary: 'Apply one action to many tickets (staff)',
         description:
-          'Each ticket changes in a transaction of its own: a ticket that cannot take the change (not found, closed) is listed under failed with the reason and the others are still changed. A ticket already in the state asked for counts as updated and gets no activity, so a repeated request changes nothing twice.',
+          'Each ticket changes in a transaction of its own: a ticket that cannot take the change (not found, ' +
+          'closed) is listed under failed with the reason and the others are still changed. A ticket already ' +
+          'in the state asked for counts as updated and gets no activity, so a repeated request changes ' +
+          'nothing twice.',
         tags,
         body: BulkBody,
         response: ActResponses.bulk,

@@ -1,8 +1,8 @@
 // TypeBox schemas of bulk actions and saved replies.
 import { Type, type TSchema } from 'typebox';
+import { MAX_ID } from '../../core/ids.js';
 import { errorResponses, NO_NUL, SuccessMessage, Timestamp } from '../../http/schemas.js';
 
-const MAX_ID = 2_147_483_647;
 const ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Boolean(), data });
 const okWithMessage = <T extends TSchema>(data: T) =>
   Type.Object({ success: Type.Boolean(), message: Type.String(), data });
@@ -17,7 +17,8 @@ export const BulkBody = Type.Object({
   }),
   action: Type.Enum(['assign', 'status', 'priority', 'tag', 'close'], {
     description:
-      'assign: value is a staff member id or null (unassign); status: open, in-progress or closed; priority: low, normal or high; tag: value is a tag id added to each ticket; close: no value.',
+      'assign: value is a staff member id or null (unassign); status: open, in-progress or closed; ' +
+      'priority: low, normal or high; tag: value is a tag id added to each ticket; close: no value.',
   }),
   value: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Integer(), Type.Null()])),
 });

@@ -2,9 +2,8 @@
 import { ValidationError, type FieldMessages } from '../../core/errors.js';
 import type { AppDeps } from '../../core/deps.js';
 import { fieldMessage } from '../../core/fields.js';
-import { isStaff } from '../../http/auth.js';
 import { findTagsByIds } from '../tickets/repository.js';
-import { usersByIds } from '../users/service.js';
+import { isStaffRole, usersByIds } from '../users/service.js';
 
 /** 422 (tickets form) unless the assignee is an active staff member and every tag exists. */
 export async function checkChange(
@@ -15,7 +14,7 @@ export async function checkChange(
   const errors: FieldMessages = {};
   if (change.assignee_id !== undefined && change.assignee_id !== null) {
     const assignee = (await usersByIds(deps.db, [change.assignee_id])).get(change.assignee_id);
-    if (!assignee || !isStaff(assignee)) errors[names.assignee] = [fieldMessage('in', names.assignee)];
+    if (!assignee || !isStaffRole(assignee)) errors[names.assignee] = [fieldMessage('in', names.assignee)];
   }
   if (change.tags?.length) {
     const known = new Set((await findTagsByIds(deps.db, [...new Set(change.tags)])).map((t) => t.id));

@@ -24,7 +24,8 @@ const queueRoutes: FastifyPluginAsync = async (root) => {
         operationId: 'listStaffTickets',
         summary: 'The queue: every ticket, by view and filters (staff)',
         description:
-          'A page of tickets with owner, assignee, tags, the SLA status and the next deadline. Views and filters combine (AND). sort=sla orders open tickets by their next SLA deadline.',
+          'A page of tickets with owner, assignee, tags, the SLA status and the next deadline. Views and ' +
+          'filters combine (AND). sort=sla orders open tickets by their next SLA deadline.',
         tags,
         querystring: QueueQuery,
         response: QueueResponses.list,

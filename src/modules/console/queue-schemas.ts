@@ -1,6 +1,7 @@
 // TypeBox schemas of the queue: the staff list with its views, filters and orders, the views'
 // counts, the tags, the CSV export's query.
 import { Type, type TSchema } from 'typebox';
+import { MAX_ID } from '../../core/ids.js';
 import { PageMetaSchema, paginationQuery } from '../../core/pagination.js';
 import { errorResponses, NO_NUL, Timestamp } from '../../http/schemas.js';
 import {
@@ -13,12 +14,13 @@ import {
   TagSchema,
 } from '../tickets/schemas.js';
 
-const MAX_ID = 2_147_483_647;
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const ViewEnum = Type.Enum(['mine', 'unassigned', 'open', 'at_risk', 'closed'], {
   description:
-    'mine: open tickets assigned to the caller; unassigned: open tickets without an assignee; open: every ticket not closed; at_risk: open tickets at risk of breaching or breached (resolution target); closed.',
+    'mine: open tickets assigned to the caller; unassigned: open tickets without an assignee; open: ' +
+    'every ticket not closed; at_risk: open tickets at risk of breaching or breached (resolution ' +
+    'target); closed.',
 });
 
 const FilterProperties = {
@@ -50,7 +52,9 @@ export const QueueQuery = Type.Object({
   sort: Type.Optional(
     Type.Enum(['sla', 'sla_deadline', 'created_at', 'updated_at'], {
       description:
-        'sla: the next SLA deadline first (first response until answered, then resolution; closed tickets last, latest change first); sla_deadline: soonest resolution deadline first; created_at: newest first (the default); updated_at: latest change first.',
+        'sla: the next SLA deadline first (first response until answered, then resolution; closed tickets ' +
+        'last, latest change first); sla_deadline: soonest resolution deadline first; created_at: newest ' +
+        'first (the default); updated_at: latest change first.',
     }),
   ),
   ...paginationQuery(15, 100),
@@ -95,7 +99,9 @@ export const QueueResponses = {
     200: Type.Unsafe<unknown>({
       type: 'string',
       description:
-        'text/csv (UTF-8 with a byte order mark), streamed: a header line, then one line per ticket in id order. A cell starting with =, +, - or @ (or a tab or carriage return) is prefixed with an apostrophe.',
+        'text/csv (UTF-8 with a byte order mark), streamed: a header line, then one line per ticket in id ' +
+        'order. A cell starting with =, +, - or @ (or a tab or carriage return) is prefixed with an ' +
+        'apostrophe.',
     }),
     ...errorResponses(401, 403, 422),
   },

@@ -2,6 +2,7 @@
 // by week), first-response and resolution times (median and 90th percentile, in minutes of the
 // SLA clock: working minutes with SLA_CLOCK=business), and the volume by day or category.
 import type { AppDeps } from '../../core/deps.js';
+import { percentile } from '../../core/percentile.js';
 import { slaClockOf } from '../tickets/calendar/clock.js';
 import { workingTimeBetween } from '../tickets/calendar/working-time.js';
 import * as repo from './reports-query.js';
@@ -36,12 +37,6 @@ export async function slaReport(deps: AppDeps, range: repo.Range) {
     by_priority: PRIORITIES.map((priority) => ({ priority, ...both(found.get(priority) ?? empty) })),
     by_week: byWeek.map((r) => ({ week: r.key, ...both(r) })),
   };
-}
-
-/** The value below which `share` of the sorted values lie (nearest rank); null without values. */
-export function percentile(sorted: number[], share: number): number | null {
-  if (sorted.length === 0) return null;
-  return sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)]!;
 }
 
 function durations(values: number[]) {

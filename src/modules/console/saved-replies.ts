@@ -4,6 +4,7 @@
 // typo never reaches a member as braces.
 import type { AppDeps } from '../../core/deps.js';
 import { notFound, msg } from '../../core/errors.js';
+import { canonicalId } from '../../core/ids.js';
 import { nowIso } from '../../db/index.js';
 import './messages.js';
 import * as repo from './saved-replies-query.js';
@@ -62,6 +63,7 @@ export async function deleteSavedReply(deps: AppDeps, id: number) {
 
 /** A path id that is not a positive 32-bit integer is a saved reply that does not exist. */
 export function savedReplyId(raw: string): number {
-  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) throw missing();
-  return Number(raw);
+  const id = canonicalId(raw);
+  if (id === undefined) throw missing();
+  return id;
 }

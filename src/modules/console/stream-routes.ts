@@ -68,7 +68,10 @@ const streamRoutes: FastifyPluginAsync = async (root) => {
         operationId: 'staffStream',
         summary: 'New tickets and comments as they happen (staff, Server-Sent Events)',
         description:
-          'Authorization: Bearer, or ?stream_token= from POST /api/admin/stream-tokens. Events: ticket_created {id, tracking_code, subject, priority, status}; comment_added {ticket_id, comment_id, kind: member, staff or note}; written on any instance, sent within a second or two. Heartbeat comments keep idle connections open.',
+          'Authorization: Bearer, or ?stream_token= from POST /api/admin/stream-tokens. Events: ticket_created ' +
+          '{id, tracking_code, subject, priority, status}; comment_added {ticket_id, comment_id, kind: member, ' +
+          'staff or note}; written on any instance, sent within a second or two. Heartbeat comments keep idle ' +
+          'connections open.',
         tags,
         querystring: Type.Object({
           stream_token: Type.Optional(

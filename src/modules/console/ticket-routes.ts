@@ -6,6 +6,7 @@ import { t } from '../../core/i18n.js';
 import { requestLocale } from '../../http/i18n.js';
 import { throwIfInvalid, ticketIdFrom } from '../tickets/http-helpers.js';
 import { TicketIdParams } from '../tickets/schemas.js';
+import { STAFF as STAFF_SCOPE } from '../tickets/access.js';
 import { ticketOf } from '../tickets/service.js';
 import { addNote, changeTicket } from './actions.js';
 import { checkChange } from './change-checks.js';
@@ -27,7 +28,9 @@ const ticketRoutes: FastifyPluginAsync = async (root) => {
         operationId: 'getStaffTicket',
         summary: 'Any ticket with its whole story (staff)',
         description:
-          "The member's detail plus the timeline (messages, replies, internal notes and changes, oldest first), the member with their other tickets, the escalated assistant conversation and the version to send back with a reply.",
+          "The member's detail plus the timeline (messages, replies, internal notes and changes, oldest " +
+          'first), the member with their other tickets, the escalated assistant conversation and the version ' +
+          'to send back with a reply.',
         tags,
         params: TicketIdParams,
         response: TicketResponses.detail,
@@ -35,7 +38,7 @@ const ticketRoutes: FastifyPluginAsync = async (root) => {
       config: STAFF,
     },
     async (req) => {
-      const ticket = await ticketOf(deps, null, ticketIdFrom(req.params.id));
+      const ticket = await ticketOf(deps, STAFF_SCOPE, ticketIdFrom(req.params.id));
       return { success: true, data: await staffTicketView(deps, ticket) };
     },
   );
@@ -47,7 +50,9 @@ const ticketRoutes: FastifyPluginAsync = async (root) => {
         operationId: 'updateStaffTicket',
         summary: 'Change assignee, status, priority, category or tags (staff)',
         description:
-          'All given fields change together in one transaction with their activity rows. Assigning an open ticket moves it to in-progress; a closed ticket keeps its priority and category unless the same change reopens it (400).',
+          'All given fields change together in one transaction with their activity rows. Assigning an open ' +
+          'ticket moves it to in-progress; a closed ticket keeps its priority and category unless the same ' +
+          'change reopens it (400).',
         tags,
         params: TicketIdParams,
         body: StaffChangeBody,
@@ -58,7 +63,7 @@ const ticketRoutes: FastifyPluginAsync = async (root) => {
     },
     async (req) => {
       const id = ticketIdFrom(req.params.id);
-      await ticketOf(deps, null, id);
+      await ticketOf(deps, STAFF_SCOPE, id);
       throwIfInvalid(req);
       const change = req.body ?? {};
       await checkChange(deps, change);
@@ -66,7 +71,7 @@ const ticketRoutes: FastifyPluginAsync = async (root) => {
       return {
         success: true,
         message: t(requestLocale(req), 'tickets.updated'),
-        data: await staffTicketView(deps, await ticketOf(deps, null, id)),
+        data: await staffTicketView(deps, await ticketOf(deps, STAFF_SCOPE, id)),
       };
     },
   );
@@ -88,7 +93,7 @@ const ticketRoutes: FastifyPluginAsync = async (root) => {
       attachValidation: true,
     },
     async (req, reply) => {
-      const ticket = await ticketOf(deps, null, ticketIdFrom(req.params.id));
+      const ticket = await ticketOf(deps, STAFF_SCOPE, ticketIdFrom(req.params.id));
       throwIfInvalid(req);
       const data = await addNote(deps, currentUser(req), ticket.id, req.body.message);
       return reply.code(201).send({ success: true, message: t(requestLocale(req), 'console.note_added'), data });
@@ -112,7 +117,7 @@ const ticketRoutes: FastifyPluginAsync = async (root) => {
       attachValidation: true,
     },
     async (req) => {
-      const ticket = await ticketOf(deps, null, ticketIdFrom(req.params.id));
+      const ticket = await ticketOf(deps, STAFF_SCOPE, ticketIdFrom(req.params.id));
       throwIfInvalid(req);
       const viewers = await markPresence(deps, ticket.id, currentUser(req).id, req.body.state);
       return { success: true, data: { viewers } };

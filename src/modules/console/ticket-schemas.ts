@@ -1,6 +1,7 @@
 // TypeBox schemas of the ticket as staff see it: the detail with its story, member, conversation
 // and version; notes; presence; the staff update and reply.
 import { Type, type TSchema } from 'typebox';
+import { MAX_ID } from '../../core/ids.js';
 import { errorResponses, NO_NUL, Timestamp } from '../../http/schemas.js';
 import {
   AttachmentSchema,
@@ -11,7 +12,6 @@ import {
   StatusEnum,
 } from '../tickets/schemas.js';
 
-const MAX_ID = 2_147_483_647;
 const Nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description ? { description } : {});
 const ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Boolean(), data });

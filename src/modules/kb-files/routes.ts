@@ -10,7 +10,7 @@ import { MULTIPART_BODY } from '../../http/openapi-document.js';
 import { DocumentIndex } from './document-index.js';
 import { fileView, passageView } from './presenter.js';
 import * as s from './schemas.js';
-import { KbFileService } from './service.js';
+import * as service from './service.js';
 import { readDocumentUpload, registerDocumentUploads } from './upload.js';
 import './messages.js';
 
@@ -22,7 +22,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
   await registerDocumentUploads(app);
   const index = new DocumentIndex(deps.db, app.knowledge, app.knowledgeDocuments);
   const logError = (error: unknown) => app.log.error({ err: error }, 'uploaded documents: reading or indexing failed');
-  const service = new KbFileService(deps, index, logError);
+  const files = service.kbFileDeps(deps.db, index, logError);
   // Documents read before this start are in the assistant before the server listens.
   app.addHook('onReady', async () => {
     await index.refresh();
@@ -30,7 +30,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
   });
   app.addHook('onClose', async () => {
     index.stop();
-    await service.settled();
+    await service.settled(files);
   });
 
   app.post(
@@ -41,8 +41,10 @@ const routes: FastifyPluginAsync = async (plugin) => {
         summary: 'Upload a document for the assistant to read (PDF, DOCX, TXT, Markdown; under 20 MB)',
         description:
           'multipart/form-data: the document in the part named file, optionally title and lang. Answered at once with status processing (202); ' +
-          'the text is read in a worker thread (time, memory, page and text limits) and the file becomes ready (its passages cited by the chat with the title and page or heading) or failed with the reason. ' +
-          'The same bytes uploaded again are the same file (SHA-256): 200 with it unchanged, or, when it had failed, read again (202). A second file part or an oversized form is 413.',
+          'the text is read in a worker thread (time, memory, page and text limits) and the file becomes ready ' +
+          '(its passages cited by the chat with the title and page or heading) or failed with the reason. ' +
+          'The same bytes uploaded again are the same file (SHA-256): 200 with it unchanged, or, when it had ' +
+          'failed, read again (202). A second file part or an oversized form is 413.',
         tags: s.tags,
         consumes: ['multipart/form-data'],
         body: s.UploadBody,
@@ -55,7 +57,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     async (req, reply) => {
       const upload = req.kbUpload;
       if (!upload?.file) throw new ValidationError(upload?.errors ?? {});
-      const { file, reading } = await service.upload(currentUser(req), { ...upload.file, ...req.body });
+      const { file, reading } = await service.upload(files, currentUser(req), { ...upload.file, ...req.body });
       const locale = requestLocale(req);
       return reply.code(reading ? 202 : 200).send({
         success: true,
@@ -80,7 +82,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req) => {
       const { status, page = 1, per_page: perPage = 20 } = req.query;
-      const { rows, meta } = await service.list({ status, page, perPage });
+      const { rows, meta } = await service.list(files, { status, page, perPage });
       return { success: true, data: rows.map((f) => fileView(f, requestLocale(req))), meta };
     },
   );
@@ -98,7 +100,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
       },
       config: STAFF,
     },
-    async (req) => ({ success: true, data: fileView(await service.show(req.params.id), requestLocale(req)) }),
+    async (req) => ({ success: true, data: fileView(await service.show(files, req.params.id), requestLocale(req)) }),
   );
 
   app.get(
@@ -116,7 +118,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
     },
     async (req) => ({
       success: true,
-      data: (await service.passages(req.params.id)).map((p) => passageView(req.params.id, p)),
+      data: (await service.passages(files, req.params.id)).map((p) => passageView(req.params.id, p)),
     }),
   );
 
@@ -127,7 +129,8 @@ const routes: FastifyPluginAsync = async (plugin) => {
         operationId: 'updateKbFile',
         summary: 'Rename, deactivate or activate a document',
         description:
-          'active false takes its passages out of the assistant (this instance before the answer, the others within 2 s); true puts them back once ready. The same body again changes nothing but updated_at.',
+          'active false takes its passages out of the assistant (this instance before the answer, the others ' +
+          'within 2 s); true puts them back once ready. The same body again changes nothing but updated_at.',
         tags: s.tags,
         params: s.FileIdParams,
         body: s.UpdateBody,
@@ -136,7 +139,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
       config: STAFF,
     },
     async (req) => {
-      const file = await service.update(req.params.id, req.body);
+      const file = await service.update(files, req.params.id, req.body);
       const locale = requestLocale(req);
       return { success: true, message: t(locale, 'kb_files.updated'), data: fileView(file, locale) };
     },
@@ -157,7 +160,7 @@ const routes: FastifyPluginAsync = async (plugin) => {
       config: STAFF,
     },
     async (req) => {
-      await service.remove(req.params.id);
+      await service.remove(files, req.params.id);
       return { success: true, message: t(requestLocale(req), 'kb_files.deleted') };
     },
   );

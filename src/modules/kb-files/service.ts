@@ -25,152 +25,170 @@ export interface Upload {
   lang?: 'en' | 'fa';
 }
 
-export class KbFileService {
-  private reading = 0;
-  private readonly waiting: Array<() => void> = [];
+/** What the document functions take: the database, the index to refresh, and the readings of this process. */
+export interface KbFileDeps {
+  db: AppDeps['db'];
+  index: DocumentIndex;
+  /** Where a reading that failed outside the row (indexing, the database) is reported. */
+  onError: (error: unknown) => void;
+  readings: Readings;
+}
+
+/** The readings of one app: how many run, who waits for a turn, and every one not finished yet. */
+interface Readings {
+  running: number;
+  waiting: Array<() => void>;
   /** Readings under way, so a shutdown (and a test) can wait for them. */
-  private readonly pending = new Set<Promise<void>>();
+  pending: Set<Promise<void>>;
+}
 
-  constructor(
-    private readonly deps: AppDeps,
-    private readonly index: DocumentIndex,
-    private readonly onError: (error: unknown) => void,
-  ) {}
+/** The document state of one app. */
+export function kbFileDeps(db: AppDeps['db'], index: DocumentIndex, onError: (error: unknown) => void): KbFileDeps {
+  return { db, index, onError, readings: { running: 0, waiting: [], pending: new Set() } };
+}
 
-  /** The file, new (created) or the earlier upload of the same bytes; a failed earlier upload is read again. */
-  async upload(user: UserRecord, upload: Upload): Promise<{ file: repo.FileRow; created: boolean; reading: boolean }> {
-    const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
-    const title = upload.title?.trim() || upload.fileName.replace(/\.[^.]+$/, '') || upload.fileName;
-    const inserted = await repo.insertFile(this.deps.db, {
-      title: title.slice(0, 200),
-      file_name: upload.fileName,
-      kind: upload.kind,
-      file_size: upload.bytes.length,
-      sha256,
-      lang: upload.lang ?? null,
-      uploaded_by: user.id,
-      now: nowIso(),
-    });
-    if (inserted) {
-      this.read(inserted.id, upload);
-      return { file: inserted, created: true, reading: true };
-    }
-    const existing = (await repo.findFileBySha(this.deps.db, sha256))!;
-    if (existing.status !== 'failed') return { file: existing, created: false, reading: false };
-    const retried = await repo.updateFile(
-      this.deps.db,
-      existing.id,
-      { status: 'processing', failure_code: null, failure_params: null, updated_at: nowIso() },
-      'failed',
-    );
-    if (retried) this.read(existing.id, upload);
-    return { file: (await repo.findFile(this.deps.db, existing.id)) ?? existing, created: false, reading: retried };
+/** The file, new (created) or the earlier upload of the same bytes; a failed earlier upload is read again. */
+export async function upload(
+  files: KbFileDeps,
+  user: UserRecord,
+  upload: Upload,
+): Promise<{ file: repo.FileRow; created: boolean; reading: boolean }> {
+  const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
+  const title = upload.title?.trim() || upload.fileName.replace(/\.[^.]+$/, '') || upload.fileName;
+  const inserted = await repo.insertFile(files.db, {
+    title: title.slice(0, 200),
+    file_name: upload.fileName,
+    kind: upload.kind,
+    file_size: upload.bytes.length,
+    sha256,
+    lang: upload.lang ?? null,
+    uploaded_by: user.id,
+    now: nowIso(),
+  });
+  if (inserted) {
+    read(files, inserted.id, upload);
+    return { file: inserted, created: true, reading: true };
   }
+  const existing = (await repo.findFileBySha(files.db, sha256))!;
+  if (existing.status !== 'failed') return { file: existing, created: false, reading: false };
+  const retried = await repo.updateFile(
+    files.db,
+    existing.id,
+    { status: 'processing', failure_code: null, failure_params: null, updated_at: nowIso() },
+    'failed',
+  );
+  if (retried) read(files, existing.id, upload);
+  return { file: (await repo.findFile(files.db, existing.id)) ?? existing, created: false, reading: retried };
+}
 
-  async list(query: { status?: string; page: number; perPage: number }) {
-    const { rows, total } = await repo.listFiles(this.deps.db, {
-      status: query.status,
-      limit: query.perPage,
-      offset: pageOffset(query.page, query.perPage),
-    });
-    return { rows, meta: pageMeta(total, query.page, query.perPage) };
-  }
+export async function list(files: KbFileDeps, query: { status?: string; page: number; perPage: number }) {
+  const { rows, total } = await repo.listFiles(files.db, {
+    status: query.status,
+    limit: query.perPage,
+    offset: pageOffset(query.page, query.perPage),
+  });
+  return { rows, meta: pageMeta(total, query.page, query.perPage) };
+}
 
-  async show(id: number): Promise<repo.FileRow> {
-    const file = await repo.findFile(this.deps.db, id);
-    if (!file) throw notFound(msg('kb_files.not_found'));
-    return file;
-  }
+export async function show(files: KbFileDeps, id: number): Promise<repo.FileRow> {
+  const file = await repo.findFile(files.db, id);
+  if (!file) throw notFound(msg('kb_files.not_found'));
+  return file;
+}
 
-  /** The file's passages with their page or heading, in order. */
-  async passages(id: number) {
-    await this.show(id);
-    return repo.passagesOf(this.deps.db, id);
-  }
+/** The file's passages with their page or heading, in order. */
+export async function passages(files: KbFileDeps, id: number) {
+  await show(files, id);
+  return repo.passagesOf(files.db, id);
+}
 
-  /** Renames, deactivates (its passages leave the index) or activates a file. */
-  async update(id: number, changes: { title?: string; active?: boolean }): Promise<repo.FileRow> {
-    const file = await this.show(id);
-    const values: Parameters<typeof repo.updateFile>[2] = { updated_at: nowIso() };
-    if (changes.title !== undefined) values.title = changes.title.trim();
-    if (changes.active !== undefined) values.active = changes.active ? 1 : 0;
-    await repo.updateFile(this.deps.db, file.id, values);
-    await this.index.refresh();
-    return this.show(id);
-  }
+/** Renames, deactivates (its passages leave the index) or activates a file. */
+export async function update(
+  files: KbFileDeps,
+  id: number,
+  changes: { title?: string; active?: boolean },
+): Promise<repo.FileRow> {
+  const file = await show(files, id);
+  const values: Parameters<typeof repo.updateFile>[2] = { updated_at: nowIso() };
+  if (changes.title !== undefined) values.title = changes.title.trim();
+  if (changes.active !== undefined) values.active = changes.active ? 1 : 0;
+  await repo.updateFile(files.db, file.id, values);
+  await files.index.refresh();
+  return show(files, id);
+}
 
-  /** Deletes the file and its passages; they leave this instance's index before the answer. */
-  async remove(id: number): Promise<void> {
-    const deleted = await this.deps.db.transaction().execute((trx) => repo.deleteFile(trx, id));
-    if (!deleted) throw notFound(msg('kb_files.not_found'));
-    await this.index.refresh();
-  }
+/** Deletes the file and its passages; they leave this instance's index before the answer. */
+export async function remove(files: KbFileDeps, id: number): Promise<void> {
+  const deleted = await files.db.transaction().execute((trx) => repo.deleteFile(trx, id));
+  if (!deleted) throw notFound(msg('kb_files.not_found'));
+  await files.index.refresh();
+}
 
-  /** Resolves once every reading started so far has finished. */
-  async settled(): Promise<void> {
-    await Promise.all([...this.pending]);
-  }
+/** Resolves once every reading started so far has finished. */
+export async function settled(files: KbFileDeps): Promise<void> {
+  await Promise.all([...files.readings.pending]);
+}
 
-  /** Reads the document after the answer was sent; every failure ends in the row, never in the request. */
-  private read(fileId: number, upload: Upload): void {
-    const reading = this.readNow(fileId, upload).catch(this.onError);
-    this.pending.add(reading);
-    void reading.finally(() => this.pending.delete(reading));
-  }
+/** Reads the document after the answer was sent; every failure ends in the row, never in the request. */
+function read(files: KbFileDeps, fileId: number, upload: Upload): void {
+  const { pending } = files.readings;
+  const reading = readNow(files, fileId, upload).catch(files.onError);
+  pending.add(reading);
+  void reading.finally(() => pending.delete(reading));
+}
 
-  private async readNow(fileId: number, upload: Upload): Promise<void> {
-    await this.turn();
-    try {
-      const result = await extractInWorker(upload.kind, upload.bytes);
-      const now = nowIso();
-      if (!result.ok) {
-        await repo.updateFile(
-          this.deps.db,
-          fileId,
-          {
-            status: 'failed',
-            failure_code: result.reason,
-            failure_params: JSON.stringify(result.params),
-            updated_at: now,
-          },
-          'processing',
-        );
-        return;
-      }
-      const { sections, pageCount } = result.extracted;
-      const passages = toPassages(sections);
-      const lang = upload.lang ?? detectLanguage(sections.map((s) => s.text).join('\n'));
-      // The passages and the status together: a file is never ready with half its passages. A file
-      // deleted or read again meanwhile (no longer processing) keeps what it has.
-      await this.deps.db.transaction().execute(async (trx) => {
-        const current = await repo.findFile(trx, fileId);
-        if (current?.status !== 'processing') return;
-        await repo.replacePassages(trx, fileId, passages);
-        await repo.updateFile(trx, fileId, {
-          status: 'ready',
-          lang,
-          page_count: pageCount,
-          passage_count: passages.length,
+async function readNow(files: KbFileDeps, fileId: number, upload: Upload): Promise<void> {
+  await turn(files.readings);
+  try {
+    const result = await extractInWorker(upload.kind, upload.bytes);
+    const now = nowIso();
+    if (!result.ok) {
+      await repo.updateFile(
+        files.db,
+        fileId,
+        {
+          status: 'failed',
+          failure_code: result.reason,
+          failure_params: JSON.stringify(result.params),
           updated_at: now,
-        });
-      });
-      await this.index.refresh();
-    } finally {
-      this.release();
-    }
-  }
-
-  private async turn(): Promise<void> {
-    if (this.reading < MAX_READING) {
-      this.reading++;
+        },
+        'processing',
+      );
       return;
     }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    const { sections, pageCount } = result.extracted;
+    const passages = toPassages(sections);
+    const lang = upload.lang ?? detectLanguage(sections.map((s) => s.text).join('\n'));
+    // The passages and the status together: a file is never ready with half its passages. A file
+    // deleted or read again meanwhile (no longer processing) keeps what it has.
+    await files.db.transaction().execute(async (trx) => {
+      const current = await repo.findFile(trx, fileId);
+      if (current?.status !== 'processing') return;
+      await repo.replacePassages(trx, fileId, passages);
+      await repo.updateFile(trx, fileId, {
+        status: 'ready',
+        lang,
+        page_count: pageCount,
+        passage_count: passages.length,
+        updated_at: now,
+      });
+    });
+    await files.index.refresh();
+  } finally {
+    release(files.readings);
   }
+}
 
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.reading--;
+async function turn(readings: Readings): Promise<void> {
+  if (readings.running < MAX_READING) {
+    readings.running++;
+    return;
   }
+  await new Promise<void>((resolve) => readings.waiting.push(resolve));
+}
+
+function release(readings: Readings): void {
+  const next = readings.waiting.shift();
+  if (next) next();
+  else readings.running--;
 }

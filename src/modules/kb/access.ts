@@ -2,6 +2,7 @@
 // the 'staff' auth mode) edit everything through the admin API; members get 403 there. Everyone,
 // signed in or not, reads the published articles of the help centre and nothing else.
 import { msg, notFound } from '../../core/errors.js';
+import { digitsId } from '../../core/ids.js';
 import type { ArticleRecord } from './repository.js';
 
 /** The route options of every editing route. */
@@ -12,11 +13,9 @@ export function isPublic(article: Pick<ArticleRecord, 'status'>): boolean {
   return article.status === 'published';
 }
 
-const MAX_ID = 2_147_483_647;
-
 /** A path id: digits only and within range, else the thing's 404 (an id that cannot exist is not there). */
 export function pathId(value: string, notFoundKey: string): number {
-  const id = /^\d{1,10}$/.test(value) ? Number(value) : 0;
-  if (id < 1 || id > MAX_ID) throw notFound(msg(notFoundKey));
+  const id = digitsId(value);
+  if (id === undefined) throw notFound(msg(notFoundKey));
   return id;
 }

@@ -52,7 +52,9 @@ const adminRoutes: FastifyPluginAsync = async (plugin) => {
         operationId: 'createKbArticle',
         summary: 'Create an article (staff)',
         description:
-          'One article in one language; its English and Persian versions share the key. Status draft unless published is asked for. A new tag name creates the tag; the category must exist. Revision 1 is recorded.',
+          'One article in one language; its English and Persian versions share the key. Status draft unless ' +
+          'published is asked for. A new tag name creates the tag; the category must exist. Revision 1 is ' +
+          'recorded.',
         tags,
         body: s.CreateArticleBody,
         response: s.responses.created,
@@ -90,7 +92,9 @@ const adminRoutes: FastifyPluginAsync = async (plugin) => {
         operationId: 'updateKbArticle',
         summary: 'Edit an article (staff)',
         description:
-          'Names the revision the edit was made on: when the article has moved on since, 409 with the current article and nothing is written. Fields left out keep their value; key, language and status do not change here (publish, archive). An edit that changes nothing records no revision.',
+          'Names the revision the edit was made on: when the article has moved on since, 409 with the current ' +
+          'article and nothing is written. Fields left out keep their value; key, language and status do not ' +
+          'change here (publish, archive). An edit that changes nothing records no revision.',
         tags,
         params: s.ArticleIdParams,
         body: s.UpdateArticleBody,
@@ -114,7 +118,11 @@ const adminRoutes: FastifyPluginAsync = async (plugin) => {
         schema: {
           operationId: `${action}KbArticle`,
           summary: `${action === 'publish' ? 'Publish' : 'Archive'} an article (staff)`,
-          description: `Sets the status to ${status} as a new revision; the assistant ${action === 'publish' ? 'answers from it' : 'stops answering from it'} within 2 seconds on every instance. Already ${status}: nothing changes. With revision, 409 when the article has moved on since.`,
+          description:
+            `Sets the status to ${status} as a new revision; the assistant ` +
+            `${action === 'publish' ? 'answers from it' : 'stops answering from it'} within 2 seconds on every ` +
+            `instance. Already ${status}: nothing changes. With revision, 409 when the article has moved on ` +
+            `since.`,
           tags,
           params: s.ArticleIdParams,
           body: s.RevisionBody,
@@ -178,7 +186,8 @@ const adminRoutes: FastifyPluginAsync = async (plugin) => {
         operationId: 'restoreKbArticleRevision',
         summary: "Restore an earlier revision's content (staff)",
         description:
-          "The revision's slug, title, body, questions, category, tags and pages become the article's next revision; its status stays. With revision in the body, 409 when the article has moved on since.",
+          "The revision's slug, title, body, questions, category, tags and pages become the article's next " +
+          'revision; its status stays. With revision in the body, 409 when the article has moved on since.',
         tags,
         params: s.RevisionParams,
         body: s.RevisionBody,

@@ -24,7 +24,9 @@ const routes: FastifyPluginAsync = async (plugin) => {
         operationId: 'listHelpCategories',
         summary: "The help centre's category tree",
         description:
-          'Every category depth first (a category follows its parent; siblings in their order), named in the language, with the number of published articles it holds itself. Public. Without lang, the language of Accept-Language.',
+          'Every category depth first (a category follows its parent; siblings in their order), named in the ' +
+          'language, with the number of published articles it holds itself. Public. Without lang, the language ' +
+          'of Accept-Language.',
         tags: s.publicTags,
         querystring: s.LangQuery,
         response: s.responses.publicCategories,
@@ -41,7 +43,10 @@ const routes: FastifyPluginAsync = async (plugin) => {
         operationId: 'listHelpArticles',
         summary: 'Published articles of the help centre, paginated',
         description:
-          "Published articles in one language (Accept-Language without lang), by category and/or tag. With q, only the articles the assistant's retrieval finds for those words, best first (colloquial Persian, Persian typed in Latin letters and typos are read as the chat reads them); without q, oldest first. Public.",
+          'Published articles in one language (Accept-Language without lang), by category and/or tag. With q, ' +
+          "only the articles the assistant's retrieval finds for those words, best first (colloquial Persian, " +
+          'Persian typed in Latin letters and typos are read as the chat reads them); without q, oldest first. ' +
+          'Public.',
         tags: s.publicTags,
         querystring: s.PublicListQuery,
         response: s.responses.publicList,
@@ -63,7 +68,10 @@ const routes: FastifyPluginAsync = async (plugin) => {
         operationId: 'showHelpArticle',
         summary: 'One published article of the help centre',
         description:
-          "The article with this slug in the language (Accept-Language without lang): Markdown body, category, tags, last change and the other language's slug when that version is published. 404 for drafts, archived articles and unknown slugs. Public and cacheable: an ETag, and 304 for a matching If-None-Match.",
+          'The article with this slug in the language (Accept-Language without lang): Markdown body, category, ' +
+          "tags, last change and the other language's slug when that version is published. 404 for drafts, " +
+          'archived articles and unknown slugs. Public and cacheable: an ETag, and 304 for a matching ' +
+          'If-None-Match.',
         tags: s.publicTags,
         params: s.SlugParams,
         querystring: s.LangQuery,

@@ -1,5 +1,6 @@
 // TypeBox schemas of the knowledge base's admin API and public help centre.
 import { type TSchema, Type } from 'typebox';
+import { MAX_ID } from '../../core/ids.js';
 import { PageMetaSchema, paginationQuery } from '../../core/pagination.js';
 import { errorResponses, NO_NUL } from '../../http/schemas.js';
 import { KEY_PATTERN, LIMITS, LINE_PATTERN, PAGE_PATTERN, SLUG_PATTERN, TAG_PATTERN } from './rules.js';
@@ -79,13 +80,12 @@ export const CreateArticleBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** An article's revision number, as a client names the one it saw. */
+const revisionNumber = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_ID, description });
+
 export const UpdateArticleBody = Type.Object(
   {
-    revision: Type.Integer({
-      minimum: 1,
-      maximum: 2_147_483_647,
-      description: 'The revision this edit was made on; another one answers 409 with the current article.',
-    }),
+    revision: revisionNumber('The revision this edit was made on; another one answers 409 with the current article.'),
     slug: Type.Optional(Slug),
     title: Type.Optional(Title),
     body: Type.Optional(Body),
@@ -99,13 +99,7 @@ export const UpdateArticleBody = Type.Object(
 
 export const RevisionBody = Type.Object(
   {
-    revision: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: 2_147_483_647,
-        description: 'The revision the caller saw; another one answers 409.',
-      }),
-    ),
+    revision: Type.Optional(revisionNumber('The revision the caller saw; another one answers 409.')),
   },
   { additionalProperties: false },
 );
@@ -176,7 +170,7 @@ export const CategoryBody = Type.Object(
   {
     slug: Slug,
     parent_id: Type.Optional(
-      Nullable(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), 'The parent category, or null for a top one.'),
+      Nullable(Type.Integer({ minimum: 1, maximum: MAX_ID }), 'The parent category, or null for a top one.'),
     ),
     name_en: text(LIMITS.categoryName, 'The name in English.'),
     name_fa: text(LIMITS.categoryName, 'The name in Persian.'),

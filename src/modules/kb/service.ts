@@ -90,8 +90,7 @@ export async function writeArticle(
     throw invalidFields({ key: msg('kb.key_taken') });
   const holder = await repo.findArticleBySlug(trx, next.lang, next.slug);
   if (holder && holder.id !== current?.id) throw invalidFields({ slug: msg('kb.slug_taken') });
-  const { tags, category, ...own } = next;
-  void category;
+  const { tags, category: _categorySlug, ...own } = next;
   const columns = { ...own, category_id: categoryId };
   let id: number;
   let revision = 1;
@@ -145,8 +144,7 @@ export async function updateArticle(db: Db, actor: Actor, id: number, changes: A
   await guardSlug(db, async (trx) => {
     const current = await articleOf(trx, id);
     expectRevision(current, changes.revision);
-    const { revision, ...edited } = changes;
-    void revision;
+    const { revision: _revision, ...edited } = changes;
     const next = normalized({ ...fieldsOf(current), ...edited });
     if (changedFields(current, next).length > 0) await writeArticle(trx, actor, current, next, 'update');
   });

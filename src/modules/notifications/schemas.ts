@@ -164,7 +164,8 @@ export const NotificationStreamData = Type.Union([UnreadCountEvent, Notification
   title: 'NotificationStreamData',
   description:
     'The stream is Server-Sent Events; this schema is the data of one event (its JSON, parsed), and x-sse-events gives the schema of each event type: ' +
-    'unread_count (UnreadCountEvent), notification (a new notification of the caller exactly as GET /api/notifications shows it; its id: line is the cursor to send back as Last-Event-ID). ' +
+    'unread_count (UnreadCountEvent), notification (a new notification of the caller exactly as GET ' +
+    '/api/notifications shows it; its id: line is the cursor to send back as Last-Event-ID). ' +
     'The stream starts with a retry: hint and carries comment lines (heartbeats) at least every 25 s; it ends when the instance shuts down.',
   'x-sse-events': { unread_count: UnreadCountEvent, notification: Notification },
 });

@@ -52,7 +52,9 @@ const routes: FastifyPluginAsync = async (instance) => {
         description:
           'Authorization: Bearer, or ?stream_token= from POST /api/notifications/stream-tokens (never the bearer token in the URL). ' +
           'Sends unread_count on connect, then notification events (id = cursor) and unread_count after every change, from any instance or the CLI. ' +
-          `A reconnect with Last-Event-ID first gets the caller's unread notifications after that cursor. At most NOTIFICATION_STREAMS_PER_USER (${config.NOTIFICATION_STREAMS_PER_USER} here) open streams per user and instance; the next is answered 429.`,
+          `A reconnect with Last-Event-ID first gets the caller's unread notifications after that cursor. At ` +
+          `most NOTIFICATION_STREAMS_PER_USER (${config.NOTIFICATION_STREAMS_PER_USER} here) open streams per ` +
+          `user and instance; the next is answered 429.`,
         tags,
         querystring: StreamQuery,
         response: {

@@ -92,8 +92,6 @@ export async function closeTicket(deps: AppDeps, caller: Caller, ticket: repo.Ti
 }
 
 export interface CommentOptions {
-  /** A staff reply the owner receives by mail (through the outbox, in this transaction). */
-  mailOwner?: boolean;
   /** The caller's open transaction (inbound mail records its message in the same one). */
   inTransaction?: repo.Db;
 }
@@ -120,16 +118,17 @@ export function addStaffReply(
   ticket: repo.TicketRow,
   message: string,
   uploads: StoredUpload[],
+  options: CommentOptions = {},
 ) {
-  return addComment(deps, author, ticket, message, uploads, true, { mailOwner: true });
+  return addComment(deps, author, ticket, message, uploads, true, options);
 }
 
 /**
- * A comment (through addMemberComment, addStaffReply, or inbound mail with its own options). The
- * owner's comment on a closed ticket reopens it (open, resolved_at cleared). A staff
- * reply moves the ticket to in-progress and records the first response time.
+ * A comment, written through addMemberComment or addStaffReply. The owner's comment on a closed
+ * ticket reopens it (open, resolved_at cleared). A staff reply moves the ticket to in-progress and
+ * records the first response time.
  */
-export async function addComment(
+async function addComment(
   deps: AppDeps,
   author: CommentAuthor,
   ticket: repo.TicketRow,
@@ -192,8 +191,9 @@ export async function addComment(
         created_at: now,
       })),
     ]);
-    // The mail is a row of this transaction: it goes out (later, by the worker) only with the reply.
-    if (staff && options.mailOwner) {
+    // A staff reply reaches the owner by mail. The mail is a row of this transaction: it goes out
+    // (later, by the worker) only with the reply.
+    if (staff) {
       const to = await recipientOf(trx, ticket);
       const staffName = `${author.first_name} ${author.last_name}`.trim();
       if (to) await enqueueMail(trx, staffReplyMail(deps.config, ticket, to, { message, staffName }));

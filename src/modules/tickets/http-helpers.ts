@@ -4,23 +4,17 @@ import { ValidationError, msg, notFound, type FieldMessages } from '../../core/e
 import { requestLocale } from '../../http/i18n.js';
 import { fieldErrorsFromSchema } from '../../http/validation.js';
 import { ticketNotFound } from './service.js';
-import { MAX_ID } from '../../core/ids.js';
-
-const ID = /^[1-9]\d{0,9}$/;
-
-function parseId(raw: string): number | undefined {
-  return ID.test(raw) && Number(raw) <= MAX_ID ? Number(raw) : undefined;
-}
+import { canonicalId } from '../../core/ids.js';
 
 /** A path id that is not a positive integer is a ticket that does not exist: the ticket 404. */
 export function ticketIdFrom(raw: string): number {
-  const id = parseId(raw);
+  const id = canonicalId(raw);
   if (id === undefined) throw ticketNotFound(raw.slice(0, 100));
   return id;
 }
 
 export function attachmentIdFrom(raw: string): number {
-  const id = parseId(raw);
+  const id = canonicalId(raw);
   if (id === undefined) throw notFound(msg('tickets.attachment_not_found'));
   return id;
 }

@@ -88,7 +88,9 @@ export const CreateBody = Type.Object(
     ),
   },
   {
-    description: `JSON, or multipart/form-data with the files under attachments[] (${ALLOWED_EXTENSIONS.join(', ')}; each under ${MAX_FILE_BYTES / 1_048_576} MB; at most ${MAX_FILES}).`,
+    description:
+      `JSON, or multipart/form-data with the files under attachments[] (${ALLOWED_EXTENSIONS.join(', ')}; ` +
+      `each under ${MAX_FILE_BYTES / 1_048_576} MB; at most ${MAX_FILES}).`,
   },
 );
 

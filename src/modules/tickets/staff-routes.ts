@@ -3,9 +3,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { currentUser } from '../../http/auth.js';
-import { HttpError, msg } from '../../core/errors.js';
 import { t } from '../../core/i18n.js';
-import { versionOf } from '../console/ticket-query.js';
+import { expectVersion } from '../console/ticket-view.js';
 import { StaffReplyBody, TicketResponses } from '../console/ticket-schemas.js';
 import { requestLocale } from '../../http/i18n.js';
 import { attachmentIdFrom, sendAttachment, throwIfInvalid, ticketIdFrom } from './http-helpers.js';
@@ -36,7 +35,9 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { storage, wi
         summary: 'Staff reply (moves the ticket to in-progress)',
         operationId: 'addStaffComment',
         description:
-          'A staff reply, with files in a multipart form; an open ticket moves to in-progress and the first reply is recorded for the SLA: for support staff. With if_version, 409 when a comment arrived since that version; the body then carries the current one.',
+          'A staff reply, with files in a multipart form; an open ticket moves to in-progress and the first ' +
+          'reply is recorded for the SLA: for support staff. With if_version, 409 when a comment arrived since ' +
+          'that version; the body then carries the current one.',
         tags: ['tickets-staff'],
         consumes: schemas.UPLOAD_TYPES,
         [MULTIPART_BODY]: schemas.uploadForm(StaffReplyBody),
@@ -51,14 +52,7 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { storage, wi
     async (req, reply) => {
       const ticket = await tickets.ticketOf(deps, STAFF, ticketIdFrom(req.params.id));
       throwIfInvalid(req, uploadErrors(req));
-      const expected = req.body.if_version;
-      if (expected !== undefined) {
-        const version = String(await versionOf(deps.db, ticket.id));
-        if (version !== expected) {
-          const key = 'console.version_changed';
-          throw new HttpError(409, { success: false, message: t('en', key), version }, {}, msg(key));
-        }
-      }
+      await expectVersion(deps, ticket.id, req.body.if_version);
       const comment = await changes.addStaffReply(deps, currentUser(req), ticket, req.body.message, uploadsOf(req));
       commitUploads(req);
       return reply

@@ -34,7 +34,9 @@ const userAdminRoutes: FastifyPluginAsync = async (instance) => {
         summary: 'Create or update a user mirrored from the platform (201 created, 200 updated)',
         description:
           "The id is the platform's. Fields left out keep their value (new user: is_admin false, locale en, active true). The same body again changes nothing. " +
-          "A new email changes which tickets are the user's by the ownership rule (user id or email matches): tickets with the user's id stay, tickets matched only by the old address no longer show, tickets with the new address do. " +
+          "A new email changes which tickets are the user's by the ownership rule (user id or email matches): " +
+          "tickets with the user's id stay, tickets matched only by the old address no longer show, tickets " +
+          'with the new address do. ' +
           'active false revokes every token of the user at once.',
         tags,
         params: UserIdParams,

@@ -27,13 +27,17 @@ export const UserBody = Type.Object({
   is_admin: Type.Optional(
     Type.Boolean({
       description:
-        'Administrator rights: true is role admin; false takes them away (an admin becomes a member, support stays support). Omitted: false for a new user, unchanged for an existing one.',
+        'Administrator rights: true is role admin; false takes them away (an admin becomes a member, support ' +
+        'stays support). Omitted: false for a new user, unchanged for an existing one.',
     }),
   ),
   role: Type.Optional(
     Type.Enum(['member', 'support', 'admin'], {
       description:
-        'member; support (works tickets in the staff console); admin (also manages users, the knowledge base, holidays, feedback). Wins over is_admin, which must agree when both are sent (422). Omitted: from is_admin, else member for a new user and unchanged for an existing one. Leaving support or admin ends the user’s console sessions.',
+        'member; support (works tickets in the staff console); admin (also manages users, the knowledge ' +
+        'base, holidays, feedback). Wins over is_admin, which must agree when both are sent (422). Omitted: ' +
+        'from is_admin, else member for a new user and unchanged for an existing one. Leaving support or ' +
+        'admin ends the user’s console sessions.',
     }),
   ),
   locale: Type.Optional(
@@ -44,7 +48,8 @@ export const UserBody = Type.Object({
   active: Type.Optional(
     Type.Boolean({
       description:
-        'false: every token and console session of the user is revoked and none signs in again until a new one is made after active is true. Omitted: true for a new user, unchanged for an existing one.',
+        'false: every token and console session of the user is revoked and none signs in again until a new ' +
+        'one is made after active is true. Omitted: true for a new user, unchanged for an existing one.',
     }),
   ),
 });

@@ -9,7 +9,7 @@ import { nowIso } from '../../../db/index.js';
 import { enqueueMail, type NewMail } from '../../../mail/outbox.js';
 import type { InboundStatus } from '../../../mail/tables.js';
 import type { UserRecord } from '../../users/service.js';
-import { addComment, type CommentAuthor } from '../changes.js';
+import { addMemberComment, addStaffReply, type CommentAuthor } from '../changes.js';
 import type { Db, TicketRow } from '../repository.js';
 import { createFullTicket } from '../service.js';
 import type { AttachmentStorage } from '../storage/index.js';
@@ -168,10 +168,10 @@ export async function applyComment(
       { ticket_id: ticket.id, ...(accepted ? { decided_by: base.acceptedBy, decided_at: nowIso() } : {}) },
       false,
       async (trx) => {
-        const comment = await addComment(deps, author, ticket, commentText(mail, files.notes), files.stored, staff, {
-          mailOwner: staff,
-          inTransaction: trx,
-        });
+        const text = commentText(mail, files.notes);
+        const comment = staff
+          ? await addStaffReply(deps, author, ticket, text, files.stored, { inTransaction: trx })
+          : await addMemberComment(deps, author, ticket, text, files.stored, { inTransaction: trx });
         return { comment_id: comment.id };
       },
     );

@@ -41,7 +41,11 @@ export function htmlOf(locale: Locale, text: string): string {
     .split(/\n{2,}/)
     .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
     .join('\n');
-  return `<!doctype html>\n<html lang="${locale}" dir="${dir}"><head><meta charset="utf-8"></head>\n<body dir="${dir}" style="text-align:${locale === 'fa' ? 'right' : 'left'}">\n${paragraphs}\n</body></html>\n`;
+  const align = locale === 'fa' ? 'right' : 'left';
+  return (
+    `<!doctype html>\n<html lang="${locale}" dir="${dir}"><head><meta charset="utf-8"></head>\n` +
+    `<body dir="${dir}" style="text-align:${align}">\n${paragraphs}\n</body></html>\n`
+  );
 }
 
 interface ThreadedMail {

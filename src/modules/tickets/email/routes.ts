@@ -29,7 +29,9 @@ const InboundMail = Type.Object({
   subject: Type.String(),
   status: Type.Enum([...STATUSES], {
     description:
-      'comment or ticket: applied; held: waits for staff (sender not the owner); accepted/rejected: staff decided; deferred: the sender was over the hourly limit, applied later; ignored: automatic reply, own mail, loop or no sender; bounce: a delivery report.',
+      'comment or ticket: applied; held: waits for staff (sender not the owner); accepted/rejected: staff ' +
+      'decided; deferred: the sender was over the hourly limit, applied later; ignored: automatic reply, ' +
+      'own mail, loop or no sender; bounce: a delivery report.',
   }),
   reason: Nullable(Type.String()),
   ticket_id: NullableInt,
@@ -71,7 +73,12 @@ const mailRoutes: FastifyPluginAsync<{ storage: AttachmentStorage }> = async (ro
         operationId: 'receiveInboundMail',
         summary: 'Receive one raw mail message (inbound routing webhook)',
         description:
-          "The body is the whole message as received (Content-Type message/rfc822, up to 48 MB). It is processed as the mailbox fetcher's messages are: matched to a ticket by the signed reply address, then In-Reply-To/References, then the tracking code in the subject; a comment when the sender owns the ticket or is staff, held for staff review otherwise; a new ticket when nothing matches. Automatic replies, bounces and our own mail change nothing. The same Message-ID again answers status duplicate.",
+          'The body is the whole message as received (Content-Type message/rfc822, up to 48 MB). It is ' +
+          "processed as the mailbox fetcher's messages are: matched to a ticket by the signed reply address, " +
+          'then In-Reply-To/References, then the tracking code in the subject; a comment when the sender owns ' +
+          'the ticket or is staff, held for staff review otherwise; a new ticket when nothing matches. ' +
+          'Automatic replies, bounces and our own mail change nothing. The same Message-ID again answers ' +
+          'status duplicate.',
         tags,
         consumes: ['message/rfc822'],
         response: { 200: withMessage(Outcome), ...errorResponses(400, 401, 403, 413, 415) },

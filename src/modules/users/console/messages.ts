@@ -43,6 +43,8 @@ registerMessages({
   'console.mail_subject': { en: 'Your sign-in link to the support console', fa: 'پیوند ورود شما به میز کار پشتیبانی' },
   'console.mail_text': {
     en: 'Hello :name,\n\nOpen this link to sign in to the support console:\n\n:url\n\nIt works once, for 15 minutes. If you did not ask for it, ignore this message.',
-    fa: ':name گرامی،\n\nبرای ورود به میز کار پشتیبانی این پیوند را باز کنید:\n\n:url\n\nاین پیوند یک بار و تا ۱۵ دقیقه کار می‌کند. اگر آن را نخواسته‌اید، این پیام را نادیده بگیرید.',
+    fa:
+      ':name گرامی،\n\nبرای ورود به میز کار پشتیبانی این پیوند را باز کنید:\n\n:url\n\nاین پیوند یک بار و ' +
+      'تا ۱۵ دقیقه کار می‌کند. اگر آن را نخواسته‌اید، این پیام را نادیده بگیرید.',
   },
 });
