@@ -35,6 +35,8 @@ const CYCLES_ALLOWED: Record<string, string> = {
 const CLASSES_ALLOWED: Record<string, string> = {
   'modules/assistant/finglish-reader.ts: LatinReader':
     "tables built from the knowledge base's Persian words, changed as its texts change",
+  'modules/assistant/index-words.ts: IndexWords':
+    "what each token becomes in one language's index, remembered until its vocabulary changes",
   'modules/assistant/knowledge-index.ts: LanguageIndex': "one language's search index, rebuilt when sources change",
   'modules/assistant/knowledge.ts: KnowledgeBase':
     'the passages of every source and their indexes, for the life of the app',
