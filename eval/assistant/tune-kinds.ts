@@ -114,16 +114,18 @@ const describe = (tallies: Map<string, Tally>): string =>
 if (process.argv.includes('--grid')) {
   const results: Array<{ score: number; reading: Reading; detail: string }> = [];
   // Each setting of the grid: every combination of these values (the others as in DEFAULT_READING).
-  const grid: Partial<Record<keyof Reading, number[]>> = {
-    clear: [0.8, 0.85],
-    pageBoost: [0.4, 0.6, 0.8],
-    pageCredit: [0.25, 0.5],
-    followBoost: [0.5, 0.6, 0.7],
-    topicShare: [0.7, 0.8, 0.9],
-    followCredit: [0.3, 0.4, 0.5],
-    decay: [0.6, 0.8, 1],
-    shortWords: [3, 4, 5],
-  };
+  const grid: Partial<Record<keyof Reading, number[]>> = process.env.GRID
+    ? JSON.parse(process.env.GRID)
+    : {
+        clear: [0.8, 0.85],
+        pageBoost: [0.4, 0.6, 0.8],
+        pageCredit: [0.25, 0.5],
+        followBoost: [0.5, 0.6, 0.7],
+        topicShare: [0.7, 0.8, 0.9],
+        followCredit: [0.3, 0.4, 0.5],
+        decay: [0.6, 0.8, 1],
+        shortWords: [3, 4, 5],
+      };
   let settings: Reading[] = [DEFAULT_READING];
   for (const [name, values] of Object.entries(grid) as Array<[keyof Reading, number[]]>)
     settings = settings.flatMap((s) => values.map((value) => ({ ...s, [name]: value })));
