@@ -213,16 +213,16 @@ describe('understand()', () => {
     ).toEqual(['tickets.open']);
   });
 
-  it('leans a follow-up to the next step more than to the passage just answered', () => {
+  it('weighs the passage just answered by sameShare (1: as much as the next step in its topic)', () => {
     const earlier = [{ message: 'How do I request a refund?', sources: ['payments.refund-request'] }];
     expect(understand(kb, { message: 'so the money returns when?', earlier }).passages[0]?.id).toBe(
+      'payments.refund-request',
+    );
+    // Lower (tried on the tuning halves, not kept: held-out conversations lost), the next step comes first.
+    const lower = { ...DEFAULT_READING, sameShare: 0.7, followBoost: 0.8 };
+    expect(understand(kb, { message: 'so the money returns when?', earlier }, { reading: lower }).passages[0]?.id).toBe(
       'payments.refund-time',
     );
-    // With the answered passage weighing as much as before (sameShare 1, followBoost 0.6), it comes first again.
-    const before = { ...DEFAULT_READING, sameShare: 1, followBoost: 0.6 };
-    expect(
-      understand(kb, { message: 'so the money returns when?', earlier }, { reading: before }).passages[0]?.id,
-    ).toBe('payments.refund-request');
   });
 
   it('lets a message of a few words lean on its page in full, and a longer one only in part', () => {
