@@ -1,6 +1,7 @@
 // Chooses how the page, the conversation and the parts of a long message weigh (Reading in
 // src/modules/assistant/understanding.ts) on the TUNING halves of the later kinds only:
 //   npx tsx eval/assistant/tune-kinds.ts [--misses] [--grid]
+// GRID='{"sameShare":[1,0.7]}' with --grid tries that grid instead of the one below.
 // Each case goes through understand() as the chat does: a conversation's earlier turns first, each
 // answer's sources kept for the next turn; a page question with its page. The older sets' tuning
 // halves are measured too, so a setting that costs them shows. The held-out halves are never read.
