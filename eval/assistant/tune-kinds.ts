@@ -1,6 +1,7 @@
 // Chooses how the page, the conversation and the parts of a long message weigh (Reading in
 // src/modules/assistant/understanding.ts) on the TUNING halves of the later kinds only:
 //   npx tsx eval/assistant/tune-kinds.ts [--misses] [--grid]
+// GRID='{"sameShare":[1,0.7]}' with --grid tries that grid instead of the one below.
 // Each case goes through understand() as the chat does: a conversation's earlier turns first, each
 // answer's sources kept for the next turn; a page question with its page. The older sets' tuning
 // halves are measured too, so a setting that costs them shows. The held-out halves are never read.
@@ -114,16 +115,18 @@ const describe = (tallies: Map<string, Tally>): string =>
 if (process.argv.includes('--grid')) {
   const results: Array<{ score: number; reading: Reading; detail: string }> = [];
   // Each setting of the grid: every combination of these values (the others as in DEFAULT_READING).
-  const grid: Partial<Record<keyof Reading, number[]>> = {
-    clear: [0.8, 0.85],
-    pageBoost: [0.4, 0.6, 0.8],
-    pageCredit: [0.25, 0.5],
-    followBoost: [0.5, 0.6, 0.7],
-    topicShare: [0.7, 0.8, 0.9],
-    followCredit: [0.3, 0.4, 0.5],
-    decay: [0.6, 0.8, 1],
-    shortWords: [3, 4, 5],
-  };
+  const grid: Partial<Record<keyof Reading, number[]>> = process.env.GRID
+    ? JSON.parse(process.env.GRID)
+    : {
+        clear: [0.8, 0.85],
+        pageBoost: [0.4, 0.6, 0.8],
+        pageCredit: [0.25, 0.5],
+        followBoost: [0.5, 0.6, 0.7],
+        topicShare: [0.7, 0.8, 0.9],
+        followCredit: [0.3, 0.4, 0.5],
+        decay: [0.6, 0.8, 1],
+        shortWords: [3, 4, 5],
+      };
   let settings: Reading[] = [DEFAULT_READING];
   for (const [name, values] of Object.entries(grid) as Array<[keyof Reading, number[]]>)
     settings = settings.flatMap((s) => values.map((value) => ({ ...s, [name]: value })));

@@ -86,6 +86,9 @@ describe('the parts of a long message', () => {
       'حداقل چقد باید بذارم تو یه پروژه؟',
       'و اینکه اگه پروژه ضرر کنه اصل پولم امنه',
     ]);
+    // Persian asks with the question word late: a clause that asks, و, and another that asks are two questions.
+    expect(messageParts('حساب رو چطور ببندم و پولم کی برمیگرده؟')).toEqual(['حساب رو چطور ببندم', 'پولم کی برمیگرده؟']);
+    expect(messageParts('how do i pay and get a receipt')).toEqual(['how do i pay and get a receipt']);
   });
 
   it('knows which parts ask something', () => {
@@ -210,6 +213,18 @@ describe('understand()', () => {
     ).toEqual(['tickets.open']);
   });
 
+  it('weighs the passage just answered by sameShare (1: as much as the next step in its topic)', () => {
+    const earlier = [{ message: 'How do I request a refund?', sources: ['payments.refund-request'] }];
+    expect(understand(kb, { message: 'so the money returns when?', earlier }).passages[0]?.id).toBe(
+      'payments.refund-request',
+    );
+    // Lower (tried on the tuning halves, not kept: held-out conversations lost), the next step comes first.
+    const lower = { ...DEFAULT_READING, sameShare: 0.7, followBoost: 0.8 };
+    expect(understand(kb, { message: 'so the money returns when?', earlier }, { reading: lower }).passages[0]?.id).toBe(
+      'payments.refund-time',
+    );
+  });
+
   it('lets a message of a few words lean on its page in full, and a longer one only in part', () => {
     const register = { module: 'auth', route: '/register' };
     expect(wordCount('کد نمیاد')).toBe(2);
@@ -230,5 +245,14 @@ describe('understand()', () => {
     });
     expect(understood.passages.map((p) => p.id)).toEqual(['address.change', 'payments.refund-time']);
     expect(understood.via).toBe('questions');
+  });
+
+  it('answers a second question whose part is fairly confident alone', () => {
+    const message = 'hello, first time here. how do i send a ticket, and can i add a screenshot to it?';
+    expect(understand(kb, { message }).passages.map((p) => p.id)).toEqual(['tickets.attachments', 'tickets.open']);
+    const stricter = { ...DEFAULT_READING, partConfidence: 0.6 };
+    expect(understand(kb, { message }, { reading: stricter }).passages.map((p) => p.id)).toEqual([
+      'tickets.attachments',
+    ]);
   });
 });

@@ -40,6 +40,9 @@ export function asksSomething(part: string): boolean {
   );
 }
 
+/** True when the part asks with a question word of its own (not only a mark). */
+const asksByWord = (part: string): boolean => tokens(part).some((t) => QUESTION_WORDS.has(t));
+
 /**
  * The parts of a message: its sentences (cut at . ! ? ؟ ; ؛ and line breaks), each cut again at a
  * connective followed by a question word; parts of fewer than three words join the part before.
@@ -52,7 +55,12 @@ export function messageParts(message: string): string[] {
     for (const match of sentence.matchAll(CONNECTIVES)) {
       const next = sentence.slice(match.index! + match[0].length);
       const first = tokens(next)[0];
-      if (first === undefined || !(QUESTION_WORDS.has(first) || INVERTED.has(first))) continue;
+      if (first === undefined) continue;
+      // Persian puts the question word later ("پروژه رو چطور ثبت کنم و بررسیتون چقدر طول میکشه"):
+      // a clause that asks with a word of its own, then a connective and another clause that asks, are two questions.
+      const before = sentence.slice(start, match.index!);
+      const twoClauses = asksByWord(before) && asksSomething(next) && tokens(next).length >= 3;
+      if (!(QUESTION_WORDS.has(first) || INVERTED.has(first) || twoClauses)) continue;
       parts.push(sentence.slice(start, match.index!));
       start = match.index! + match[0].length;
     }

@@ -50,6 +50,8 @@ export interface Reading {
   /** Added to the score of a passage the previous answer used; a passage of the same topic gets topicShare of it. */
   followBoost: number;
   topicShare: number;
+  /** Share of followBoost for the very passage an earlier answer used (the member has read it; a follow-up often asks the next step). */
+  sameShare: number;
   /** Each exchange further back counts this share of the one after it. */
   decay: number;
   /**
@@ -73,11 +75,12 @@ export const DEFAULT_READING: Reading = {
   moduleShare: 0.5,
   followBoost: 0.6,
   topicShare: 0.8,
+  sameShare: 1,
   decay: 0.8,
   pageCredit: 0.25,
   followCredit: 0.4,
   shortWords: 4,
-  partConfidence: 0.6,
+  partConfidence: 0.5,
   englishWeight: 0.3,
 };
 
@@ -169,7 +172,8 @@ function inContext(knowledge: KnowledgeBase, match: SearchMatch, turn: Turn, rea
         .filter((p): p is Passage => p !== undefined);
       for (const source of sources)
         for (const { passage } of match.hits) {
-          const share = source.id === passage.id ? 1 : source.topic === passage.topic ? reading.topicShare : 0;
+          const share =
+            source.id === passage.id ? reading.sameShare : source.topic === passage.topic ? reading.topicShare : 0;
           follow.set(passage.id, Math.max(follow.get(passage.id) ?? 0, weight * share));
         }
     });
