@@ -9,7 +9,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { processRegistry } from '../core/metrics.js';
 import type { RequestsInFlight } from './in-flight.js';
 import type { MetricsCollector } from '../core/probes.js';
 import { RequestHistogram } from './request-histogram.js';
@@ -21,34 +22,7 @@ declare module 'fastify' {
   }
 }
 
-/** Process-wide metrics: the process itself, the assistant's provider, rate-limit rejections. */
-export const processRegistry = new Registry();
-collectDefaultMetrics({ register: processRegistry });
-// prom-client names three gauges with a counter's _total suffix, which `promtool check metrics`
-// refuses; each is the sum of its per-type gauge (nodejs_active_handles{type} …), which stays.
-for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
-  processRegistry.removeSingleMetric(name);
-
-/** The outcomes of a model call and the codes of a failed one: every series exists, at zero, from the start. */
-export const PROVIDER_OUTCOMES = ['ok', 'error'] as const;
-export const PROVIDER_ERROR_CODES = ['llm_timeout', 'llm_error'] as const;
-
-export const providerLatency = new Histogram({
-  name: 'assistant_provider_duration_seconds',
-  help: 'Time the assistant model server took to answer, by outcome',
-  labelNames: ['outcome'] as const,
-  buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-  registers: [processRegistry],
-});
-export const providerErrors = new Counter({
-  name: 'assistant_provider_errors_total',
-  help: 'Failed calls to the assistant model server, by error code',
-  labelNames: ['code'] as const,
-  registers: [processRegistry],
-});
-// A series that appears only with its first event breaks rate() and alerts on it until then.
-for (const outcome of PROVIDER_OUTCOMES) providerLatency.zero({ outcome });
-for (const code of PROVIDER_ERROR_CODES) providerErrors.inc({ code }, 0);
+/** Process-wide series of the edge and the plugins; features keep theirs beside their code (core/metrics.ts). */
 export const rateLimitRejections = new Counter({
   name: 'http_rate_limit_rejections_total',
   help: 'Requests answered 429 by the rate limiter',

@@ -6,7 +6,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { oneLine } from '../context.js';
 import type { Passage } from '../knowledge.js';
 import { ProviderError, type Answer, type AnswerProvider, type AnswerRequest, type StreamOptions } from './types.js';
-import { providerErrors, providerLatency } from '../../../http/metrics.js';
+import { providerErrors, providerLatency } from './metrics.js';
 
 /** Tokens estimated as characters / 4, the usual rule of thumb for English and close enough for Persian. */
 export function estimateTokens(text: string): number {
