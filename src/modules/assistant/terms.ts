@@ -1,7 +1,7 @@
 // Words as the knowledge base's index sees them: tokens of normalised text, stop words dropped,
 // a light English stemmer, and glued Persian and English endings stripped back to an indexed stem.
 import type { Locale } from '../../core/i18n.js';
-import { normalizeText } from './text.js';
+import { isPlainAscii, normalizeText } from './text.js';
 
 // Endings tried, longest first, when a word of the query is not in the index (پولم -> پول).
 export const SUFFIXES: Record<Locale, string[]> = {
@@ -94,12 +94,10 @@ function stemEnglish(word: string): string {
   return word;
 }
 
-// Text of printable ASCII only: its letters and digits are these, and a plain split finds them faster.
-const PRINTABLE_ASCII = /^[ -~\t\n\r]*$/;
-
 export function tokenize(text: string): string[] {
   const normal = normalizeText(text);
-  return normal.split(PRINTABLE_ASCII.test(normal) ? /[^A-Za-z0-9]+/ : /[^\p{L}\p{N}]+/u).filter(Boolean);
+  // Plain ASCII text's letters and digits are A-Z, a-z and 0-9, and a plain split finds them faster.
+  return normal.split(isPlainAscii(normal) ? /[^A-Za-z0-9]+/ : /[^\p{L}\p{N}]+/u).filter(Boolean);
 }
 
 /** searchTerm's answers, remembered: the same few thousand words come again and again. */

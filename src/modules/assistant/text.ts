@@ -26,6 +26,11 @@ const MAPPED = /[\u06F0-\u06F9\u0660-\u0669\u064A\u0649\u0643\u0629\u06C0\u0623\
 // Printable ASCII, tabs and line breaks need only lower-casing: nothing else below changes them.
 const NOT_ASCII = /[^ -~\t\n\r]/;
 
+/** True when the text holds only printable ASCII, tabs and line breaks. */
+export function isPlainAscii(text: string): boolean {
+  return !NOT_ASCII.test(text);
+}
+
 function mapped(ch: string): string {
   const code = ch.charCodeAt(0);
   if (code >= PERSIAN_DIGIT_BASE && code <= PERSIAN_DIGIT_BASE + 9) return String(code - PERSIAN_DIGIT_BASE);
@@ -35,7 +40,7 @@ function mapped(ch: string): string {
 
 /** One spelling for the same Persian word, so an index and a query meet. */
 export function normalizeText(input: string): string {
-  if (!NOT_ASCII.test(input)) return input.toLowerCase();
+  if (isPlainAscii(input)) return input.toLowerCase();
   // Persian writes the parts of one word with a ZWNJ, a space or nothing (سرمایه‌گذاری, سرمایه گذاری):
   // a space makes the first two meet, and the parts become separate search terms.
   return input
