@@ -41,6 +41,8 @@ const CLASSES_ALLOWED: Record<string, string> = {
   'modules/assistant/knowledge.ts: KnowledgeBase':
     'the passages of every source and their indexes, for the life of the app',
   'modules/assistant/ngrams.ts: PhrasingIndex': 'an n-gram index over the phrasings, changed one owner at a time',
+  'modules/assistant/word-index.ts: WordIndex':
+    "an inverted index of the passages' words, changed one passage at a time",
   'modules/assistant/providers/offline.ts: OfflineProvider': 'one implementation of AnswerProvider',
   'modules/assistant/providers/openai.ts: OpenAiProvider':
     "one implementation of AnswerProvider, holding the model server's client",

@@ -1,14 +1,12 @@
-// One language's share of the knowledge base: its passages, their BM25 index (MiniSearch), the
+// One language's share of the knowledge base: its passages, their BM25 index (word-index.ts), the
 // trigram index of their phrasings (ngrams.ts), the words they use and in how many passages each
 // occurs. Built whole at start; afterwards a passage is added, replaced or removed on its own, so a
 // change to one article re-indexes that article only.
-import MiniSearch from 'minisearch';
 import type { Locale } from '../../core/i18n.js';
 import type { Passage } from './knowledge-files.js';
 import { PhrasingIndex } from './ngrams.js';
 import { queryTerms, searchTerm, tokenize } from './terms.js';
-
-type Indexed = Passage & { key: string };
+import { WordIndex } from './word-index.js';
 
 // An answer sentence counts as a phrasing of its passage, discounted: it says how, not how members ask.
 const ANSWER_SENTENCE_WEIGHT = 0.5;
@@ -61,33 +59,29 @@ export class LanguageIndex {
   vocabularyVersion = 0;
   /** In how many passages (heading, alternates or answer) each word occurs. */
   readonly frequency = new Map<string, number>();
-  readonly search = new MiniSearch<Indexed>({
-    idField: 'key',
-    fields: ['question', 'answer'],
-    storeFields: [],
-    tokenize,
-    processTerm: searchTerm,
-  });
+  /** By slot: the passage holding it. */
+  readonly bySlot: Array<Passage | undefined> = [];
+  readonly words = new WordIndex(tokenize, searchTerm);
   phrasings!: PhrasingIndex;
 
   constructor(
     readonly lang: Locale,
     passages: Passage[],
     private readonly outside: string[],
-    private readonly words: Words,
+    private readonly wordsOf: Words,
   ) {
     // The words first: how a phrasing is read depends on the vocabulary of every passage.
     for (const p of passages) {
       this.passages.set(p.id, p);
       this.count(p, 1);
+      this.words.add(this.takeSlot(p), fields(p));
     }
-    this.search.addAll(passages.map(indexed));
   }
 
   /** Builds the phrasing index, once the knowledge base reads words with this language's vocabulary. */
   indexPhrasings(): void {
-    const phrasings = [...this.passages.values()].flatMap((p) => this.phrasingsOf(p, this.takeSlot(p.id)));
-    phrasings.push(...this.outside.map((text) => ({ owner: OUTSIDE_OWNER, words: this.words(text) })));
+    const phrasings = [...this.passages.values()].flatMap((p) => this.phrasingsOf(p, this.slots.get(p.id)!));
+    phrasings.push(...this.outside.map((text) => ({ owner: OUTSIDE_OWNER, words: this.wordsOf(text) })));
     this.phrasings = new PhrasingIndex(phrasings);
   }
 
@@ -96,9 +90,10 @@ export class LanguageIndex {
     return this.nextSlot;
   }
 
-  private takeSlot(id: string): number {
+  private takeSlot(passage: Passage): number {
     const slot = this.freeSlots.pop() ?? this.nextSlot++;
-    this.slots.set(id, slot);
+    this.slots.set(passage.id, slot);
+    this.bySlot[slot] = passage;
     return slot;
   }
 
@@ -113,10 +108,10 @@ export class LanguageIndex {
 
   private phrasingsOf(p: Passage, owner: number): Array<{ owner: number; words: string[]; weight?: number }> {
     return [
-      ...[p.question, ...p.alternates].map((text) => ({ owner, words: this.words(text) })),
+      ...[p.question, ...p.alternates].map((text) => ({ owner, words: this.wordsOf(text) })),
       ...p.answer
         .split(/[.!?؟;؛:]\s/)
-        .map((text) => ({ owner, words: this.words(text), weight: ANSWER_SENTENCE_WEIGHT })),
+        .map((text) => ({ owner, words: this.wordsOf(text), weight: ANSWER_SENTENCE_WEIGHT })),
     ];
   }
 
@@ -126,10 +121,11 @@ export class LanguageIndex {
     if (!passage) return undefined;
     this.passages.delete(id);
     this.count(passage, -1);
-    this.search.discard(id);
     const slot = this.slots.get(id)!;
+    this.words.remove(slot);
     this.phrasings.remove(slot);
     this.slots.delete(id);
+    this.bySlot[slot] = undefined;
     this.freeSlots.push(slot);
     return passage;
   }
@@ -139,11 +135,13 @@ export class LanguageIndex {
     this.remove(passage.id);
     this.passages.set(passage.id, passage);
     this.count(passage, 1);
-    this.search.add(indexed(passage));
-    this.phrasings.add(this.phrasingsOf(passage, this.takeSlot(passage.id)));
+    const slot = this.takeSlot(passage);
+    this.words.add(slot, fields(passage));
+    this.phrasings.add(this.phrasingsOf(passage, slot));
   }
 }
 
-function indexed(p: Passage): Indexed {
-  return { ...p, key: p.id, question: [p.question, ...p.alternates].join('\n') };
+/** A passage's two searched fields: its questions (heading and alternates), its answer. */
+function fields(p: Passage): [string, string] {
+  return [[p.question, ...p.alternates].join('\n'), p.answer];
 }

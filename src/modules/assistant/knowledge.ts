@@ -14,10 +14,20 @@ import {
   type Thesaurus,
 } from './knowledge-files.js';
 import { LanguageIndex, OUTSIDE_OWNER, ownSource, type PassageSource, persianTexts } from './knowledge-index.js';
-import { DEFAULT_RANKING, type Hit, type Ranking, type SearchMatch } from './ranking.js';
+import {
+  DEFAULT_RANKING,
+  describe,
+  type Hit,
+  type MatchOptions,
+  type Ranked,
+  type Ranking,
+  rankPassages,
+  type SearchMatch,
+  topSlots,
+} from './ranking.js';
 import { indexedStem, SUFFIXES, tokenize } from './terms.js';
 
-export { DEFAULT_RANKING, type Hit, type Ranking, type SearchMatch } from './ranking.js';
+export { DEFAULT_RANKING, type Hit, type MatchOptions, type Ranking, type SearchMatch } from './ranking.js';
 export type { PassageSource } from './knowledge-index.js';
 export {
   DEFAULT_KNOWLEDGE_DIR,
@@ -213,60 +223,49 @@ export class KnowledgeBase implements PassageSource {
    * "where" or چند, says little either way; a word no passage uses counts as the rarest).
    * A question about something else (the weather, a pizza) has most of its weight unknown.
    */
-  match(query: string, lang: Locale, limit = 3): SearchMatch {
-    const { words, terms, translated } = this.expand(query, lang);
-    if (terms.length === 0) return { hits: [], known: 0, outside: 0, closest: 0 };
-    const index = this.languages.get(lang)!;
-    const own = [...index.passages.values()];
-    const results = index.search.search(terms.join(' '), {
-      boost: { question: 2 },
-      prefix: (term) => term.length >= 4,
-      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-      combineWith: 'OR',
-      // The terms are already processed; the index's processTerm would only stem them twice.
-      processTerm: (term) => term,
-      tokenize: (text) => text.split(' '),
-    });
-    const byId = new Map(results.map((r) => [String(r.id), r]));
-    const similarity = index.phrasings.similarities(words, index.owners);
-    const { wordWeight, halfScore, coverageWeight } = this.ranking[lang];
-    const frequency = index.frequency;
-    const weights = words.map((word) => Math.log(1 + own.length / (frequency.get(word) ?? 1)));
-    const totalWeight = weights.reduce((a, b) => a + b, 0) || 1;
-    const hits = own.map((passage) => {
-      const result = byId.get(passage.id);
-      const closeness = similarity[index.slots.get(passage.id)!]!;
-      const bm25 = result?.score ?? 0;
-      const coverage = Math.min(1, (result?.queryTerms.length ?? 0) / Math.max(1, words.length));
-      const score =
-        wordWeight * (bm25 / (bm25 + halfScore)) +
-        coverageWeight * coverage +
-        (1 - wordWeight - coverageWeight) * closeness;
-      // The share of the message (by rarity) this passage itself holds, a word or what a phrase made
-      // of it adds; none when the word search did not find the passage (most passages).
-      const holds = result ? new Set(result.queryTerms) : undefined;
-      const ownShare = holds
-        ? words.reduce(
-            (sum, word, w) =>
-              holds.has(word) || translated.get(word)?.some((add) => holds.has(add)) ? sum + weights[w]! : sum,
-            0,
-          ) / totalWeight
-        : 0;
-      return { passage, score, coverage, similarity: closeness, own: ownShare };
-    });
-    const matched = new Set(results.flatMap((r) => r.queryTerms));
-    const knownWeight = words.reduce(
-      (sum, word, w) => (matched.has(word) || translated.has(word) ? sum + weights[w]! : sum),
-      0,
-    );
-    const known = words.length === 0 ? 0 : knownWeight / totalWeight;
-    const closest = hits.reduce((max, hit) => Math.max(max, hit.similarity), 0);
-    return {
-      hits: hits.sort((a, b) => b.score - a.score).slice(0, limit),
-      known,
-      outside: similarity[OUTSIDE_OWNER]!,
-      closest,
-    };
+  match(query: string, lang: Locale, limit = 3, options: MatchOptions = {}): SearchMatch {
+    const ranked = this.rank(query, lang, options.bonus);
+    if (!ranked) return { hits: [], known: 0, outside: 0, closest: 0 };
+    // Every passage is scored in one pass over numbers; only the best `limit` (and those asked for
+    // in `also`) become hits. Ties keep the slot order (the order passages were first indexed).
+    const { bySlot, slots } = ranked.index;
+    const best = topSlots(bySlot, ranked.scoreOf, limit);
+    for (const id of options.also ?? []) {
+      const slot = slots.get(id);
+      if (slot !== undefined && !best.some((b) => b.slot === slot)) best.push({ slot, score: ranked.scoreOf(slot) });
+    }
+    best.sort((a, b) => b.score - a.score || a.slot - b.slot);
+    return describe(ranked, best);
+  }
+
+  /** Every passage's score for the query (match's score), by passage id; passages scoring 0 are left out. */
+  scores(query: string, lang: Locale): Map<string, number> {
+    const scores = new Map<string, number>();
+    const ranking = this.rank(query, lang);
+    if (!ranking) return scores;
+    const { bySlot } = ranking.index;
+    for (let slot = OUTSIDE_OWNER + 1; slot < bySlot.length; slot += 1) {
+      const score = bySlot[slot] ? ranking.scoreOf(slot) : 0;
+      if (score > 0) scores.set(bySlot[slot]!.id, score);
+    }
+    return scores;
+  }
+
+  /** One search's numbers: every slot's score and what the hits are described with (ranking.ts). */
+  private rank(query: string, lang: Locale, bonus?: MatchOptions['bonus']): Ranked | undefined {
+    const expanded = this.expand(query, lang);
+    if (expanded.terms.length === 0) return undefined;
+    return rankPassages(this.languages.get(lang)!, expanded, this.ranking[lang], bonus);
+  }
+
+  /** The passages of a language that list the pages they belong to. */
+  withPages(lang: Locale): Passage[] {
+    return [...this.languages.get(lang)!.passages.values()].filter((p) => p.pages && p.pages.length > 0);
+  }
+
+  /** The passages of a topic in a language. */
+  ofTopic(lang: Locale, topic: string): Passage[] {
+    return [...this.languages.get(lang)!.passages.values()].filter((p) => p.topic === topic);
   }
 
   /** Other passages of the same topic, for suggestions. */

@@ -76,6 +76,8 @@ export class PhrasingIndex {
   private idf = new Float64Array(1024);
   private idfState = new Int32Array(1024);
   private countState = 1;
+  /** Scratch space by entry for similarities(): every value is 0 between calls. */
+  private dots = new Float64Array(1024);
 
   constructor(phrasings: Phrasing[]) {
     this.add(phrasings);
@@ -215,17 +217,25 @@ export class PhrasingIndex {
   /** Per owner, the best (weighted) cosine similarity of the words to one of its phrasings (0 to 1). */
   similarities(words: string[], owners: number): Float64Array {
     if (this.changed > this.documents * DRIFT) this.reweigh();
-    const dots = new Float64Array(this.owners.length);
+    if (this.dots.length < this.owners.length) this.dots = new Float64Array(this.owners.length * 2);
+    const dots = this.dots;
+    // Only the entries sharing a trigram with the words are visited, and set back to 0 after.
+    const touched: number[] = [];
     for (const [g, v] of this.vector(words)) {
       const id = this.ids.get(g);
       if (id === undefined) continue;
       const entries = this.postingEntries[id]!;
       const values = this.postingValues[id]!;
-      for (let k = 0; k < entries.length; k += 1) dots[entries[k]!] = dots[entries[k]!]! + v * values[k]!;
+      for (let k = 0; k < entries.length; k += 1) {
+        const entry = entries[k]!;
+        if (dots[entry] === 0) touched.push(entry);
+        dots[entry] = dots[entry]! + v * values[k]!;
+      }
     }
     const best = new Float64Array(owners);
-    for (let entry = 0; entry < dots.length; entry += 1) {
+    for (const entry of touched) {
       const score = dots[entry]! * this.weights[entry]!;
+      dots[entry] = 0;
       const owner = this.owners[entry]!;
       if (owner >= 0 && score > best[owner]!) best[owner] = score;
     }

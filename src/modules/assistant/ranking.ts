@@ -3,6 +3,8 @@
 // evaluation's tuning half with eval/assistant/tune.ts).
 import type { Locale } from '../../core/i18n.js';
 import type { Passage } from './knowledge-files.js';
+import { type LanguageIndex, OUTSIDE_OWNER } from './knowledge-index.js';
+import type { WordResults } from './word-index.js';
 
 export interface Hit {
   passage: Passage;
@@ -42,3 +44,133 @@ export const DEFAULT_RANKING: Record<Locale, Ranking> = {
   en: { wordWeight: 0.6, halfScore: 64, coverageWeight: 0 },
   fa: { wordWeight: 0.6, halfScore: 64, coverageWeight: 0 },
 };
+
+/** What match() ranks besides its best: passages named, and a score added to each passage (by id). */
+export interface MatchOptions {
+  /** Passages ranked whatever their score (they join the best `limit`). */
+  also?: ReadonlySet<string>;
+  /** Added to each passage's score: weight × its score in `scores` (0 when absent). */
+  bonus?: { scores: ReadonlyMap<string, number>; weight: number };
+}
+
+/** A query as the knowledge base reads it (KnowledgeBase.expand). */
+export interface Expanded {
+  words: string[];
+  terms: string[];
+  translated: Map<string, string[]>;
+}
+
+/** One search in one language: every slot's score (scoreOf), and what hits are described with. */
+export interface Ranked {
+  index: LanguageIndex;
+  expanded: Expanded;
+  /** The terms searched, a phrase's several words apart, in order, repeats kept. */
+  searched: string[];
+  found: WordResults;
+  similarity: Float64Array;
+  /** Per word of the query: its rarity among the passages. */
+  weights: number[];
+  totalWeight: number;
+  scoreOf: (slot: number) => number;
+}
+
+/**
+ * Each passage's score mixes its word score (BM25 over headings, alternate questions and answers,
+ * with prefix and fuzzy matches, saturated) and the character-trigram similarity of the query to
+ * its closest phrasing.
+ */
+export function rankPassages(
+  index: LanguageIndex,
+  expanded: Expanded,
+  ranking: Ranking,
+  bonus?: MatchOptions['bonus'],
+): Ranked {
+  const { words, terms } = expanded;
+  // A term of several words (a thesaurus phrase's addition) is searched word by word, each time it comes.
+  const searched = terms.join(' ').split(' ').filter(Boolean);
+  const found = index.words.search(searched, { prefixFrom: 4, fuzzyFrom: 5 });
+  const similarity = index.phrasings.similarities(words, index.owners);
+  const { wordWeight, halfScore, coverageWeight } = ranking;
+  const passages = index.passages.size;
+  const weights = words.map((word) => Math.log(1 + passages / (index.frequency.get(word) ?? 1)));
+  const totalWeight = weights.reduce((a, b) => a + b, 0) || 1;
+  const scoreOf = (slot: number): number => {
+    const bm25 = found.scores[slot] ?? 0;
+    const coverage = Math.min(1, (found.counts[slot] ?? 0) / Math.max(1, words.length));
+    const score =
+      wordWeight * (bm25 / (bm25 + halfScore)) +
+      coverageWeight * coverage +
+      (1 - wordWeight - coverageWeight) * (similarity[slot] ?? 0);
+    return bonus ? score + bonus.weight * (bonus.scores.get(index.bySlot[slot]!.id) ?? 0) : score;
+  };
+  return { index, expanded, searched, found, similarity, weights, totalWeight, scoreOf };
+}
+
+/** The hits of the chosen slots, and how the query relates to the knowledge base as a whole. */
+export function describe(ranked: Ranked, best: Array<{ slot: number; score: number }>): SearchMatch {
+  const { index, expanded, searched, found, similarity, weights, totalWeight } = ranked;
+  const { words, translated } = expanded;
+  const hits = best.map(({ slot, score }) => {
+    const count = found.counts[slot] ?? 0;
+    // The share of the message (by rarity) this passage itself holds, a word or what a phrase made
+    // of it adds; none when the word search did not find the passage.
+    const holds = new Set(found.termsOf(slot).map((t) => searched[t]!));
+    const own =
+      count === 0
+        ? 0
+        : words.reduce(
+            (sum, word, w) =>
+              holds.has(word) || translated.get(word)?.some((add) => holds.has(add)) ? sum + weights[w]! : sum,
+            0,
+          ) / totalWeight;
+    return {
+      passage: index.bySlot[slot]!,
+      score,
+      coverage: Math.min(1, count / Math.max(1, words.length)),
+      similarity: similarity[slot] ?? 0,
+      own,
+    };
+  });
+  const knownWeight = words.reduce(
+    (sum, word, w) => (found.matched.has(word) || translated.has(word) ? sum + weights[w]! : sum),
+    0,
+  );
+  let closest = 0;
+  for (let slot = OUTSIDE_OWNER + 1; slot < similarity.length; slot += 1)
+    if (index.bySlot[slot] && similarity[slot]! > closest) closest = similarity[slot]!;
+  return {
+    hits,
+    known: words.length === 0 ? 0 : knownWeight / totalWeight,
+    outside: similarity[OUTSIDE_OWNER]!,
+    closest,
+  };
+}
+
+/** Up to this many, the best slots are kept in a short sorted list as the scores come. */
+const SMALL_LIMIT = 64;
+
+/** The `limit` live slots of the highest score, best first (ties: the lower slot first). */
+export function topSlots(
+  bySlot: ReadonlyArray<Passage | undefined>,
+  scoreOf: (slot: number) => number,
+  limit: number,
+): Array<{ slot: number; score: number }> {
+  const best: Array<{ slot: number; score: number }> = [];
+  if (limit <= 0) return best;
+  if (limit > SMALL_LIMIT) {
+    // A long list (the help centre ranks every passage): score all, one sort.
+    for (let slot = OUTSIDE_OWNER + 1; slot < bySlot.length; slot += 1)
+      if (bySlot[slot]) best.push({ slot, score: scoreOf(slot) });
+    return best.sort((a, b) => b.score - a.score || a.slot - b.slot).slice(0, limit);
+  }
+  for (let slot = OUTSIDE_OWNER + 1; slot < bySlot.length; slot += 1) {
+    if (!bySlot[slot]) continue;
+    const score = scoreOf(slot);
+    if (best.length === limit && score <= best[limit - 1]!.score) continue;
+    let at = best.length;
+    while (at > 0 && best[at - 1]!.score < score) at -= 1;
+    best.splice(at, 0, { slot, score });
+    if (best.length > limit) best.pop();
+  }
+  return best;
+}

@@ -90,6 +90,13 @@ const MAX_ASKED = 6;
 /** Exchanges further back than this are not read. */
 const EARLIER_EXCHANGES = 2;
 
+/**
+ * How many passages a search ranks in full. The page and the conversation can raise a passage
+ * only if it is ranked, so the passages they point at (aroundTurn) are ranked as well; any other
+ * passage below the first CANDIDATES cannot reach the first three.
+ */
+const CANDIDATES = 50;
+
 export interface UnderstandOptions {
   thresholds?: Record<Locale, Thresholds>;
   reading?: Reading;
@@ -100,9 +107,11 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
   const finglish = isFinglish(turn.message);
   const language = finglish ? 'fa' : messageLanguage(turn.message);
   const rule = (options.thresholds ?? DEFAULT_THRESHOLDS)[language];
-  const everyPassage = knowledge.count(language);
+  const around = aroundTurn(knowledge, language, turn, reading);
   const search = (text: string): SearchMatch =>
-    finglish ? searchFinglish(knowledge, text, reading.englishWeight) : knowledge.match(text, language, everyPassage);
+    finglish
+      ? searchFinglish(knowledge, text, reading.englishWeight, around)
+      : knowledge.match(text, language, CANDIDATES, { also: around });
 
   let match = search(turn.message);
   const parts = messageParts(turn.message);
@@ -141,6 +150,19 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
     }
   }
   return { language, finglish, hits, weakMatch, passages, via };
+}
+
+/** The passages the page or the conversation could raise (see inContext), ranked whatever their score. */
+function aroundTurn(knowledge: KnowledgeBase, language: Locale, turn: Turn, reading: Reading): Set<string> | undefined {
+  const ids = new Set<string>();
+  if (turn.page)
+    for (const id of pageAffinities(knowledge.withPages(language), turn.page, reading.moduleShare).keys()) ids.add(id);
+  for (const exchange of (turn.earlier ?? []).slice(0, EARLIER_EXCHANGES))
+    for (const id of exchange.sources) {
+      const source = knowledge.passage(language, id);
+      if (source) for (const passage of knowledge.ofTopic(language, source.topic)) ids.add(passage.id);
+    }
+  return ids.size > 0 ? ids : undefined;
 }
 
 /**
@@ -195,14 +217,18 @@ function inContext(knowledge: KnowledgeBase, match: SearchMatch, turn: Turn, rea
  * low khorde, mitoonam bokonamesh high?) and a passage has the same id in both languages. Whether
  * to answer stays the Persian search's (its known share, its outside questions).
  */
-function searchFinglish(knowledge: KnowledgeBase, message: string, englishWeight: number): SearchMatch {
-  const persian = knowledge.match(knowledge.readLatin(message), 'fa', knowledge.count('fa'));
-  if (englishWeight === 0) return persian;
-  const english = new Map(
-    knowledge.match(message, 'en', knowledge.count('en')).hits.map((hit) => [hit.passage.id, hit.score]),
-  );
-  const hits = persian.hits
-    .map((hit) => ({ ...hit, score: hit.score + englishWeight * (english.get(hit.passage.id) ?? 0) }))
-    .sort((a, b) => b.score - a.score);
-  return { ...persian, hits };
+function searchFinglish(
+  knowledge: KnowledgeBase,
+  message: string,
+  englishWeight: number,
+  around: Set<string> | undefined,
+): SearchMatch {
+  const persian = knowledge.readLatin(message);
+  if (englishWeight === 0) return knowledge.match(persian, 'fa', CANDIDATES, { also: around });
+  // Every passage's English score joins its Persian one before the best are chosen (a passage has the same id in both).
+  const english = knowledge.scores(message, 'en');
+  return knowledge.match(persian, 'fa', CANDIDATES, {
+    also: around,
+    bonus: { scores: english, weight: englishWeight },
+  });
 }

@@ -1,0 +1,219 @@
+// The word (BM25) half of the knowledge base's search: an inverted index of the search terms of
+// each passage's two fields (its questions, its answer), kept in flat arrays by passage slot, so a
+// search adds numbers into one typed array instead of building an object per passage and term.
+// Scores are MiniSearch's (BM25+ with its k, b and d, its field boosts, and its weights for prefix
+// and fuzzy matches, the terms found in its radix tree); the dictionary is MiniSearch's own radix
+// tree, so prefix and fuzzy matches come in the same order and the sums are the same numbers.
+import SearchableMap from 'minisearch/SearchableMap';
+
+// MiniSearch's defaults (BM25+ parameters and the weights of derived terms).
+const K = 1.2;
+const B = 0.7;
+const D = 0.5;
+const PREFIX_WEIGHT = 0.375;
+const FUZZY_WEIGHT = 0.45;
+const MAX_FUZZY = 6;
+
+/** The two fields of a passage, and how much a match in each counts. */
+export const FIELDS = ['question', 'answer'] as const;
+const BOOSTS = [2, 1];
+
+export interface WordQuery {
+  /** Terms of length ≥ this also match the terms they start. */
+  prefixFrom: number;
+  /** Terms of length ≥ this also match terms within a fifth of their length in edits. */
+  fuzzyFrom: number;
+}
+
+export interface WordResults {
+  /** The slots some term matched, in the order first matched. */
+  slots: number[];
+  /** By slot: the BM25 score (0 for a slot no term matched). */
+  scores: Float64Array;
+  /** By slot: how many of the query's terms it matched. */
+  counts: Uint16Array;
+  /** The query terms each slot matched (term positions in the query). */
+  termsOf(slot: number): number[];
+  /** The query's terms some passage matched. */
+  matched: Set<string>;
+}
+
+/** One term's postings in one field: the slots holding it and how often. */
+interface Postings {
+  slots: number[];
+  freqs: number[];
+}
+
+export class WordIndex {
+  private readonly dictionary = new SearchableMap<number>();
+  /** Per term number, per field: its postings. */
+  private readonly postings: Postings[][] = [];
+  private readonly freeTerms: number[] = [];
+  /** Per field, per slot: the number of distinct tokens of the field (MiniSearch's field length). */
+  private readonly lengths: number[][] = [[], []];
+  /** Per slot, per field: the term numbers it holds, once each. */
+  private readonly termsOfSlot: number[][][] = [];
+  private readonly average = [0, 0];
+  private documents = 0;
+
+  constructor(
+    private readonly tokenize: (text: string) => string[],
+    private readonly processTerm: (token: string) => string | null,
+  ) {}
+
+  /** The number of slots the scores arrays cover. */
+  get size(): number {
+    return this.termsOfSlot.length;
+  }
+
+  add(slot: number, fields: readonly [string, string]): void {
+    if (this.termsOfSlot[slot]) this.remove(slot);
+    const held: number[][] = [];
+    for (let field = 0; field < FIELDS.length; field += 1) {
+      const tokens = this.tokenize(fields[field]!);
+      const length = new Set(tokens).size;
+      this.lengths[field]![slot] = length;
+      this.average[field] = (this.average[field]! * this.documents + length) / (this.documents + 1);
+      const counts = new Map<number, number>();
+      for (const token of tokens) {
+        const term = this.processTerm(token);
+        if (!term) continue;
+        const id = this.dictionary.fetch(term, () => this.newTerm());
+        counts.set(id, (counts.get(id) ?? 0) + 1);
+      }
+      for (const [id, count] of counts) {
+        const postings = this.postings[id]![field]!;
+        postings.slots.push(slot);
+        postings.freqs.push(count);
+      }
+      held.push([...counts.keys()]);
+    }
+    this.termsOfSlot[slot] = held;
+    this.documents += 1;
+  }
+
+  remove(slot: number): void {
+    const held = this.termsOfSlot[slot];
+    if (!held) return;
+    for (let field = 0; field < FIELDS.length; field += 1) {
+      const length = this.lengths[field]![slot]!;
+      this.average[field] =
+        this.documents === 1 ? 0 : (this.average[field]! * this.documents - length) / (this.documents - 1);
+      for (const id of held[field]!) {
+        const postings = this.postings[id]![field]!;
+        const at = postings.slots.indexOf(slot);
+        const last = postings.slots.length - 1;
+        postings.slots[at] = postings.slots[last]!;
+        postings.freqs[at] = postings.freqs[last]!;
+        postings.slots.pop();
+        postings.freqs.pop();
+      }
+    }
+    for (const id of new Set(held.flat())) if (this.postings[id]!.every((p) => p.slots.length === 0)) this.dropTerm(id);
+    delete this.termsOfSlot[slot];
+    this.documents -= 1;
+  }
+
+  private newTerm(): number {
+    const id = this.freeTerms.pop() ?? this.postings.length;
+    this.postings[id] = FIELDS.map(() => ({ slots: [], freqs: [] }));
+    return id;
+  }
+
+  private dropTerm(id: number): void {
+    for (const [term, value] of this.dictionary)
+      if (value === id) {
+        this.dictionary.delete(term);
+        break;
+      }
+    this.freeTerms.push(id);
+  }
+
+  /**
+   * Every slot's score for the terms (OR): per term, the sum over its exact, prefix and fuzzy
+   * matches in both fields; the terms' sums added; the total times the number of terms matched.
+   */
+  search(terms: string[], query: WordQuery): WordResults {
+    const size = this.size;
+    const scores = new Float64Array(size);
+    const counts = new Uint16Array(size);
+    const partial = new Float64Array(size);
+    const slots: number[] = [];
+    // The query terms of each slot, as a linked list: head by slot, then next and term position by entry.
+    const head = new Int32Array(size).fill(-1);
+    const next: number[] = [];
+    const position: number[] = [];
+    const matched = new Set<string>();
+    // By slot: 1 + the position of the last term that touched it.
+    const stamp = new Int32Array(size);
+    const touched: number[] = [];
+    for (const [t, term] of terms.entries()) {
+      touched.length = 0;
+      for (const [id, weight] of this.derived(term, query)) {
+        for (let field = 0; field < FIELDS.length; field += 1) {
+          const { slots: held, freqs } = this.postings[id]![field]!;
+          if (held.length === 0) continue;
+          const idf = Math.log(1 + (this.documents - held.length + 0.5) / (held.length + 0.5));
+          const lengths = this.lengths[field]!;
+          const average = this.average[field]!;
+          const factor = weight * BOOSTS[field]!;
+          for (let k = 0; k < held.length; k += 1) {
+            const slot = held[k]!;
+            const tf = freqs[k]!;
+            const raw = idf * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * lengths[slot]!) / average)));
+            partial[slot] = partial[slot]! + factor * raw;
+            if (stamp[slot] !== t + 1) {
+              stamp[slot] = t + 1;
+              touched.push(slot);
+            }
+          }
+        }
+      }
+      if (touched.length === 0) continue;
+      matched.add(term);
+      // A term given twice is scored twice but counts once among the terms a slot matched (as in MiniSearch).
+      const first = terms.indexOf(term) === t;
+      for (const slot of touched) {
+        scores[slot] = scores[slot]! + partial[slot]!;
+        partial[slot] = 0;
+        if (!first) continue;
+        counts[slot] = counts[slot]! + 1;
+        if (head[slot] === -1) slots.push(slot);
+        next.push(head[slot]!);
+        position.push(t);
+        head[slot] = next.length - 1;
+      }
+    }
+    for (const slot of slots) scores[slot] = scores[slot]! * counts[slot]!;
+    const termsOf = (slot: number): number[] => {
+      const out: number[] = [];
+      for (let entry = head[slot]!; entry !== -1; entry = next[entry]!) out.push(position[entry]!);
+      return out.reverse();
+    };
+    return { slots, scores, counts, termsOf, matched };
+  }
+
+  /** A term's matches in the dictionary with their weights: exact, then prefix, then fuzzy (MiniSearch's order). */
+  private derived(term: string, query: WordQuery): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    const exact = this.dictionary.get(term);
+    if (exact !== undefined) out.push([exact, 1]);
+    const fuzzy =
+      term.length >= query.fuzzyFrom
+        ? this.dictionary.fuzzyGet(term, Math.min(MAX_FUZZY, Math.round(term.length * 0.2)))
+        : undefined;
+    if (term.length >= query.prefixFrom)
+      for (const [found, id] of this.dictionary.atPrefix(term)) {
+        const distance = found.length - term.length;
+        if (!distance) continue;
+        fuzzy?.delete(found);
+        out.push([id, (PREFIX_WEIGHT * found.length) / (found.length + 0.3 * distance)]);
+      }
+    if (fuzzy)
+      for (const [found, [id, distance]] of fuzzy) {
+        if (!distance) continue;
+        out.push([id, (FUZZY_WEIGHT * found.length) / (found.length + distance)]);
+      }
+    return out;
+  }
+}

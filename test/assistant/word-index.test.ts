@@ -1,0 +1,108 @@
+// The knowledge base's word index against MiniSearch, whose scores it keeps: the same numbers for
+// the bundled passages and many generated ones, after removals the numbers of an index built
+// without the removed passages, and a ranking of the best few equal to the ranking of everything.
+import MiniSearch from 'minisearch';
+import { describe, expect, it } from 'vitest';
+import { generatedArticles } from '../../bench/knowledge/corpus.js';
+import { DEFAULT_RANKING, KnowledgeBase, loadPassages, type Passage } from '../../src/modules/assistant/knowledge.js';
+import { searchTerm, tokenize } from '../../src/modules/assistant/terms.js';
+import { WordIndex } from '../../src/modules/assistant/word-index.js';
+
+const fields = (p: Passage): [string, string] => [[p.question, ...p.alternates].join('\n'), p.answer];
+const QUERY = { prefixFrom: 4, fuzzyFrom: 5 };
+
+function miniSearch(passages: Passage[]) {
+  const index = new MiniSearch<{ key: string; question: string; answer: string }>({
+    idField: 'key',
+    fields: ['question', 'answer'],
+    storeFields: [],
+    tokenize,
+    processTerm: searchTerm,
+  });
+  index.addAll(passages.map((p) => ({ key: p.id, question: fields(p)[0], answer: p.answer })));
+  return (terms: string[]) =>
+    index.search(terms.join(' '), {
+      boost: { question: 2 },
+      prefix: (term) => term.length >= 4,
+      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      combineWith: 'OR',
+      processTerm: (term) => term,
+      tokenize: (text) => text.split(' '),
+    });
+}
+
+function wordIndex(passages: Passage[]) {
+  const index = new WordIndex(tokenize, searchTerm);
+  for (const [i, p] of passages.entries()) index.add(i + 1, fields(p));
+  return index;
+}
+
+const generated: Passage[] = generatedArticles(150)
+  .filter((a) => a.lang === 'en')
+  .map((a) => ({
+    id: a.key,
+    lang: a.lang,
+    topic: 'generated',
+    question: a.title,
+    alternates: a.questions,
+    answer: a.body,
+  }));
+const english = [...loadPassages().filter((p) => p.lang === 'en'), ...generated];
+// Real questions' terms, a term given twice, prefixes (refund → refunds) and typos (paymnt).
+const QUERIES = [
+  ['refund'],
+  ['request', 'refund', 'long'],
+  ['paymnt', 'fail'],
+  ['project', 'review', 'project'],
+  ['password', 'reset', 'account'],
+  ['ticket', 'priority', 'respons'],
+  ['pizza'],
+];
+
+describe('word index', () => {
+  it('scores every passage as MiniSearch does, with the same matched terms', () => {
+    const reference = miniSearch(english);
+    const index = wordIndex(english);
+    let compared = 0;
+    for (const terms of QUERIES) {
+      const expected = reference(terms);
+      const found = index.search(terms, QUERY);
+      expect(found.slots.length).toBe(expected.length);
+      for (const result of expected) {
+        const slot = english.findIndex((p) => p.id === result.id) + 1;
+        expect(found.scores[slot]).toBe(result.score);
+        expect(new Set(found.termsOf(slot).map((t) => terms[t]))).toEqual(new Set(result.queryTerms));
+        compared += 1;
+      }
+    }
+    expect(compared).toBeGreaterThan(200);
+  });
+
+  it('after removals and re-additions scores as an index built from the passages that remain', () => {
+    const index = wordIndex(english);
+    const removed = new Set([3, 10, 11, 50, 120]);
+    for (const slot of removed) index.remove(slot);
+    index.add(7, fields({ ...english[6]!, answer: 'An edited answer about refunds and payments.' }));
+    const remaining = english
+      .map((p, i) => (i === 6 ? { ...p, answer: 'An edited answer about refunds and payments.' } : p))
+      .filter((_, i) => !removed.has(i + 1));
+    const reference = miniSearch(remaining);
+    for (const terms of QUERIES)
+      for (const result of reference(terms)) {
+        const slot = english.findIndex((p) => p.id === result.id) + 1;
+        expect(index.search(terms, QUERY).scores[slot]).toBeCloseTo(result.score, 9);
+      }
+  });
+
+  it('ranks the best few as a ranking of every passage would, page and conversation candidates included', () => {
+    const knowledge = new KnowledgeBase([...loadPassages(), ...generated], { en: [], fa: [] }, DEFAULT_RANKING);
+    for (const message of ['how long does a refund take', 'my paymnt failed', 'change my email address']) {
+      const all = knowledge.match(message, 'en', knowledge.count('en')).hits;
+      const few = knowledge.match(message, 'en', 5).hits;
+      expect(few.map((h) => [h.passage.id, h.score])).toEqual(all.slice(0, 5).map((h) => [h.passage.id, h.score]));
+      const named = all[all.length - 1]!.passage.id;
+      const withNamed = knowledge.match(message, 'en', 5, { also: new Set([named]) }).hits;
+      expect(withNamed.map((h) => h.passage.id)).toEqual([...few.map((h) => h.passage.id), named]);
+    }
+  });
+});
