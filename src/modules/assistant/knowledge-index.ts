@@ -5,7 +5,7 @@
 import type { Locale } from '../../core/i18n.js';
 import type { Passage } from './knowledge-files.js';
 import { PhrasingIndex } from './ngrams.js';
-import { queryTerms, searchTerm, tokenize } from './terms.js';
+import { searchTerm, tokenize } from './terms.js';
 import { WordIndex } from './word-index.js';
 
 // An answer sentence counts as a phrasing of its passage, discounted: it says how, not how members ask.
@@ -61,7 +61,7 @@ export class LanguageIndex {
   readonly frequency = new Map<string, number>();
   /** By slot: the passage holding it. */
   readonly bySlot: Array<Passage | undefined> = [];
-  readonly words = new WordIndex(tokenize, searchTerm);
+  readonly words = new WordIndex(searchTerm);
   phrasings!: PhrasingIndex;
 
   constructor(
@@ -73,8 +73,9 @@ export class LanguageIndex {
     // The words first: how a phrasing is read depends on the vocabulary of every passage.
     for (const p of passages) {
       this.passages.set(p.id, p);
-      this.count(p, 1);
-      this.words.add(this.takeSlot(p), fields(p));
+      const tokens = tokensOf(p);
+      this.count(tokens, 1);
+      this.words.add(this.takeSlot(p), fields(tokens));
     }
   }
 
@@ -97,13 +98,11 @@ export class LanguageIndex {
     return slot;
   }
 
-  private count(p: Passage, delta: number): void {
+  private count(tokens: Tokens, delta: number): void {
     // The terms of each part once: the terms of the parts joined are the union of theirs.
-    const question = queryTerms(p.question);
-    const answer = queryTerms(p.answer);
-    const headingAndAnswer = new Set([...question, ...answer]);
+    const headingAndAnswer = new Set([...terms(tokens.question), ...terms(tokens.answer)]);
     if (countInto(this.vocabulary, headingAndAnswer, delta)) this.vocabularyVersion += 1;
-    countInto(this.frequency, new Set([...headingAndAnswer, ...p.alternates.flatMap(queryTerms)]), delta);
+    countInto(this.frequency, new Set([...headingAndAnswer, ...tokens.alternates.flatMap(terms)]), delta);
   }
 
   private phrasingsOf(p: Passage, owner: number): Array<{ owner: number; words: string[]; weight?: number }> {
@@ -120,7 +119,7 @@ export class LanguageIndex {
     const passage = this.passages.get(id);
     if (!passage) return undefined;
     this.passages.delete(id);
-    this.count(passage, -1);
+    this.count(tokensOf(passage), -1);
     const slot = this.slots.get(id)!;
     this.words.remove(slot);
     this.phrasings.remove(slot);
@@ -134,14 +133,36 @@ export class LanguageIndex {
   add(passage: Passage): void {
     this.remove(passage.id);
     this.passages.set(passage.id, passage);
-    this.count(passage, 1);
+    const tokens = tokensOf(passage);
+    this.count(tokens, 1);
     const slot = this.takeSlot(passage);
-    this.words.add(slot, fields(passage));
+    this.words.add(slot, fields(tokens));
     this.phrasings.add(this.phrasingsOf(passage, slot));
   }
 }
 
-/** A passage's two searched fields: its questions (heading and alternates), its answer. */
-function fields(p: Passage): [string, string] {
-  return [[p.question, ...p.alternates].join('\n'), p.answer];
+/** A passage's parts as tokens, each tokenised once for the counts and the word index. */
+interface Tokens {
+  question: string[];
+  alternates: string[][];
+  answer: string[];
+}
+
+function tokensOf(p: Passage): Tokens {
+  return { question: tokenize(p.question), alternates: p.alternates.map(tokenize), answer: tokenize(p.answer) };
+}
+
+/** The distinct search terms of tokens (queryTerms of their text). */
+function terms(tokens: string[]): string[] {
+  const out = new Set<string>();
+  for (const token of tokens) {
+    const term = searchTerm(token);
+    if (term !== null) out.add(term);
+  }
+  return [...out];
+}
+
+/** A passage's two searched fields as tokens: its questions (heading and alternates), its answer. */
+function fields(tokens: Tokens): [string[], string[]] {
+  return [[...tokens.question, ...tokens.alternates.flat()], tokens.answer];
 }

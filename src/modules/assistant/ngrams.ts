@@ -42,6 +42,8 @@ export interface Phrasing {
  */
 const DRIFT = 0.05;
 const NO_GRAMS = new Int32Array(0);
+const NO_ENTRIES = new Int32Array(0);
+const NO_VALUES = new Float64Array(0);
 
 /**
  * TF-IDF trigram vectors of phrasings, each phrasing belonging to one owner (a passage's slot), kept
@@ -56,8 +58,11 @@ export class PhrasingIndex {
   /** Per trigram number: in how many live phrasings it occurs. */
   private readonly frequency: number[] = [];
   /** Per trigram number: the entries holding it and the value of the trigram in each, in entry order. */
-  private readonly postingEntries: number[][] = [];
-  private readonly postingValues: number[][] = [];
+  // Typed arrays grown by doubling, with the length in use apart: their contents live outside the
+  // JavaScript heap, so the collector neither scans nor copies the index's millions of numbers.
+  private readonly postingEntries: Int32Array[] = [];
+  private readonly postingValues: Float64Array[] = [];
+  private readonly postingLength: number[] = [];
   private readonly wordGrams = new Map<string, Int32Array>();
   private documents = 0;
   /** Per entry: its owner, or -1 once removed. */
@@ -81,6 +86,7 @@ export class PhrasingIndex {
 
   constructor(phrasings: Phrasing[]) {
     this.add(phrasings);
+    this.trim();
     this.changed = 0;
   }
 
@@ -90,8 +96,9 @@ export class PhrasingIndex {
       id = this.frequency.length;
       this.ids.set(gram, id);
       this.frequency.push(0);
-      this.postingEntries.push([]);
-      this.postingValues.push([]);
+      this.postingEntries.push(NO_ENTRIES);
+      this.postingValues.push(NO_VALUES);
+      this.postingLength.push(0);
       if (id >= this.mark.length) {
         const mark = new Int32Array(this.mark.length * 2);
         mark.set(this.mark);
@@ -153,8 +160,31 @@ export class PhrasingIndex {
     for (const g of grams) norm += sums[g]! * sums[g]!;
     norm = Math.sqrt(norm) || 1;
     for (const g of grams) {
-      this.postingEntries[g]!.push(entry);
-      this.postingValues[g]!.push(sums[g]! / norm);
+      const at = this.postingLength[g]!;
+      if (at === this.postingEntries[g]!.length) this.grow(g);
+      this.postingEntries[g]![at] = entry;
+      this.postingValues[g]![at] = sums[g]! / norm;
+      this.postingLength[g] = at + 1;
+    }
+  }
+
+  private grow(g: number): void {
+    const size = Math.max(4, this.postingEntries[g]!.length * 2);
+    const entries = new Int32Array(size);
+    entries.set(this.postingEntries[g]!);
+    const values = new Float64Array(size);
+    values.set(this.postingValues[g]!);
+    this.postingEntries[g] = entries;
+    this.postingValues[g] = values;
+  }
+
+  /** Gives back the room grown postings do not use (after a build, which adds no more for a while). */
+  private trim(): void {
+    for (let g = 0; g < this.postingLength.length; g += 1) {
+      const length = this.postingLength[g]!;
+      if (length === this.postingEntries[g]!.length) continue;
+      this.postingEntries[g] = this.postingEntries[g]!.slice(0, length);
+      this.postingValues[g] = this.postingValues[g]!.slice(0, length);
     }
   }
 
@@ -189,10 +219,7 @@ export class PhrasingIndex {
 
   /** Weighs every live phrasing again with today's document frequencies, as a full build would. */
   reweigh(): void {
-    for (let g = 0; g < this.postingEntries.length; g += 1) {
-      this.postingEntries[g] = [];
-      this.postingValues[g] = [];
-    }
+    this.postingLength.fill(0);
     for (let entry = 0; entry < this.owners.length; entry += 1)
       if (this.owners[entry]! >= 0) this.post(entry, this.sequences[entry]!, this.distinct(this.sequences[entry]!));
     this.changed = 0;
@@ -226,7 +253,8 @@ export class PhrasingIndex {
       if (id === undefined) continue;
       const entries = this.postingEntries[id]!;
       const values = this.postingValues[id]!;
-      for (let k = 0; k < entries.length; k += 1) {
+      const length = this.postingLength[id]!;
+      for (let k = 0; k < length; k += 1) {
         const entry = entries[k]!;
         if (dots[entry] === 0) touched.push(entry);
         dots[entry] = dots[entry]! + v * values[k]!;

@@ -46,6 +46,9 @@ interface Postings {
 
 export class WordIndex {
   private readonly dictionary = new SearchableMap<number>();
+  /** The same terms in a plain map (a radix tree walk per token would cost more), and by number. */
+  private readonly termIds = new Map<string, number>();
+  private readonly termNames: string[] = [];
   /** Per term number, per field: its postings. */
   private readonly postings: Postings[][] = [];
   private readonly freeTerms: number[] = [];
@@ -56,21 +59,19 @@ export class WordIndex {
   private readonly average = [0, 0];
   private documents = 0;
 
-  constructor(
-    private readonly tokenize: (text: string) => string[],
-    private readonly processTerm: (token: string) => string | null,
-  ) {}
+  constructor(private readonly processTerm: (token: string) => string | null) {}
 
   /** The number of slots the scores arrays cover. */
   get size(): number {
     return this.termsOfSlot.length;
   }
 
-  add(slot: number, fields: readonly [string, string]): void {
+  /** Indexes a slot's two fields, given as their tokens. */
+  add(slot: number, fields: readonly [string[], string[]]): void {
     if (this.termsOfSlot[slot]) this.remove(slot);
     const held: number[][] = [];
     for (let field = 0; field < FIELDS.length; field += 1) {
-      const tokens = this.tokenize(fields[field]!);
+      const tokens = fields[field]!;
       const length = new Set(tokens).size;
       this.lengths[field]![slot] = length;
       this.average[field] = (this.average[field]! * this.documents + length) / (this.documents + 1);
@@ -78,7 +79,7 @@ export class WordIndex {
       for (const token of tokens) {
         const term = this.processTerm(token);
         if (!term) continue;
-        const id = this.dictionary.fetch(term, () => this.newTerm());
+        const id = this.termIds.get(term) ?? this.newTerm(term);
         counts.set(id, (counts.get(id) ?? 0) + 1);
       }
       for (const [id, count] of counts) {
@@ -114,18 +115,19 @@ export class WordIndex {
     this.documents -= 1;
   }
 
-  private newTerm(): number {
+  private newTerm(term: string): number {
     const id = this.freeTerms.pop() ?? this.postings.length;
     this.postings[id] = FIELDS.map(() => ({ slots: [], freqs: [] }));
+    this.termIds.set(term, id);
+    this.termNames[id] = term;
+    this.dictionary.set(term, id);
     return id;
   }
 
   private dropTerm(id: number): void {
-    for (const [term, value] of this.dictionary)
-      if (value === id) {
-        this.dictionary.delete(term);
-        break;
-      }
+    const term = this.termNames[id]!;
+    this.dictionary.delete(term);
+    this.termIds.delete(term);
     this.freeTerms.push(id);
   }
 
