@@ -67,6 +67,11 @@ export interface Reading {
   partConfidence: number;
   /** Weight of the English search of a Finglish message (its English words: refund, ticket, high) added to each passage's Persian score. */
   englishWeight: number;
+  /**
+   * A long message with a question inside a story: the passages are ordered by the chosen search's
+   * score plus this share of the other one's (the whole message's, or its asking parts').
+   */
+  askedWeight: number;
 }
 
 export const DEFAULT_READING: Reading = {
@@ -82,6 +87,7 @@ export const DEFAULT_READING: Reading = {
   shortWords: 4,
   partConfidence: 0.5,
   englishWeight: 0.3,
+  askedWeight: 0.4,
 };
 
 /** The parts of a long message that ask something, searched on their own at most. */
@@ -111,7 +117,9 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
   // One question inside a story: the parts that ask something, when they say it more clearly than the whole.
   if (asked.length > 0 && asked.length < parts.length) {
     const questions = search(asked.join(' '));
-    if (confidence(questions, rule) > confidence(match, rule)) match = questions;
+    const other = confidence(questions, rule) > confidence(match, rule) ? match : questions;
+    if (other === match) match = questions;
+    if (reading.askedWeight > 0) match = ordered(match, other, reading.askedWeight);
   }
 
   let via: Understanding['via'] = parts.length >= 2 ? 'questions' : 'message';
@@ -205,4 +213,11 @@ function searchFinglish(knowledge: KnowledgeBase, message: string, englishWeight
     .map((hit) => ({ ...hit, score: hit.score + englishWeight * (english.get(hit.passage.id) ?? 0) }))
     .sort((a, b) => b.score - a.score);
   return { ...persian, hits };
+}
+
+/** The chosen search's passages ordered by their score plus a share of their score in the other search. */
+function ordered(chosen: SearchMatch, other: SearchMatch, weight: number): SearchMatch {
+  const elsewhere = new Map(other.hits.map((hit) => [hit.passage.id, hit.score]));
+  const rank = (hit: Hit) => hit.score + weight * (elsewhere.get(hit.passage.id) ?? 0);
+  return { ...chosen, hits: [...chosen.hits].sort((a, b) => rank(b) - rank(a)) };
 }
