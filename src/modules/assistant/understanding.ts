@@ -72,6 +72,13 @@ export interface Reading {
    * score plus this share of the other one's (the whole message's, or its asking parts').
    */
   askedWeight: number;
+  /**
+   * A message of at most outsideWords words asked on a page: so few words sit near some question
+   * outside the scope by chance, so only this share of how much closer it is to one than to any
+   * passage (retrieval.ts, confidence) counts; a longer one keeps all of it.
+   */
+  contextOutside: number;
+  outsideWords: number;
 }
 
 export const DEFAULT_READING: Reading = {
@@ -88,6 +95,8 @@ export const DEFAULT_READING: Reading = {
   partConfidence: 0.5,
   englishWeight: 0.3,
   askedWeight: 0.4,
+  contextOutside: 0.25,
+  outsideWords: 5,
 };
 
 /** The parts of a long message that ask something, searched on their own at most. */
@@ -117,9 +126,9 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
   // One question inside a story: the parts that ask something, when they say it more clearly than the whole.
   if (asked.length > 0 && asked.length < parts.length) {
     const questions = search(asked.join(' '));
-    const other = confidence(questions, rule) > confidence(match, rule) ? match : questions;
-    if (other === match) match = questions;
-    if (reading.askedWeight > 0) match = ordered(match, other, reading.askedWeight);
+    const [chosen, other] =
+      confidence(questions, rule) > confidence(match, rule) ? [questions, match] : [match, questions];
+    match = reading.askedWeight > 0 ? ordered(chosen, other, reading.askedWeight) : chosen;
   }
 
   let via: Understanding['via'] = parts.length >= 2 ? 'questions' : 'message';
@@ -194,7 +203,10 @@ function inContext(knowledge: KnowledgeBase, match: SearchMatch, turn: Turn, rea
     .map((hit) => ({ hit, rank: hit.score + (prior.get(hit.passage.id) ?? 0) }))
     .sort((a, b) => b.rank - a.rank);
   const hits = ranked.map(({ hit }) => ({ ...hit, score: hit.score + (credited.get(hit.passage.id) ?? 0) }));
-  return { ...match, hits };
+  // A few words asked on a page: their nearness to an outside question counts contextOutside of it.
+  if (!turn.page || wordCount(turn.message) > reading.outsideWords) return { ...match, hits };
+  const outside = match.closest + reading.contextOutside * Math.max(0, match.outside - match.closest);
+  return { ...match, hits, outside };
 }
 
 /**
