@@ -7,7 +7,14 @@ import { isFinglish } from './finglish-words.js';
 import type { Hit, KnowledgeBase, Passage, SearchMatch } from './knowledge.js';
 import { asksSomething, messageParts, refersToContext, wordCount } from './message-parts.js';
 import { type PageRef, pageAffinities } from './page-context.js';
-import { answerPassages, confidence, DEFAULT_THRESHOLDS, isWeakMatch, type Thresholds } from './retrieval.js';
+import {
+  answerPassages,
+  confidence,
+  DEFAULT_THRESHOLDS,
+  isWeakMatch,
+  namesOutsideSubject,
+  type Thresholds,
+} from './retrieval.js';
 import { messageLanguage } from './text.js';
 
 /** One earlier exchange of the conversation: the member's message and the ids of its answer's sources. */
@@ -156,6 +163,11 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
       weakMatch = false;
       via = 'questions';
     }
+  }
+  // A subject the help never covers, named in a short message its answer does not speak of.
+  if (passages[0] && namesOutsideSubject(finglish ? knowledge.readLatin(turn.message) : turn.message, passages[0])) {
+    passages = [];
+    weakMatch = true;
   }
   return { language, finglish, hits, weakMatch, passages, via };
 }
