@@ -189,6 +189,8 @@ describe('subjects the help never covers', () => {
     const fa = passage('fa', 'چطور پروژه ثبت کنم؟', 'فرم را پر کنید.');
     expect(namesOutsideSubject('کارمزدش چقدره برای ثبت پروژه', fa)).toBe(true);
     expect(namesOutsideSubject('وامی که گرفتم', fa)).toBe(false);
+    expect(namesOutsideSubject('کد معرف دارین؟', fa)).toBe(true);
+    expect(namesOutsideSubject('کسی رو معرفی کنید', fa)).toBe(false);
   });
 });
 

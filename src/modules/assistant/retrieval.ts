@@ -102,11 +102,12 @@ export function answerPassages({
 // by a passage that does not name it, is answered "I don't know". Written from the domain.
 const OUTSIDE_SUBJECTS: Record<Locale, ReadonlySet<string>> = {
   en: new Set(
-    'fee fees commission commissions loan loans lend lending borrow borrowing tax taxes taxed referral referrals hotline collateral inherit inheritance'.split(
-      ' ',
-    ),
+    (
+      'fee fees commission commissions loan loans lend lending borrow borrowing tax taxes taxed referral referrals hotline collateral inherit inheritance ' +
+      'age insurance insured regulator webhook webhooks'
+    ).split(' '),
   ),
-  fa: new Set(['کارمزد', 'وام', 'مالیات', 'مالیاتی', 'قرض', 'وثیقه', 'ارث', 'وراث'].map(normalizeText)),
+  fa: new Set('کارمزد وام مالیات مالیاتی قرض وثیقه ارث وراث معرف سن بیمه'.split(' ').map(normalizeText)),
 };
 // Persian endings a subject may carry (کارمزدش, وامشون); not ی, which makes another word of some.
 const SUBJECT_ENDINGS = ['', 'ش', 'م', 'ت', 'ها', 'های', 'شو', 'مو', 'تو', 'شون', 'مون', 'تون', 'و', 'رو'];
