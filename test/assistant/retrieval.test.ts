@@ -18,6 +18,7 @@ import {
   answerPassages,
   confidence,
   isWeakMatch,
+  namesOutsideSubject,
   retrieve,
   type Thresholds,
 } from '../../src/modules/assistant/retrieval.js';
@@ -157,6 +158,39 @@ describe('questions outside the scope', () => {
       '# a comment\n\nwhat is the tax on my profit\n  can amazon refund me  \n',
     );
     expect(loadOutside(dir)).toEqual({ en: ['what is the tax on my profit', 'can amazon refund me'], fa: [] });
+  });
+});
+
+describe('subjects the help never covers', () => {
+  const passage = (lang: 'en' | 'fa', question: string, answer: string) => ({
+    id: 't.x',
+    lang,
+    topic: 't',
+    question,
+    alternates: [],
+    answer,
+  });
+  const submit = passage('en', 'How do I submit a project?', 'Fill in the form and press Submit.');
+  const receipt = passage('en', 'Where is my receipt?', 'Download it for the tax office under Payments.');
+
+  it('names one in a short message the passage does not speak of', () => {
+    expect(namesOutsideSubject('is there a fee to submit my project', submit)).toBe(true);
+    expect(namesOutsideSubject('how do i submit my project', submit)).toBe(false);
+  });
+
+  it('lets the passage answer when it names the subject itself, and a long story mention it in passing', () => {
+    expect(namesOutsideSubject('i need a receipt for the tax office', receipt)).toBe(false);
+    const story =
+      'hi, the bank refused me a loan for my bakery so a friend told me to raise the money here from members instead, how do i submit my project';
+    expect(namesOutsideSubject(story, submit)).toBe(false);
+  });
+
+  it('finds a Persian subject with an ending on it, and not a longer word it begins', () => {
+    const fa = passage('fa', 'چطور پروژه ثبت کنم؟', 'فرم را پر کنید.');
+    expect(namesOutsideSubject('کارمزدش چقدره برای ثبت پروژه', fa)).toBe(true);
+    expect(namesOutsideSubject('وامی که گرفتم', fa)).toBe(false);
+    expect(namesOutsideSubject('کد معرف دارین؟', fa)).toBe(true);
+    expect(namesOutsideSubject('کسی رو معرفی کنید', fa)).toBe(false);
   });
 });
 

@@ -7,7 +7,14 @@ import { isFinglish } from './finglish-words.js';
 import type { Hit, KnowledgeBase, Passage, SearchMatch } from './knowledge.js';
 import { asksSomething, messageParts, refersToContext, wordCount } from './message-parts.js';
 import { type PageRef, pageAffinities } from './page-context.js';
-import { answerPassages, confidence, DEFAULT_THRESHOLDS, isWeakMatch, type Thresholds } from './retrieval.js';
+import {
+  answerPassages,
+  confidence,
+  DEFAULT_THRESHOLDS,
+  isWeakMatch,
+  namesOutsideSubject,
+  type Thresholds,
+} from './retrieval.js';
 import { messageLanguage } from './text.js';
 
 /** One earlier exchange of the conversation: the member's message and the ids of its answer's sources. */
@@ -67,6 +74,18 @@ export interface Reading {
   partConfidence: number;
   /** Weight of the English search of a Finglish message (its English words: refund, ticket, high) added to each passage's Persian score. */
   englishWeight: number;
+  /**
+   * A long message with a question inside a story: the passages are ordered by the chosen search's
+   * score plus this share of the other one's (the whole message's, or its asking parts').
+   */
+  askedWeight: number;
+  /**
+   * A message of at most outsideWords words asked on a page: so few words sit near some question
+   * outside the scope by chance, so only this share of how much closer it is to one than to any
+   * passage (retrieval.ts, confidence) counts; a longer one keeps all of it.
+   */
+  contextOutside: number;
+  outsideWords: number;
 }
 
 export const DEFAULT_READING: Reading = {
@@ -82,6 +101,9 @@ export const DEFAULT_READING: Reading = {
   shortWords: 4,
   partConfidence: 0.5,
   englishWeight: 0.3,
+  askedWeight: 0.4,
+  contextOutside: 0.25,
+  outsideWords: 5,
 };
 
 /** The parts of a long message that ask something, searched on their own at most. */
@@ -120,7 +142,9 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
   // One question inside a story: the parts that ask something, when they say it more clearly than the whole.
   if (asked.length > 0 && asked.length < parts.length) {
     const questions = search(asked.join(' '));
-    if (confidence(questions, rule) > confidence(match, rule)) match = questions;
+    const [chosen, other] =
+      confidence(questions, rule) > confidence(match, rule) ? [questions, match] : [match, questions];
+    match = reading.askedWeight > 0 ? ordered(chosen, other, reading.askedWeight) : chosen;
   }
 
   let via: Understanding['via'] = parts.length >= 2 ? 'questions' : 'message';
@@ -148,6 +172,11 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
       weakMatch = false;
       via = 'questions';
     }
+  }
+  // A subject the help never covers, named in a short message its answer does not speak of.
+  if (passages[0] && namesOutsideSubject(finglish ? knowledge.readLatin(turn.message) : turn.message, passages[0])) {
+    passages = [];
+    weakMatch = true;
   }
   return { language, finglish, hits, weakMatch, passages, via };
 }
@@ -208,7 +237,10 @@ function inContext(knowledge: KnowledgeBase, match: SearchMatch, turn: Turn, rea
     .map((hit) => ({ hit, rank: hit.score + (prior.get(hit.passage.id) ?? 0) }))
     .sort((a, b) => b.rank - a.rank);
   const hits = ranked.map(({ hit }) => ({ ...hit, score: hit.score + (credited.get(hit.passage.id) ?? 0) }));
-  return { ...match, hits };
+  // A few words asked on a page: their nearness to an outside question counts contextOutside of it.
+  if (!turn.page || wordCount(turn.message) > reading.outsideWords) return { ...match, hits };
+  const outside = match.closest + reading.contextOutside * Math.max(0, match.outside - match.closest);
+  return { ...match, hits, outside };
 }
 
 /**
@@ -231,4 +263,11 @@ function searchFinglish(
     also: around,
     bonus: { scores: english, weight: englishWeight },
   });
+}
+
+/** The chosen search's passages ordered by their score plus a share of their score in the other search. */
+function ordered(chosen: SearchMatch, other: SearchMatch, weight: number): SearchMatch {
+  const elsewhere = new Map(other.hits.map((hit) => [hit.passage.id, hit.score]));
+  const rank = (hit: Hit) => hit.score + weight * (elsewhere.get(hit.passage.id) ?? 0);
+  return { ...chosen, hits: [...chosen.hits].sort((a, b) => rank(b) - rank(a)) };
 }
