@@ -244,10 +244,9 @@ export class PhrasingIndex {
   /** Per owner, the best (weighted) cosine similarity of the words to one of its phrasings (0 to 1). */
   similarities(words: string[], owners: number): Float64Array {
     if (this.changed > this.documents * DRIFT) this.reweigh();
-    if (this.dots.length < this.owners.length) this.dots = new Float64Array(this.owners.length * 2);
+    const count = this.owners.length;
+    if (this.dots.length < count) this.dots = new Float64Array(count * 2);
     const dots = this.dots;
-    // Only the entries sharing a trigram with the words are visited, and set back to 0 after.
-    const touched: number[] = [];
     for (const [g, v] of this.vector(words)) {
       const id = this.ids.get(g);
       if (id === undefined) continue;
@@ -256,17 +255,21 @@ export class PhrasingIndex {
       const length = this.postingLength[id]!;
       for (let k = 0; k < length; k += 1) {
         const entry = entries[k]!;
-        if (dots[entry] === 0) touched.push(entry);
         dots[entry] = dots[entry]! + v * values[k]!;
       }
     }
+    // One pass over every entry (common trigrams reach most of them), then the scratch back to 0.
     const best = new Float64Array(owners);
-    for (const entry of touched) {
-      const score = dots[entry]! * this.weights[entry]!;
-      dots[entry] = 0;
-      const owner = this.owners[entry]!;
+    const { weights } = this;
+    const entryOwners = this.owners;
+    for (let entry = 0; entry < count; entry += 1) {
+      const dot = dots[entry]!;
+      if (dot === 0) continue;
+      const owner = entryOwners[entry]!;
+      const score = dot * weights[entry]!;
       if (owner >= 0 && score > best[owner]!) best[owner] = score;
     }
+    dots.fill(0, 0, count);
     return best;
   }
 }

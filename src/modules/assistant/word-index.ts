@@ -25,6 +25,7 @@ export interface WordQuery {
   fuzzyFrom: number;
 }
 
+/** What search() found; its arrays are the index's own and hold until the next search. */
 export interface WordResults {
   /** The slots some term matched, in the order first matched. */
   slots: number[];
@@ -57,6 +58,14 @@ export class WordIndex {
   /** Per slot, per field: the term numbers it holds, once each. */
   private readonly termsOfSlot: number[][][] = [];
   private readonly average = [0, 0];
+  // Scratch space of search(), by slot (see scratch()).
+  private scores = new Float64Array(0);
+  private counts = new Uint16Array(0);
+  private head = new Int32Array(0);
+  private partial = new Float64Array(0);
+  private stamp = new Int32Array(0);
+  private mark = 1;
+  private lastSlots: number[] = [];
   private documents = 0;
 
   constructor(private readonly processTerm: (token: string) => string | null) {}
@@ -137,17 +146,16 @@ export class WordIndex {
    */
   search(terms: string[], query: WordQuery): WordResults {
     const size = this.size;
-    const scores = new Float64Array(size);
-    const counts = new Uint16Array(size);
-    const partial = new Float64Array(size);
+    const { scores, counts, head } = this.scratch(size);
+    const partial = this.partial;
     const slots: number[] = [];
-    // The query terms of each slot, as a linked list: head by slot, then next and term position by entry.
-    const head = new Int32Array(size).fill(-1);
+    this.lastSlots = slots;
     const next: number[] = [];
     const position: number[] = [];
     const matched = new Set<string>();
-    // By slot: 1 + the position of the last term that touched it.
-    const stamp = new Int32Array(size);
+    // By slot: the mark of the last term that touched it (marks grow from search to search).
+    const stamp = this.stamp;
+    const base = this.nextMark(terms.length);
     const touched: number[] = [];
     for (const [t, term] of terms.entries()) {
       touched.length = 0;
@@ -164,8 +172,8 @@ export class WordIndex {
             const tf = freqs[k]!;
             const raw = idf * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * lengths[slot]!) / average)));
             partial[slot] = partial[slot]! + factor * raw;
-            if (stamp[slot] !== t + 1) {
-              stamp[slot] = t + 1;
+            if (stamp[slot] !== base + t) {
+              stamp[slot] = base + t;
               touched.push(slot);
             }
           }
@@ -193,6 +201,40 @@ export class WordIndex {
       return out.reverse();
     };
     return { slots, scores, counts, termsOf, matched };
+  }
+
+  /**
+   * The by-slot arrays of a search, kept from one search to the next (a search's results are read
+   * before the next search starts) and cleared where the last search wrote.
+   */
+  private scratch(size: number): { scores: Float64Array; counts: Uint16Array; head: Int32Array } {
+    if (this.scores.length < size) {
+      const room = size * 2;
+      this.scores = new Float64Array(room);
+      this.counts = new Uint16Array(room);
+      this.head = new Int32Array(room).fill(-1);
+      this.partial = new Float64Array(room);
+      this.stamp = new Int32Array(room);
+      this.mark = 1;
+    } else {
+      for (const slot of this.lastSlots) {
+        this.scores[slot] = 0;
+        this.counts[slot] = 0;
+        this.head[slot] = -1;
+      }
+    }
+    return { scores: this.scores, counts: this.counts, head: this.head };
+  }
+
+  /** The first of `count` fresh term marks. */
+  private nextMark(count: number): number {
+    if (this.mark + count + 1 >= 2 ** 31) {
+      this.stamp.fill(0);
+      this.mark = 1;
+    }
+    const base = this.mark;
+    this.mark += count + 1;
+    return base;
   }
 
   /** A term's matches in the dictionary with their weights: exact, then prefix, then fuzzy (MiniSearch's order). */
