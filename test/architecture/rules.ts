@@ -90,6 +90,28 @@ export function configImports(files: SourceFile[]): string[] {
     );
 }
 
+/** The module a file belongs to (modules/<name>/…), or undefined outside src/modules/. */
+export function moduleOf(name: string): string | undefined {
+  return /^modules\/([^/]+)\//.exec(name)?.[1];
+}
+
+/**
+ * "file -> target" for each import of another module's repository or query file by a module's
+ * file (type-only imports included): another module's data comes through its service functions.
+ */
+export function crossModuleQueryImports(files: SourceFile[]): string[] {
+  return files
+    .filter((f) => moduleOf(f.name) !== undefined)
+    .flatMap((f) =>
+      importsOf(f)
+        .filter((target) => {
+          const owner = moduleOf(target);
+          return owner !== undefined && owner !== moduleOf(f.name) && isQueryFile(target);
+        })
+        .map((t) => `${f.name} -> ${t}`),
+    );
+}
+
 /** Every import cycle between files, each as its files in order ("a.ts -> b.ts -> a.ts"). */
 export function importCycles(files: SourceFile[]): string[] {
   const names = new Set(files.map((f) => f.name));
