@@ -2,6 +2,7 @@
 // on the tree and on a small example that breaks it (test/architecture/rules.test.ts).
 import fs from 'node:fs';
 import path from 'node:path';
+import { filesUnder } from '../helpers/files.js';
 
 export interface SourceFile {
   /** Path relative to src/, with forward slashes: modules/tickets/service.ts */
@@ -10,13 +11,7 @@ export interface SourceFile {
 }
 
 export function readSources(root: string): SourceFile[] {
-  const walk = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) return walk(full);
-      return entry.name.endsWith('.ts') ? [full] : [];
-    });
-  return walk(root).map((file) => ({
+  return filesUnder(root, { keep: (name) => name.endsWith('.ts') }).map((file) => ({
     name: path.relative(root, file).split(path.sep).join('/'),
     text: fs.readFileSync(file, 'utf8'),
   }));
