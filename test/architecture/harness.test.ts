@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { filesUnder } from '../helpers/files.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -17,13 +18,7 @@ const ALLOWED: Record<string, string[]> = {
   test: ['test', 'harness', 'bench', 'eval', 'scripts', 'src'],
 };
 
-function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return filesUnder(full);
-    return /\.(ts|mjs|js)$/.test(entry.name) ? [full] : [];
-  });
-}
+const codeFilesUnder = (dir: string) => filesUnder(dir, { keep: (name) => /\.(ts|mjs|js)$/.test(name) });
 
 /** Relative module specifiers of a file: `from '…'`, `import '…'`, `import('…')`, `export … from '…'`. */
 function relativeImports(text: string): string[] {
@@ -35,7 +30,7 @@ function relativeImports(text: string): string[] {
 function violations(): string[] {
   const out: string[] = [];
   for (const [folder, allowed] of Object.entries(ALLOWED)) {
-    for (const file of filesUnder(path.join(root, folder))) {
+    for (const file of codeFilesUnder(path.join(root, folder))) {
       // This file's own examples of import forms are text, not imports.
       if (file === import.meta.filename) continue;
       for (const specifier of relativeImports(fs.readFileSync(file, 'utf8'))) {
@@ -63,7 +58,7 @@ describe('folders and what they may import', () => {
 
   it('finds the imports of the shared harness in tests and benchmarks', () => {
     const users = Object.keys(ALLOWED).flatMap((folder) =>
-      filesUnder(path.join(root, folder)).filter((file) =>
+      codeFilesUnder(path.join(root, folder)).filter((file) =>
         relativeImports(fs.readFileSync(file, 'utf8')).some((s) => s.includes('harness/')),
       ),
     );

@@ -2,6 +2,7 @@
 // on the tree and on a small example that breaks it (test/architecture/rules.test.ts).
 import fs from 'node:fs';
 import path from 'node:path';
+import { filesUnder } from '../helpers/files.js';
 
 export interface SourceFile {
   /** Path relative to src/, with forward slashes: modules/tickets/service.ts */
@@ -10,13 +11,7 @@ export interface SourceFile {
 }
 
 export function readSources(root: string): SourceFile[] {
-  const walk = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) return walk(full);
-      return entry.name.endsWith('.ts') ? [full] : [];
-    });
-  return walk(root).map((file) => ({
+  return filesUnder(root, { keep: (name) => name.endsWith('.ts') }).map((file) => ({
     name: path.relative(root, file).split(path.sep).join('/'),
     text: fs.readFileSync(file, 'utf8'),
   }));
@@ -86,6 +81,28 @@ export function configImports(files: SourceFile[]): string[] {
     .flatMap((f) =>
       importsOf(f)
         .filter((target) => target.startsWith('modules/') || target.startsWith('http/'))
+        .map((t) => `${f.name} -> ${t}`),
+    );
+}
+
+/** The module a file belongs to (modules/<name>/…), or undefined outside src/modules/. */
+export function moduleOf(name: string): string | undefined {
+  return /^modules\/([^/]+)\//.exec(name)?.[1];
+}
+
+/**
+ * "file -> target" for each import of another module's repository or query file by a module's
+ * file (type-only imports included): another module's data comes through its service functions.
+ */
+export function crossModuleQueryImports(files: SourceFile[]): string[] {
+  return files
+    .filter((f) => moduleOf(f.name) !== undefined)
+    .flatMap((f) =>
+      importsOf(f)
+        .filter((target) => {
+          const owner = moduleOf(target);
+          return owner !== undefined && owner !== moduleOf(f.name) && isQueryFile(target);
+        })
         .map((t) => `${f.name} -> ${t}`),
     );
 }

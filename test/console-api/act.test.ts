@@ -2,35 +2,21 @@
 // results, a ticket that cannot take the change failing alone, the same request twice changing
 // nothing twice, every validation rule with its body, and the saved replies' CRUD per language.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestUser, userWithToken } from '../helpers/factories.js';
-import { type StaffApi, startStaffApi } from './client.js';
+import { makeTag, type TestUser, userWithToken } from '../helpers/factories.js';
+import { FORBIDDEN, fileTicket, type StaffApi, startStaffApi } from '../helpers/staff-api.js';
 
 let api: StaffApi;
 let staff: TestUser;
 let member: TestUser;
 let tagId: number;
 
-const FORBIDDEN = { success: false, message: 'This action is reserved for administrators.' };
-
-async function file(subject: string) {
-  const res = await api.call(member.auth, 'POST', '/api/tickets', {
-    subject,
-    message: `${subject}: a message for the test.`,
-  });
-  return res.json.data.id as number;
-}
+const file = (subject: string) => fileTicket(api, member, subject);
 
 beforeAll(async () => {
   api = await startStaffApi();
   staff = await userWithToken(api.database.db, { admin: true, firstName: 'Sara', lastName: 'Karimi' });
   member = await userWithToken(api.database.db, { firstName: 'Ada' });
-  tagId = (
-    await api.database.db
-      .insertInto('tags')
-      .values({ name: 'urgent', created_at: new Date().toISOString() })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  tagId = (await makeTag(api.database.db, 'urgent')).id;
 }, 180_000);
 
 afterAll(async () => {

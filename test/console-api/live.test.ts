@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchServer, type ServerProcess } from '../../harness/server.js';
 import { type TestUser, userWithToken } from '../helpers/factories.js';
 import { SseClient } from '../helpers/sse.js';
-import { type StaffApi, startStaffApi } from './client.js';
+import { FORBIDDEN, type StaffApi, startStaffApi } from '../helpers/staff-api.js';
 
 let api: StaffApi;
 let second: ServerProcess;
@@ -103,7 +103,7 @@ describe('the staff stream', () => {
     expect((await open(api.server.url, '')).status).toBe(401);
     const forbidden = await api.call(member.auth, 'POST', '/api/admin/stream-tokens', {});
     expect(forbidden.status).toBe(403);
-    expect(forbidden.json).toEqual({ success: false, message: 'This action is reserved for administrators.' });
+    expect(forbidden.json).toEqual(FORBIDDEN);
     expect((await api.call(null, 'POST', '/api/admin/stream-tokens', {})).status).toBe(401);
     expect((await open(api.server.url, '', member.auth)).status).toBe(403);
   });

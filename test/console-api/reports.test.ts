@@ -3,13 +3,11 @@
 // batches with member-typed formulas neutralised, 401 and 403.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ticketRow, type TestUser, userWithToken } from '../helpers/factories.js';
-import { type StaffApi, startStaffApi } from './client.js';
+import { FORBIDDEN, type StaffApi, startStaffApi } from '../helpers/staff-api.js';
 
 let api: StaffApi;
 let staff: TestUser;
 let member: TestUser;
-
-const FORBIDDEN = { success: false, message: 'This action is reserved for administrators.' };
 
 beforeAll(async () => {
   api = await startStaffApi();

@@ -4,8 +4,8 @@
 // the reply's version check and presence. Internal notes never reach a member: not their ticket,
 // not their (cached) list.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userWithToken, ticketRow, type TestUser } from '../helpers/factories.js';
-import { startStaffApi, type StaffApi } from './client.js';
+import { makeTag, userWithToken, ticketRow, type TestUser } from '../helpers/factories.js';
+import { FORBIDDEN, fileTicket, startStaffApi, type StaffApi } from '../helpers/staff-api.js';
 
 let api: StaffApi;
 let staff: TestUser;
@@ -15,17 +15,8 @@ let second: TestUser;
 const ids: Record<string, number> = {};
 let tag: { id: number; name: string };
 
-const FORBIDDEN = { success: false, message: 'This action is reserved for administrators.' };
-
-async function file(who: TestUser, subject: string, extra: Record<string, unknown> = {}) {
-  const res = await api.call(who.auth, 'POST', '/api/tickets', {
-    subject,
-    message: `${subject}: written by the member for the test.`,
-    ...extra,
-  });
-  expect(res.status).toBe(201);
-  return res.json.data.id as number;
-}
+const file = (who: TestUser, subject: string, extra: Record<string, unknown> = {}) =>
+  fileTicket(api, who, subject, extra);
 
 beforeAll(async () => {
   api = await startStaffApi();
@@ -34,12 +25,8 @@ beforeAll(async () => {
   other = await userWithToken(db, { admin: true, firstName: 'Omid', lastName: 'Tehrani' });
   member = await userWithToken(db, { firstName: 'Ada', lastName: 'Lovelace' });
   second = await userWithToken(db, { firstName: 'Bob', lastName: 'Stone' });
-  tag = await db
-    .insertInto('tags')
-    .values({ name: 'payments', created_at: new Date().toISOString() })
-    .returning(['id', 'name'])
-    .executeTakeFirstOrThrow();
-  await db.insertInto('tags').values({ name: 'app', created_at: new Date().toISOString() }).execute();
+  tag = await makeTag(db, 'payments');
+  await makeTag(db, 'app');
   ids.high = await file(member, 'Cannot withdraw my dividend', { priority: 'high', tags: [tag.id] });
   ids.normal = await file(member, 'Change my phone number', { priority: 'normal', category: 'account' });
   ids.low = await file(second, 'A question about reports', { priority: 'low' });

@@ -2,22 +2,13 @@
 // assignment (button and keyboard), status, bulk close, the warning before replying over a newer
 // message, an internal note the member never sees, the CSV export of the filtered list, and a new
 // ticket arriving live (the same across two instances: instances.test.ts).
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  apiAs,
-  type ConsoleServer,
-  launchBrowser,
-  pageReady,
-  signedInContext,
-  startConsoleServer,
-  type Staff,
-} from './browser.js';
+import { apiAs, type ConsoleRun, type ConsoleServer, pageReady, startConsoleRun, type Staff } from './browser.js';
 import { fileTicket, memberComment } from './seed.js';
 
+let run: ConsoleRun;
 let server: ConsoleServer;
-let browser: Browser;
-let closeBrowser: () => Promise<void>;
 let staff: Staff;
 let member: Staff;
 let context: BrowserContext;
@@ -28,19 +19,14 @@ interface MemberTicket {
 }
 
 beforeAll(async () => {
-  server = await startConsoleServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
-  staff = await server.makeStaff('Sara', 'Karimi');
+  run = await startConsoleRun(['Sara', 'Karimi']);
+  ({ server, staff } = run);
   member = await server.makeMember({ firstName: 'Ada', lastName: 'Lovelace' });
-  ({ context } = await signedInContext(browser, server, staff));
+  context = await run.context();
   page = await context.newPage();
 }, 180_000);
 
-afterAll(async () => {
-  await context?.close();
-  await closeBrowser?.();
-  await server?.close();
-});
+afterAll(() => run?.close());
 
 const asMember = (id: number) => apiAs<MemberTicket>(server.url, member, 'GET', `/api/tickets/${id}`);
 const ticket = (subject: string) =>

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import consoleAssets, { CONSOLE_CSP } from '../../src/plugins/console-assets.js';
 import { ensureBuilt, projectRoot } from '../../harness/server.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { filesUnder } from '../helpers/files.js';
 
 const dist = path.join(projectRoot, 'dist', 'console');
 let t: TestApp;
@@ -95,15 +96,7 @@ describe('the console assets', () => {
 });
 
 it('renders nothing from strings as markup anywhere in the console source', () => {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/\.tsx?$/.test(entry.name)) files.push(full);
-    }
-  };
-  walk(path.join(projectRoot, 'console', 'src'));
+  const files = filesUnder(path.join(projectRoot, 'console', 'src'), { keep: (name) => /\.tsx?$/.test(name) });
   expect(files.length).toBeGreaterThan(10);
   const forbidden =
     /dangerouslySetInnerHTML|innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function\(/;

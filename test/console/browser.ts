@@ -81,6 +81,52 @@ export async function startConsoleServer(env: Record<string, string> = {}): Prom
   };
 }
 
+/**
+ * What every browser test file starts with: the console's server, a browser and one staff member;
+ * the contexts it opens are closed with it, then the browser, then the server.
+ */
+export interface ConsoleRun {
+  server: ConsoleServer;
+  browser: Browser;
+  staff: Staff;
+  /** A new context, signed in (as the run's staff member unless another is given) or not. */
+  context(options?: { locale?: 'en' | 'fa'; as?: Staff; signedIn?: boolean }): Promise<BrowserContext>;
+  close(): Promise<void>;
+}
+
+export async function startConsoleRun(staffName: [string, string] | [] = []): Promise<ConsoleRun> {
+  const server = await startConsoleServer();
+  let closeBrowser: (() => Promise<void>) | undefined;
+  try {
+    const launched = await launchBrowser();
+    closeBrowser = launched.close;
+    const { browser } = launched;
+    const staff = await server.makeStaff(...staffName);
+    const contexts: BrowserContext[] = [];
+    return {
+      server,
+      browser,
+      staff,
+      async context({ locale = 'en', as = staff, signedIn = true } = {}) {
+        const context = signedIn
+          ? (await signedInContext(browser, server, as, locale)).context
+          : await browser.newContext({ baseURL: server.url });
+        contexts.push(context);
+        return context;
+      },
+      async close() {
+        for (const context of contexts) await context.close();
+        await launched.close();
+        await server.close();
+      },
+    };
+  } catch (error) {
+    await closeBrowser?.();
+    await server.close();
+    throw error;
+  }
+}
+
 /** A JSON or multipart (test/helpers/multipart.ts) request to the server as a user (seeding and checking what members see). */
 export async function apiAs<T = { data: unknown }>(
   base: string,

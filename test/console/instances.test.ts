@@ -4,24 +4,15 @@
 // the browser without a reload: a new ticket in the queue and a colleague's internal note in the
 // ticket within 2 s (the staff stream), and the colleague's presence (kept in the database that
 // both instances share when no Redis is configured).
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchServer, type ServerProcess } from '../../harness/server.js';
-import {
-  apiAs,
-  type ConsoleServer,
-  launchBrowser,
-  pageReady,
-  signedInContext,
-  startConsoleServer,
-  type Staff,
-} from './browser.js';
+import { apiAs, type ConsoleRun, type ConsoleServer, pageReady, startConsoleRun, type Staff } from './browser.js';
 import { fileTicket } from './seed.js';
 
+let run: ConsoleRun;
 let server: ConsoleServer;
 let second: ServerProcess;
-let browser: Browser;
-let closeBrowser: () => Promise<void>;
 let staff: Staff;
 let colleague: Staff;
 let member: Staff;
@@ -29,24 +20,21 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  server = await startConsoleServer();
+  run = await startConsoleRun(['Sara', 'Karimi']);
+  ({ server, staff } = run);
   second = await launchServer({
     entry: 'built',
     env: { ...server.database.env, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn' },
   });
-  ({ browser, close: closeBrowser } = await launchBrowser());
-  staff = await server.makeStaff('Sara', 'Karimi');
   colleague = await server.makeStaff('Omid', 'Tehrani');
   member = await server.makeMember({ firstName: 'Ada', lastName: 'Lovelace' });
-  ({ context } = await signedInContext(browser, server, staff));
+  context = await run.context();
   page = await context.newPage();
 }, 240_000);
 
 afterAll(async () => {
-  await context?.close();
-  await closeBrowser?.();
   await second?.stop(10_000);
-  await server?.close();
+  await run?.close();
 });
 
 /** The second instance, for the seeding helpers that take a server. */

@@ -2,45 +2,36 @@
 // direction and the dates follow the language, the language is remembered, and axe-core finds no
 // serious or critical violation. With CONSOLE_SCREENSHOTS=<dir> the main pages are saved there.
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiAs,
+  type ConsoleRun,
   type ConsoleServer,
-  launchBrowser,
   pageReady,
   seriousViolations,
-  signedInContext,
-  startConsoleServer,
+  startConsoleRun,
   type Staff,
 } from './browser.js';
 import { seedSupportHistory } from '../../harness/console-history.js';
 import { seedQueue } from './seed.js';
 
+let run: ConsoleRun;
 let server: ConsoleServer;
-let closeBrowser: () => Promise<void>;
-let browser: Browser;
 let staff: Staff;
 let seeded: Awaited<ReturnType<typeof seedQueue>>;
-const contexts: BrowserContext[] = [];
 const shots = process.env.CONSOLE_SCREENSHOTS;
 
 beforeAll(async () => {
-  server = await startConsoleServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
-  staff = await server.makeStaff('Sara', 'Karimi');
+  run = await startConsoleRun(['Sara', 'Karimi']);
+  ({ server, staff } = run);
   seeded = await seedQueue(server, staff);
 }, 180_000);
 
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await closeBrowser?.();
-  await server?.close();
-});
+afterAll(() => run?.close());
 
 async function open(locale: 'en' | 'fa'): Promise<Page> {
-  const { context } = await signedInContext(browser, server, staff, locale);
-  contexts.push(context);
+  const context = await run.context({ locale });
   const page = await context.newPage();
   page.setViewportSize({ width: 1280, height: 860 });
   return page;
@@ -192,8 +183,7 @@ it('remembers the language chosen with the switch', async () => {
 });
 
 it('shows the sign-in page to a visitor without a session, accessible in both languages', async () => {
-  const context = await browser.newContext({ baseURL: server.url });
-  contexts.push(context);
+  const context = await run.context({ signedIn: false });
   const page = await context.newPage();
   for (const locale of ['en', 'fa'] as const) {
     await page.goto('/console/');
@@ -221,8 +211,7 @@ it('gives a support staff member the queue and reports, without the administrato
     `/api/admin/users/${support.id}/console-links`,
   );
   expect(link.status).toBe(201);
-  const context = await browser.newContext({ baseURL: server.url });
-  contexts.push(context);
+  const context = await run.context({ signedIn: false });
   const page = await context.newPage();
   await page.goto(new URL(link.json.data.url).pathname);
   await page.getByRole('button', { name: 'Sign in' }).click();

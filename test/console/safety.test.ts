@@ -4,19 +4,12 @@
 // in both languages. Nothing may run: the payloads call a binding the test exposes (__pwned) and
 // set a global (__xss); dialogs, page errors and console errors (a CSP refusal is one) are
 // recorded too. The payloads must be on the page as visible text.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTag } from '../helpers/factories.js';
 import { PNG, PDF } from '../tickets/helpers.js';
-import {
-  apiAs,
-  type ConsoleServer,
-  launchBrowser,
-  pageReady,
-  signedInContext,
-  startConsoleServer,
-  type Staff,
-} from './browser.js';
-import { fileTicket, makeTag, memberComment } from './seed.js';
+import { apiAs, type ConsoleRun, type ConsoleServer, pageReady, startConsoleRun, type Staff } from './browser.js';
+import { fileTicket, memberComment } from './seed.js';
 
 const PAYLOADS = [
   `<img src=x onerror="__pwned('img');window.__xss=1">`,
@@ -31,19 +24,16 @@ const PAYLOADS = [
   `<details open ontoggle=__pwned('toggle')>x</details><style>body{display:none}</style>`,
 ];
 
+let run: ConsoleRun;
 let server: ConsoleServer;
-let browser: Browser;
-let closeBrowser: () => Promise<void>;
 let staff: Staff;
 const ticketIds: number[] = [];
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  server = await startConsoleServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
-  staff = await server.makeStaff();
-  const tag = await makeTag(server, PAYLOADS[0]!.slice(0, 100));
-  const tag2 = await makeTag(server, PAYLOADS[7]!.slice(0, 100));
+  run = await startConsoleRun();
+  ({ server, staff } = run);
+  const tag = (await makeTag(server.database.db, PAYLOADS[0]!.slice(0, 100))).id;
+  const tag2 = (await makeTag(server.database.db, PAYLOADS[7]!.slice(0, 100))).id;
   for (const [i, payload] of PAYLOADS.entries()) {
     const member = await server.makeMember({
       firstName: payload.slice(0, 100),
@@ -72,11 +62,7 @@ beforeAll(async () => {
   await apiAs(server.url, staff, 'PUT', `/api/admin/tickets/${ticketIds[0]}`, { assignee_id: staff.id });
 }, 240_000);
 
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await closeBrowser?.();
-  await server?.close();
-});
+afterAll(() => run?.close());
 
 interface Watch {
   calls: string[];
@@ -85,8 +71,7 @@ interface Watch {
 }
 
 async function watchedPage(locale: 'en' | 'fa'): Promise<{ page: Page; watch: Watch }> {
-  const { context } = await signedInContext(browser, server, staff, locale);
-  contexts.push(context);
+  const context = await run.context({ locale });
   const watch: Watch = { calls: [], dialogs: [], errors: [] };
   await context.exposeBinding('__pwned', (_source, what: unknown) => void watch.calls.push(String(what)));
   const page = await context.newPage();

@@ -1,7 +1,7 @@
 // Data for the console's browser tests, made the way members and staff make it: tickets and
 // comments through the service's API (attachments as multipart uploads), tags in the database as
 // the CLI makes them.
-import { insertTag } from '../../src/modules/tickets/repository.js';
+import { makeTag } from '../helpers/factories.js';
 import { multipart } from '../helpers/multipart.js';
 import { PNG, PDF } from '../tickets/helpers.js';
 import { apiAs, type ConsoleServer, type Staff } from './browser.js';
@@ -13,10 +13,6 @@ export interface TicketSeed {
   category?: string;
   tags?: number[];
   files?: { name: string; type: string; content: Buffer }[];
-}
-
-export async function makeTag(server: ConsoleServer, name: string): Promise<number> {
-  return (await insertTag(server.database.db, name, new Date().toISOString())).id;
 }
 
 /** A ticket filed by the member through POST /api/tickets; returns its id and tracking code. */
@@ -59,8 +55,8 @@ export async function memberComment(
 
 /** A small, ordinary queue: a few members, tickets of each priority, a reply, an assignment. */
 export async function seedQueue(server: ConsoleServer, staff: Staff) {
-  const billing = await makeTag(server, 'billing');
-  const urgent = await makeTag(server, 'urgent');
+  const billing = (await makeTag(server.database.db, 'billing')).id;
+  const urgent = (await makeTag(server.database.db, 'urgent')).id;
   const ada = await server.makeMember({ firstName: 'Ada', lastName: 'Lovelace' });
   const reza = await server.makeMember({ firstName: 'رضا', lastName: 'محمدی' });
   const first = await fileTicket(server, ada, {

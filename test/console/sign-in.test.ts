@@ -2,36 +2,28 @@
 // sign-in page mails, then sign-out; and another site's page cannot use a staff member's session
 // or their link: the cookie is SameSite=Strict, every change needs the anti-forgery header, and
 // the link's POST checks its Origin.
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
+  type ConsoleRun,
   type ConsoleServer,
   consoleLink,
-  launchBrowser,
   pageReady,
   seriousViolations,
-  signedInContext,
-  startConsoleServer,
+  startConsoleRun,
   type Staff,
 } from './browser.js';
 
+let run: ConsoleRun;
 let server: ConsoleServer;
-let browser: Browser;
-let closeBrowser: () => Promise<void>;
 let staff: Staff;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  server = await startConsoleServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
-  staff = await server.makeStaff('Sina', 'Signin');
+  run = await startConsoleRun(['Sina', 'Signin']);
+  ({ server, staff } = run);
 }, 180_000);
 
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await closeBrowser?.();
-  await server?.close();
-});
+afterAll(() => run?.close());
 
 const sessionOf = (context: BrowserContext) =>
   context.request.get(`${server.url}/api/console/session`).then(async (res) => ({
@@ -40,8 +32,7 @@ const sessionOf = (context: BrowserContext) =>
   }));
 
 it('signs in by the link: an accessible page, one button, then the console with the session; sign-out ends it', async () => {
-  const context = await browser.newContext({ baseURL: server.url });
-  contexts.push(context);
+  const context = await run.context({ signedIn: false });
   const page = await context.newPage();
   const link = await consoleLink(server, staff);
   await page.goto(link);
@@ -69,8 +60,7 @@ it('signs in by the link: an accessible page, one button, then the console with 
 });
 
 it('signs in by the link the sign-in page mails', async () => {
-  const context = await browser.newContext({ baseURL: server.url });
-  contexts.push(context);
+  const context = await run.context({ signedIn: false });
   const page = await context.newPage();
   await page.goto('/console/');
   await page.locator('input[type="email"]').fill(staff.email);
@@ -90,8 +80,7 @@ it('signs in by the link the sign-in page mails', async () => {
 });
 
 it("another site's page cannot change anything with a signed-in staff member's browser, nor use their link", async () => {
-  const { context } = await signedInContext(browser, server, staff);
-  contexts.push(context);
+  const context = await run.context();
   const before = await sessionOf(context);
   expect(before.status).toBe(200);
   const unused = await consoleLink(server, staff);
@@ -144,8 +133,7 @@ it("another site's page cannot change anything with a signed-in staff member's b
   const after = await sessionOf(context);
   expect(after.status).toBe(200);
   expect(after.json?.data.user.locale).toBe('en');
-  const own = await browser.newContext({ baseURL: server.url });
-  contexts.push(own);
+  const own = await run.context({ signedIn: false });
   const ownPage = await own.newPage();
   await ownPage.goto(unused);
   await ownPage.getByRole('button', { name: 'Sign in' }).click();

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchServer, type ServerProcess } from '../../harness/server.js';
 import { waitFor } from '../../harness/wait.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
+import { filesUnder } from '../helpers/files.js';
 import { userWithToken } from '../helpers/factories.js';
 import { multipart, type FilePart } from '../helpers/multipart.js';
 import { uniqueFiles } from './helpers.js';
@@ -21,14 +22,6 @@ interface Acked {
   files: FilePart[];
   /** What the server answered: attachment ids by file name. */
   attachments: Array<{ id: number; file_name: string; file_size: number }>;
-}
-
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.join(e.parentPath, e.name));
 }
 
 /** Sends the head of a multipart upload and never the rest: the server streams it to a temporary file. */

@@ -2,13 +2,13 @@
 // front of it answering 500) gives uploads and downloads 503 {message} with Retry-After and leaves
 // no row, no object and no local file; an upload the client cuts off mid-body leaves no object and
 // no row; a request that fails after some of its files were kept removes those objects.
-import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../harness/wait.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { filesUnder } from '../helpers/files.js';
 import type { TestUser } from '../helpers/factories.js';
 import { startS3, type TestS3 } from '../helpers/s3.js';
 import { multipart, type FilePart } from '../helpers/multipart.js';
@@ -89,15 +89,7 @@ describe('S3 storage faults', () => {
     });
   };
   /** Files on the local disk: with S3 only temporary ones, and none may stay behind. */
-  const localFiles = async () => {
-    const root = path.join(t.dataDir, 'attachments');
-    return fs.existsSync(root)
-      ? fs
-          .readdirSync(root, { recursive: true, withFileTypes: true })
-          .filter((e) => e.isFile())
-          .map((e) => e.name)
-      : [];
-  };
+  const localFiles = async () => filesUnder(path.join(t.dataDir, 'attachments')).map((file) => path.basename(file));
 
   beforeAll(async () => {
     s3 = await startS3();

@@ -1,7 +1,7 @@
 // buildTestApp(): a fresh app on a fresh database for one test file. SQLite by default (a new file
 // in a temporary folder); PostgreSQL when TEST_DB=postgres (a new schema in TEST_DATABASE_URL).
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { scratchDatabase, type ScratchDatabase } from '../../harness/database.js';
 import { userWithToken, type TestUser, type UserOptions } from '../../harness/users.js';
 import { buildApp } from '../../src/app.js';
@@ -75,4 +75,10 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       await database.destroy();
     },
   };
+}
+
+/** How many rows the table has now. */
+export async function rowCount(t: Pick<TestApp, 'db'>, table: string): Promise<number> {
+  const result = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(t.db);
+  return Number(result.rows[0]!.n);
 }

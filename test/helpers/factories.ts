@@ -1,6 +1,8 @@
 // Fixtures written behind the service. Users and tokens are the harness's (harness/users.ts, shared
 // with the benchmarks); they are named here too so that tests import their fixtures from one place.
-import type { NewTicketRow } from '../../src/modules/tickets/repository.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../src/db/schema.js';
+import { insertTag, type NewTicketRow, type TagRow } from '../../src/modules/tickets/repository.js';
 
 export { makeToken, makeUser, userWithToken, type TestUser } from '../../harness/users.js';
 
@@ -25,4 +27,9 @@ export function ticketRow(overrides: Partial<NewTicketRow> & Pick<NewTicketRow, 
     updated_at: now,
     ...overrides,
   };
+}
+
+/** A tag, made behind the service as the CLI makes it. */
+export function makeTag(db: Kysely<Database>, name: string): Promise<TagRow> {
+  return insertTag(db, name, new Date().toISOString());
 }

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
 import type { Config } from '../../src/config.js';
+import { filesUnder } from './files.js';
 
 // s3rver's fixed key pair; the app finds it through the SDK's default chain, as it would real keys.
 // The SDK's notice on Node 20 that its releases after January 2027 need Node 22 (README, Operating
@@ -48,12 +49,6 @@ export async function startS3(bucket = 'attachments', prefix = 'platform/test'):
   const endpoint = `http://127.0.0.1:${port}`;
   const bucketDir = path.join(directory, bucket);
   const objectFile = (key: string) => path.join(bucketDir, `${key}${SUFFIX}`);
-  const walk = (dir: string): string[] =>
-    fs
-      .readdirSync(dir, { withFileTypes: true })
-      .flatMap((e) =>
-        e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith(SUFFIX) ? [path.join(dir, e.name)] : [],
-      );
   const setAge = (file: string, ageMs: number) => {
     const when = new Date(Date.now() - ageMs);
     fs.utimesSync(file, when, when);
@@ -70,8 +65,8 @@ export async function startS3(bucket = 'attachments', prefix = 'platform/test'):
     config: { STORAGE_URL: storageUrl, S3_ENDPOINT: endpoint },
     env: { STORAGE_URL: storageUrl, S3_ENDPOINT: endpoint, ...CREDENTIALS },
     objects: () =>
-      walk(bucketDir)
-        .map((f) => path.relative(bucketDir, f).slice(0, -SUFFIX.length).split(path.sep).join('/'))
+      filesUnder(bucketDir, { keep: (name) => name.endsWith(SUFFIX), relative: true })
+        .map((f) => f.slice(0, -SUFFIX.length).split(path.sep).join('/'))
         .sort(),
     age: (key, ageMs) => setAge(objectFile(key), ageMs),
     plant(key, content, ageMs = 0) {

@@ -1,12 +1,12 @@
 // A small populated world for the hostile suites: an owner, another user and an admin, each with
 // conversations, tickets (one with a file) and notifications, created through the API itself.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { buildTestApp, testDialect, type TestApp, type TestAppOptions } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
+import { filesUnder } from '../helpers/files.js';
 import { multipart } from '../helpers/multipart.js';
 import { MULTIPART_BOUNDARY, TEXT_FILE } from './arbitraries.js';
 
@@ -135,11 +135,6 @@ export async function applicationTables(t: TestApp): Promise<string[]> {
     .sort();
 }
 
-export async function rowCount(t: TestApp, table: string): Promise<number> {
-  const result = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(t.db);
-  return Number(result.rows[0]!.n);
-}
-
 /**
  * The rows of the given tables, ordered, as comparable text. Columns that change on every
  * authenticated request by design (a token's last_used_at) are left out.
@@ -159,26 +154,14 @@ export async function snapshot(t: TestApp, tables: string[]): Promise<Record<str
   return result;
 }
 
-/** Every file under DATA_DIR, relative to it. */
-export function filesUnder(dir: string): string[] {
-  const found: string[] = [];
-  const walk = (current: string) => {
-    for (const entry of fs.readdirSync(current, { withFileTypes: true })) {
-      const full = path.join(current, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else found.push(path.relative(dir, full));
-    }
-  };
-  if (fs.existsSync(dir)) walk(dir);
-  return found.sort();
-}
-
 /**
  * Stored files stay inside DATA_DIR/attachments under random keys, no temporary file is left
  * behind, and every attachment row has its file.
  */
 export async function expectStorageConsistent(t: TestApp): Promise<void> {
-  const files = filesUnder(t.dataDir).filter((f) => !f.endsWith('.sqlite') && !f.includes('.sqlite-'));
+  const files = filesUnder(t.dataDir, { relative: true }).filter(
+    (f) => !f.endsWith('.sqlite') && !f.includes('.sqlite-'),
+  );
   for (const file of files) expect(file).toMatch(/^attachments\/[a-f0-9]{2}\/[a-f0-9]{32}$/);
   const rows = await t.db.selectFrom('ticket_attachments').select(['storage_key']).execute();
   const keys = new Set(files.map((f) => path.basename(f)));

@@ -2,21 +2,13 @@
 // other mail, each with its expected outcome; ownership, staff, held mail review, bounces, the
 // per-sender limit and the route's own answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replyAddressFor, threadRootId } from '../../src/modules/tickets/email/addresses.js';
+import { replyAddressFor } from '../../src/modules/tickets/email/addresses.js';
 import { releaseDeferred } from '../../src/modules/tickets/email/inbound.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, rowCount, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
+import { buildMailApp, ticketMailFacts } from '../helpers/mail.js';
 import { createTicketFor } from '../tickets/helpers.js';
-import {
-  OTHERS,
-  REPLIES,
-  TRUSTED_AUTHSERV,
-  bounceFor,
-  message,
-  verifiedBy,
-  type Expected,
-  type TicketMailFacts,
-} from './corpus.js';
+import { OTHERS, REPLIES, TRUSTED_AUTHSERV, bounceFor, message, verifiedBy, type Expected } from './corpus.js';
 
 const KEY = 'inbound-test-key-0123456789';
 
@@ -24,13 +16,7 @@ describe('inbound mail (webhook)', () => {
   let t: TestApp;
   let admin: TestUser;
   beforeAll(async () => {
-    t = await buildTestApp({
-      config: {
-        MAIL_REPLY_KEY: KEY,
-        MAIL_INBOUND_PER_SENDER_PER_HOUR: 1000,
-        MAIL_TRUSTED_AUTHSERV_ID: TRUSTED_AUTHSERV,
-      },
-    });
+    t = await buildMailApp(KEY, 1000);
     admin = await t.makeUser({ admin: true, firstName: 'Ada', lastName: 'Admin' });
   });
   afterAll(() => t.close());
@@ -43,45 +29,12 @@ describe('inbound mail (webhook)', () => {
       payload: raw,
     });
 
-  async function facts(owner?: TestUser) {
-    const user = owner ?? (await t.makeUser({ firstName: 'Mina', lastName: 'Rahimi' }));
-    const ticket = await createTicketFor(t, user, { subject: 'Card declined' });
-    const f: TicketMailFacts = {
-      code: ticket.tracking_code,
-      replyAddress: replyAddressFor(t.config, ticket.tracking_code)!,
-      rootId: threadRootId(t.config, ticket.id),
-      owner: user.email,
-      ownerName: `${user.first_name} ${user.last_name}`,
-      support: 'support@platform.local',
-    };
-    return { user, ticket, f };
-  }
+  const facts = () => ticketMailFacts(t);
 
   const counts = async () => ({
-    tickets: Number(
-      (
-        await t.db
-          .selectFrom('tickets')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    ),
-    comments: Number(
-      (
-        await t.db
-          .selectFrom('ticket_comments')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    ),
-    outbox: Number(
-      (
-        await t.db
-          .selectFrom('mail_outbox')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    ),
+    tickets: await rowCount(t, 'tickets'),
+    comments: await rowCount(t, 'ticket_comments'),
+    outbox: await rowCount(t, 'mail_outbox'),
   });
 
   function checkText(text: string, expected: Expected) {

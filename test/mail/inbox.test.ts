@@ -7,12 +7,11 @@ import { launchServer } from '../../harness/server.js';
 import { waitFor } from '../../harness/wait.js';
 import { InboxFetcher, type InboxHandler } from '../../src/mail/imap-fetcher.js';
 import { leaseHolder } from '../../src/mail/lease-query.js';
-import { replyAddressFor, threadRootId } from '../../src/modules/tickets/email/addresses.js';
 import { inboxHandler } from '../../src/modules/tickets/email/inbox.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { rowCount, type TestApp } from '../helpers/app.js';
+import { buildMailApp, ticketMailFacts } from '../helpers/mail.js';
 import { startDovecot, type Dovecot } from '../../harness/dovecot.js';
-import { createTicketFor } from '../tickets/helpers.js';
-import { OTHERS, REPLIES, TRUSTED_AUTHSERV, message, type TicketMailFacts } from './corpus.js';
+import { OTHERS, REPLIES, message } from './corpus.js';
 
 const quiet = { info() {}, warn() {}, error() {} };
 
@@ -22,13 +21,7 @@ describe('mailbox fetcher (IMAP)', () => {
   const fetchers: InboxFetcher[] = [];
   beforeAll(async () => {
     dovecot = await startDovecot();
-    t = await buildTestApp({
-      config: {
-        MAIL_REPLY_KEY: 'imap-test-key-0123456789',
-        MAIL_INBOUND_PER_SENDER_PER_HOUR: 10_000,
-        MAIL_TRUSTED_AUTHSERV_ID: TRUSTED_AUTHSERV,
-      },
-    });
+    t = await buildMailApp('imap-test-key-0123456789', 10_000);
   });
   afterAll(async () => {
     for (const f of fetchers) await f.stop();
@@ -45,15 +38,15 @@ describe('mailbox fetcher (IMAP)', () => {
     fetchers.push(f);
     return f;
   };
-  const inboundCount = async () =>
-    Number(
-      (
-        await t.db
-          .selectFrom('inbound_mail')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const inboundCount = () => rowCount(t, 'inbound_mail');
+  /** The environment of a server process fetching from the mailbox, on this file's database. */
+  const fetchingServerEnv = () => ({
+    ...t.env,
+    MAIL_INBOX_URL: dovecot.url,
+    MAIL_INBOX_LEASE_SECONDS: '2',
+    MAIL_INBOUND_PER_SENDER_PER_HOUR: '10000',
+    LOG_LEVEL: 'silent',
+  });
   const newMail = (n: number, tag: string) =>
     message(
       {
@@ -66,16 +59,7 @@ describe('mailbox fetcher (IMAP)', () => {
     );
 
   it('turns delivered replies into comments, flags them seen, and picks up new mail while idling', async () => {
-    const owner = await t.makeUser({ firstName: 'Mina', lastName: 'Rahimi' });
-    const ticket = await createTicketFor(t, owner, { subject: 'Card declined' });
-    const f: TicketMailFacts = {
-      code: ticket.tracking_code,
-      replyAddress: replyAddressFor(t.config, ticket.tracking_code)!,
-      rootId: threadRootId(t.config, ticket.id),
-      owner: owner.email,
-      ownerName: 'Mina Rahimi',
-      support: 'support@platform.local',
-    };
+    const { ticket, f } = await ticketMailFacts(t);
     await dovecot.deliver(...REPLIES.map((c) => c.raw(f, 1)));
     // A long poll: what arrives later can only be noticed through IDLE.
     const one = fetcher(undefined, { pollMs: 600_000 });
@@ -166,22 +150,8 @@ describe('mailbox fetcher (IMAP)', () => {
     }
   });
 
-  const factsFor = async () => {
-    const owner = await t.makeUser({ firstName: 'Mina', lastName: 'Rahimi' });
-    const ticket = await createTicketFor(t, owner, { subject: 'Card declined' });
-    const f: TicketMailFacts = {
-      code: ticket.tracking_code,
-      replyAddress: replyAddressFor(t.config, ticket.tracking_code)!,
-      rootId: threadRootId(t.config, ticket.id),
-      owner: owner.email,
-      ownerName: 'Mina Rahimi',
-      support: 'support@platform.local',
-    };
-    return { owner, ticket, f };
-  };
-
   it('believes a From through the mailbox only when the trusted server vouches for it or it came to the signed address', async () => {
-    const { ticket, f } = await factsFor();
+    const { ticket, f } = await ticketMailFacts(t);
     const pick = (name: string) => [...REPLIES, ...OTHERS].find((c) => c.name.startsWith(name))!;
     const cases = [
       pick('Apple Mail from an iPhone'),
@@ -326,13 +296,7 @@ describe('mailbox fetcher (IMAP)', () => {
   });
 
   it('two server processes on one mailbox: one fetches; killed mid-batch, the other takes over, each message once', async () => {
-    const env = {
-      ...t.env,
-      MAIL_INBOX_URL: dovecot.url,
-      MAIL_INBOX_LEASE_SECONDS: '2',
-      MAIL_INBOUND_PER_SENDER_PER_HOUR: '10000',
-      LOG_LEVEL: 'silent',
-    };
+    const env = fetchingServerEnv();
     const total = 80;
     const before = await inboundCount();
     const servers = await Promise.all([
@@ -360,13 +324,7 @@ describe('mailbox fetcher (IMAP)', () => {
   }, 600_000);
 
   it('a server killed mid-batch loses and doubles nothing: the next one continues where the database says', async () => {
-    const env = {
-      ...t.env,
-      MAIL_INBOX_URL: dovecot.url,
-      MAIL_INBOX_LEASE_SECONDS: '2',
-      MAIL_INBOUND_PER_SENDER_PER_HOUR: '10000',
-      LOG_LEVEL: 'silent',
-    };
+    const env = fetchingServerEnv();
     const before = await inboundCount();
     const total = 120;
     const first = await launchServer({ env, timeoutMs: 240_000 });

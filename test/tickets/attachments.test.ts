@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { filesUnder } from '../helpers/files.js';
 import type { TestUser } from '../helpers/factories.js';
 import { multipart, type FilePart } from '../helpers/multipart.js';
 import { DOC, DOCX, GIF, JPG, PDF, PNG, RAR, ZIP, createTicketFor } from './helpers.js';
@@ -12,14 +13,7 @@ describe('attachments', () => {
   let t: TestApp;
   let user: TestUser;
   let other: TestUser;
-  const storedFiles = () => {
-    const root = path.join(t.dataDir, 'attachments');
-    if (!fs.existsSync(root)) return [];
-    return fs
-      .readdirSync(root, { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile())
-      .map((e) => path.join(e.parentPath, e.name));
-  };
+  const storedFiles = () => filesUnder(path.join(t.dataDir, 'attachments'));
 
   beforeAll(async () => {
     t = await buildTestApp();

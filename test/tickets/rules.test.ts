@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cleanFileName, extensionOf } from '../../src/modules/tickets/file-check.js';
 import { contentDisposition } from '../../src/modules/tickets/http-helpers.js';
 import { priorityFor } from '../../src/modules/tickets/priority.js';
-import { likeContains } from '../../src/modules/tickets/repository.js';
+import { likeContains } from '../../src/db/like.js';
 import { newTrackingCode } from '../../src/modules/tickets/service.js';
 import { firstResponseDeadlineFor, slaDeadlineFor, slaStatusOf } from '../../src/modules/tickets/sla.js';
 

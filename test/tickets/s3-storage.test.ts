@@ -2,7 +2,6 @@
 // the disk, objects named <prefix>/<xx>/<key>, nothing left behind by refused requests, the sweep
 // and storage:sweep over the bucket, and the configuration's messages. s3rver stands in for the
 // server; MinIO, Ceph RGW and AWS S3 speak the same protocol.
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, s3Location } from '../../src/config.js';
@@ -11,6 +10,7 @@ import { launchServer } from '../../harness/server.js';
 import { waitFor } from '../../harness/wait.js';
 import { uniqueFiles } from '../faults/helpers.js';
 import { buildTestApp, createTestDatabase, type TestApp } from '../helpers/app.js';
+import { filesUnder } from '../helpers/files.js';
 import { userWithToken, type TestUser } from '../helpers/factories.js';
 import { runCli } from '../helpers/process.js';
 import { startS3, type TestS3 } from '../helpers/s3.js';
@@ -50,12 +50,7 @@ const storageKeys = async (t: TestApp) =>
 
 /** Files under DATA_DIR/attachments (temporary ones included): with S3 there must be none left. */
 function localFiles(t: TestApp): string[] {
-  const root = path.join(t.dataDir, 'attachments');
-  if (!fs.existsSync(root)) return [];
-  return fs
-    .readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => e.name);
+  return filesUnder(path.join(t.dataDir, 'attachments')).map((file) => path.basename(file));
 }
 
 describe('attachments in an S3 bucket', () => {

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { filesUnder } from '../helpers/files.js';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
 const OWNERS = [path.join(SRC, 'modules/users'), path.join(SRC, 'db/migrations')];
@@ -12,13 +13,8 @@ const OWNERS = [path.join(SRC, 'modules/users'), path.join(SRC, 'db/migrations')
 const USERS_ACCESS =
   /\b(?:selectFrom|updateTable|insertInto|deleteFrom|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin)\(\s*['"`]users\b|\b(?:from|join|update|into)\s+"?users"?\b/gi;
 
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return OWNERS.includes(full) ? [] : sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
+const sourceFiles = (dir: string) =>
+  filesUnder(dir, { keep: (name) => name.endsWith('.ts'), skipFolder: (folder) => OWNERS.includes(folder) });
 
 /** Each place in the text that touches the users table and is not allowed, as "line: statement". */
 function usersAccesses(text: string): string[] {

@@ -5,34 +5,13 @@ import { HttpError, msg, ValidationError } from '../../core/errors.js';
 import { t } from '../../core/i18n.js';
 import { currentUser } from '../../http/auth.js';
 import { requestLocale } from '../../http/i18n.js';
-import { fieldMessage } from '../../core/fields.js';
-import { canonicalId } from '../../core/ids.js';
 import { throwIfInvalid } from '../tickets/http-helpers.js';
 import { ActResponses, BulkBody, SavedReplyBody, SavedReplyParams, SavedReplyQuery } from './act-schemas.js';
-import { bulkChange, changeFor, type BulkAction } from './bulk.js';
-import { checkChange } from './change-checks.js';
 import { STAFF, STAFF_GENERAL } from './queue-routes.js';
 import * as saved from './saved-replies.js';
+import { bulkAction } from './service.js';
 
 const tags = ['tickets-staff'];
-const VALUES: Partial<Record<BulkAction, string[]>> = {
-  status: ['open', 'in-progress', 'closed'],
-  priority: ['low', 'normal', 'high'],
-};
-
-/** The value the action needs, or the tickets 422 on value. */
-function checkValue(action: BulkAction, value: unknown): void {
-  const refuse = (rule: 'required' | 'in' | 'integer') => {
-    throw new ValidationError({ value: [fieldMessage(rule, 'value')] }, 'tickets');
-  };
-  if (action === 'close') return;
-  if (value === undefined || (value === null && action !== 'assign')) refuse('required');
-  const allowed = VALUES[action];
-  if (allowed && !allowed.includes(value as string)) refuse('in');
-  if ((action === 'assign' && value !== null) || action === 'tag')
-    if (canonicalId(String(value)) === undefined) refuse('integer');
-}
-
 /** The reason a ticket failed, in the request's language. */
 function reason(req: FastifyRequest, error: unknown): string {
   if (error instanceof HttpError)
@@ -65,11 +44,7 @@ const actRoutes: FastifyPluginAsync = async (root) => {
     async (req) => {
       throwIfInvalid(req);
       const { ids, action, value } = req.body;
-      checkValue(action, value);
-      const change = changeFor(action, value);
-      if (change.assignee_id) await checkChange(deps, change, { assignee: 'value', tags: 'value' });
-      if (change.add_tag) await checkChange(deps, { tags: [change.add_tag] }, { assignee: 'value', tags: 'value' });
-      const result = await bulkChange(deps, currentUser(req), ids, change);
+      const result = await bulkAction(deps, currentUser(req), ids, action, value);
       return {
         success: true,
         data: {

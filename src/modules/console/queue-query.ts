@@ -4,9 +4,9 @@
 // NEXT_DUE repeats exactly (both planners match an expression index by its text).
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { likeContains } from '../../db/like.js';
 import { isPostgres } from '../../db/schema-helpers.js';
-import { likeContains, SUMMARY_COLUMNS } from '../tickets/list-query.js';
-import type { TagRow } from '../tickets/repository.js';
+import { SUMMARY_COLUMNS, type TagRow } from '../tickets/rows.js';
 import { openAtRiskCondition, slaCondition, type SlaFilter } from '../tickets/sla-sql.js';
 import type { TicketPriority, TicketStatus } from '../tickets/tables.js';
 

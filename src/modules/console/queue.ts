@@ -4,7 +4,7 @@ import type { AppDeps } from '../../core/deps.js';
 import { pageMeta } from '../../core/pagination.js';
 import { usersByIds } from '../users/service.js';
 import { staffSummaryView } from '../tickets/presenter.js';
-import type { TagRow } from '../tickets/repository.js';
+import type { TagRow } from '../tickets/rows.js';
 import { slaStatusOf, type SlaStatus } from '../tickets/sla.js';
 import * as query from './queue-query.js';
 

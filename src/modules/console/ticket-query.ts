@@ -1,8 +1,9 @@
 // SQL of the ticket as staff see it: its internal notes, the member's other tickets, the assistant
-// conversation it was escalated from, its version (the newest comment), and the notes' writes.
+// conversation it was escalated from, its version (the newest comment), and the notes' writes. The
+// ticket's own rows are the tickets module's (tickets/repository.ts, through its service functions).
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { TICKET_COLUMNS, type Db, type TicketRow } from '../tickets/repository.js';
+import type { Db } from '../tickets/rows.js';
 
 export interface NoteRow {
   id: number;
@@ -90,19 +91,4 @@ export async function versionOf(db: Db, ticketId: number): Promise<number> {
     .where('ticket_id', '=', ticketId)
     .executeTakeFirst();
   return Number(row?.latest ?? 0);
-}
-
-/** The ticket, its row locked until the transaction ends (PostgreSQL only: SQLite has one writer). */
-export async function lockTicket(db: Db, id: number): Promise<TicketRow | undefined> {
-  return db.selectFrom('tickets').select(TICKET_COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst();
-}
-
-/** The ticket's tags become exactly these. */
-export async function replaceTags(db: Db, ticketId: number, tagIds: number[]): Promise<void> {
-  await db.deleteFrom('ticket_tag').where('ticket_id', '=', ticketId).execute();
-  if (tagIds.length)
-    await db
-      .insertInto('ticket_tag')
-      .values(tagIds.map((tag_id) => ({ ticket_id: ticketId, tag_id })))
-      .execute();
 }

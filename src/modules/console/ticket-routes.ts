@@ -6,14 +6,10 @@ import { t } from '../../core/i18n.js';
 import { requestLocale } from '../../http/i18n.js';
 import { throwIfInvalid, ticketIdFrom } from '../tickets/http-helpers.js';
 import { TicketIdParams } from '../tickets/schemas.js';
-import { STAFF as STAFF_SCOPE } from '../tickets/access.js';
-import { ticketOf } from '../tickets/service.js';
-import { addNote, changeTicket } from './actions.js';
-import { checkChange } from './change-checks.js';
 import { markPresence } from './presence.js';
 import { STAFF } from './queue-routes.js';
+import * as service from './service.js';
 import { NoteBody, PresenceBody, StaffChangeBody, TicketResponses } from './ticket-schemas.js';
-import { staffTicketView } from './ticket-view.js';
 
 const tags = ['tickets-staff'];
 
@@ -37,10 +33,7 @@ const ticketRoutes: FastifyPluginAsync = async (root) => {
       },
       config: STAFF,
     },
-    async (req) => {
-      const ticket = await ticketOf(deps, STAFF_SCOPE, ticketIdFrom(req.params.id));
-      return { success: true, data: await staffTicketView(deps, ticket) };
-    },
+    async (req) => ({ success: true, data: await service.staffTicket(deps, ticketIdFrom(req.params.id)) }),
   );
 
   app.put(
@@ -63,16 +56,10 @@ const ticketRoutes: FastifyPluginAsync = async (root) => {
     },
     async (req) => {
       const id = ticketIdFrom(req.params.id);
-      await ticketOf(deps, STAFF_SCOPE, id);
+      await service.staffTicketOf(deps, id);
       throwIfInvalid(req);
-      const change = req.body ?? {};
-      await checkChange(deps, change);
-      await changeTicket(deps, currentUser(req), id, change);
-      return {
-        success: true,
-        message: t(requestLocale(req), 'tickets.updated'),
-        data: await staffTicketView(deps, await ticketOf(deps, STAFF_SCOPE, id)),
-      };
+      const data = await service.changeTicket(deps, currentUser(req), id, req.body ?? {});
+      return { success: true, message: t(requestLocale(req), 'tickets.updated'), data };
     },
   );
 
@@ -93,9 +80,9 @@ const ticketRoutes: FastifyPluginAsync = async (root) => {
       attachValidation: true,
     },
     async (req, reply) => {
-      const ticket = await ticketOf(deps, STAFF_SCOPE, ticketIdFrom(req.params.id));
+      const ticket = await service.staffTicketOf(deps, ticketIdFrom(req.params.id));
       throwIfInvalid(req);
-      const data = await addNote(deps, currentUser(req), ticket.id, req.body.message);
+      const data = await service.addNote(deps, currentUser(req), ticket.id, req.body.message);
       return reply.code(201).send({ success: true, message: t(requestLocale(req), 'console.note_added'), data });
     },
   );
@@ -117,7 +104,7 @@ const ticketRoutes: FastifyPluginAsync = async (root) => {
       attachValidation: true,
     },
     async (req) => {
-      const ticket = await ticketOf(deps, STAFF_SCOPE, ticketIdFrom(req.params.id));
+      const ticket = await service.staffTicketOf(deps, ticketIdFrom(req.params.id));
       throwIfInvalid(req);
       const viewers = await markPresence(deps, ticket.id, currentUser(req).id, req.body.state);
       return { success: true, data: { viewers } };

@@ -6,7 +6,7 @@ import type { AppDeps } from '../../core/deps.js';
 import { HttpError, msg } from '../../core/errors.js';
 import { t } from '../../core/i18n.js';
 import { person } from '../tickets/presenter.js';
-import type { TicketRow } from '../tickets/repository.js';
+import type { TicketRow } from '../tickets/rows.js';
 import { ticketDetail } from '../tickets/service.js';
 import { usersByIds, type UserRecord } from '../users/service.js';
 import * as repo from './ticket-query.js';

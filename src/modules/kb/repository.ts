@@ -2,6 +2,7 @@
 // takes the transaction it belongs to; the service decides what "not there" means.
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { likeContains } from '../../db/like.js';
 import type { ArticleFields, ArticleLang, ArticleStatus } from './tables.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -121,7 +122,7 @@ function filtered(db: Db, filters: ArticleFilters) {
     );
   }
   if (filters.search) {
-    const pattern = `%${filters.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likeContains(filters.search);
     query = query.where((eb) =>
       eb.or([
         eb(sql`lower(a.title)`, 'like', sql`${pattern} escape '\\'`),

@@ -7,7 +7,7 @@ import './messages.js';
 import { commentView } from './presenter.js';
 import * as repo from './repository.js';
 import type { Caller, StoredUpload } from './service.js';
-import { SLA_HOURS, firstResponseDeadlineFor, slaDeadlineFor } from './sla.js';
+import { deadlinesFor } from './sla.js';
 import { slaClockOf } from './calendar/clock.js';
 import type { AttachmentStorage } from './storage/index.js';
 import { enqueueMail } from '../../mail/outbox.js';
@@ -45,8 +45,7 @@ export async function updateTicketFields(
     if (changes.priority !== undefined && changes.priority !== ticket.priority) {
       set.priority = changes.priority;
       // Deadlines count from creation (in working time with SLA_CLOCK=business), not from the change.
-      set.sla_deadline = slaDeadlineFor(changes.priority, ticket.created_at, SLA_HOURS, clock);
-      set.first_response_due_at = firstResponseDeadlineFor(changes.priority, ticket.created_at, SLA_HOURS, clock);
+      Object.assign(set, deadlinesFor(changes.priority, ticket.created_at, clock));
       change('priority', ticket.priority, changes.priority);
     }
     if (changes.category !== undefined && changes.category !== ticket.category) {

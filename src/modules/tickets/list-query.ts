@@ -3,29 +3,12 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { compiledQueryByShape } from '../../db/compiled.js';
 import type { Database } from '../../db/schema.js';
+import { likeContains } from '../../db/like.js';
 import { isPostgres } from '../../db/schema-helpers.js';
 import { ownershipHalves, type TicketScope } from './access.js';
-import type { Db, TagRow, TicketRow } from './rows.js';
+import { SUMMARY_COLUMNS, type Db, type TagRow, type TicketSummaryRow } from './rows.js';
 import { slaCondition, type SlaFilter } from './sla-sql.js';
 import type { TicketPriority, TicketStatus } from './tables.js';
-
-/** What a list row shows (the summary, its SLA status and, for staff, the owner): not the message. */
-export const SUMMARY_COLUMNS = [
-  'id',
-  'tracking_code',
-  'user_id',
-  'email',
-  'subject',
-  'status',
-  'priority',
-  'category',
-  'assignee_id',
-  'sla_deadline',
-  'resolved_at',
-  'created_at',
-] as const;
-
-export type TicketSummaryRow = Pick<TicketRow, (typeof SUMMARY_COLUMNS)[number]>;
 
 const SUMMARY_SELECTION = SUMMARY_COLUMNS.map((c) => `tickets.${c}` as const);
 
@@ -41,11 +24,6 @@ export interface TicketFilters {
   sort?: 'created_at' | 'sla_deadline';
   /** Epoch ms the sla_status filter is evaluated at. */
   now?: number;
-}
-
-/** Escapes LIKE wildcards so user input matches literally (with ESCAPE '\'). */
-export function likeContains(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** The values of a list or count query: the caller (none for staff) and the filters given. */

@@ -7,7 +7,7 @@ import type {
   TagRow,
   TicketRow,
   TicketSummaryRow,
-} from './repository.js';
+} from './rows.js';
 import { slaStatusOf, type SlaStatus } from './sla.js';
 
 /** The clock the deadlines are counted with (calendar/clock.ts). */

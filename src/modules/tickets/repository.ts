@@ -17,12 +17,9 @@ import {
 export { childrenOf, type TicketChildren } from './detail-query.js';
 export {
   countTickets,
-  likeContains,
   listTickets,
-  SUMMARY_COLUMNS,
   type TicketFilters,
   type TicketPage,
-  type TicketSummaryRow,
 } from './list-query.js';
 export type {
   ActivityRow,
@@ -67,6 +64,11 @@ export async function findTicket(db: Db, id: number, scope: TicketScope): Promis
   return row as TicketRow | undefined;
 }
 
+/** The ticket, its row locked until the transaction ends (PostgreSQL only: SQLite has one writer). */
+export async function lockTicket(db: Db, id: number): Promise<TicketRow | undefined> {
+  return db.selectFrom('tickets').select(TICKET_COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
 export async function updateTicket(db: Db, id: number, values: Partial<Omit<TicketRow, 'id'>>): Promise<void> {
   await db.updateTable('tickets').set(values).where('id', '=', id).execute();
 }
@@ -107,6 +109,12 @@ export async function attachTags(db: Db, ticketId: number, tagIds: number[]): Pr
     .insertInto('ticket_tag')
     .values(unique.map((tag_id) => ({ ticket_id: ticketId, tag_id })))
     .execute();
+}
+
+/** The ticket's tags become exactly these. */
+export async function replaceTags(db: Db, ticketId: number, tagIds: number[]): Promise<void> {
+  await db.deleteFrom('ticket_tag').where('ticket_id', '=', ticketId).execute();
+  await attachTags(db, ticketId, tagIds);
 }
 
 const tagsOfTicket = compiledQuery('tickets.tagsOf', (db, ticketId: number) =>

@@ -31,6 +31,24 @@ export const TICKET_COLUMNS = [
 /** A ticket as read from the database. */
 export type TicketRow = Selectable<TicketsTable>;
 
+/** What a list row shows (the summary, its SLA status and, for staff, the owner): not the message. */
+export const SUMMARY_COLUMNS = [
+  'id',
+  'tracking_code',
+  'user_id',
+  'email',
+  'subject',
+  'status',
+  'priority',
+  'category',
+  'assignee_id',
+  'sla_deadline',
+  'resolved_at',
+  'created_at',
+] as const;
+
+export type TicketSummaryRow = Pick<TicketRow, (typeof SUMMARY_COLUMNS)[number]>;
+
 export type NewTicketRow = Omit<TicketsTable, 'id' | 'source'> & { source: string };
 
 /** A person a ticket names (owner, assignee, author), as the users boundary gives them. */

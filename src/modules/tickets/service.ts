@@ -14,7 +14,7 @@ import { priorityFor } from './priority.js';
 import { activityView, commentView, fullView, personWithEmail, summaryView } from './presenter.js';
 import { usersByIds } from '../users/service.js';
 import * as repo from './repository.js';
-import { SLA_HOURS, firstResponseDeadlineFor, slaDeadlineFor, slaStatusChangesAt } from './sla.js';
+import { deadlinesFor, slaStatusChangesAt } from './sla.js';
 import { slaClockOf } from './calendar/clock.js';
 import type { TicketPriority } from './tables.js';
 
@@ -106,8 +106,7 @@ async function writeFullTicket(
     category: input.category ?? null,
     source: input.source ?? 'api',
     assignee_id: null,
-    sla_deadline: slaDeadlineFor(priority, now, SLA_HOURS, clock),
-    first_response_due_at: firstResponseDeadlineFor(priority, now, SLA_HOURS, clock),
+    ...deadlinesFor(priority, now, clock),
     first_response_at: null,
     resolved_at: null,
     created_at: now,

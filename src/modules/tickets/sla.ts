@@ -44,6 +44,14 @@ export function firstResponseDeadlineFor(
   return clock.deadline(createdAt, hours.firstResponse[priority]);
 }
 
+/** Both deadlines of a ticket of this priority created at createdAt (a new ticket, or a new priority). */
+export function deadlinesFor(priority: TicketPriority, createdAt: string, clock: DeadlineClock = WALL_CLOCK) {
+  return {
+    sla_deadline: slaDeadlineFor(priority, createdAt, SLA_HOURS, clock),
+    first_response_due_at: firstResponseDeadlineFor(priority, createdAt, SLA_HOURS, clock),
+  };
+}
+
 export type SlaStatus = 'on_time' | 'warning' | 'overdue' | 'met' | 'missed';
 
 export interface SlaFacts {

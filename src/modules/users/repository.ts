@@ -1,6 +1,7 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { nowIso, type Dialect } from '../../db/index.js';
 import { wasInserted } from '../../db/row-writes.js';
+import { likeContains } from '../../db/like.js';
 import type { Database } from '../../db/schema.js';
 
 /** member: the platform's users; support: staff who work tickets; admin: staff who also manage the service. */
@@ -93,7 +94,7 @@ export async function listUsers(db: Kysely<Database>, filter: { admin: boolean; 
     .orderBy('id');
   if (filter.admin) query = query.where('is_admin', '=', 1);
   if (filter.emailLike) {
-    const pattern = `%${filter.emailLike.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likeContains(filter.emailLike);
     query = query.where(sql<SqlBool>`email like ${pattern} escape '\\'`);
   }
   return query.execute();

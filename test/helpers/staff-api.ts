@@ -1,10 +1,15 @@
-// The staff console's API over a real socket: one server process (harness/server.ts) on the
-// database under test, requests as a user, and every answer checked against the server's own
-// OpenAPI document.
+// The staff console's API over a real socket (the test/console-api files): one server process
+// (harness/server.ts) on the database under test, requests as a user, every answer checked
+// against the server's own OpenAPI document; the 403 body of a member on a staff route and a
+// ticket filed by a member through the API.
 import { expect } from 'vitest';
 import { launchServer, type ServerProcess } from '../../harness/server.js';
-import { Contract } from '../helpers/contract.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
+import { createTestDatabase, type TestDatabase } from './app.js';
+import { Contract } from './contract.js';
+import type { TestUser } from './factories.js';
+
+/** What a member gets on a staff route. */
+export const FORBIDDEN = { success: false, message: 'This action is reserved for administrators.' };
 
 export interface Answer {
   status: number;
@@ -55,4 +60,20 @@ export async function startStaffApi(env: Record<string, string> = {}): Promise<S
       await database.destroy();
     },
   };
+}
+
+/** A ticket the member files through POST /api/tickets (201 expected); its id. */
+export async function fileTicket(
+  api: StaffApi,
+  who: TestUser,
+  subject: string,
+  extra: Record<string, unknown> = {},
+): Promise<number> {
+  const res = await api.call(who.auth, 'POST', '/api/tickets', {
+    subject,
+    message: `${subject}: written by the member for the test.`,
+    ...extra,
+  });
+  expect(res.status).toBe(201);
+  return res.json.data.id as number;
 }

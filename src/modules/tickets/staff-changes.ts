@@ -1,23 +1,20 @@
-// What staff change on a ticket: assignee, status, priority, category and tags, together in one
-// transaction with their activity rows (the single update and each ticket of a bulk action), and
-// internal notes. Assigning an open ticket moves it to in-progress; closing records resolved_at;
-// leaving closed clears it; a new priority recomputes the deadlines from creation.
+// What staff change on a ticket (the console's single change and each ticket of a bulk action):
+// assignee, status, priority, category and tags, together in one transaction with their activity
+// rows. Assigning an open ticket moves it to in-progress; closing records resolved_at; leaving
+// closed clears it; a new priority recomputes the deadlines from creation. The owner hears of
+// every status change by mail, written in the same transaction.
 import { businessRule, msg } from '../../core/errors.js';
 import type { AppDeps } from '../../core/deps.js';
 import { nowIso } from '../../db/index.js';
-import { enqueueMail } from '../../mail/outbox.js';
 import { isPostgres } from '../../db/schema-helpers.js';
-import { recipientOf, statusMail } from '../tickets/email/outbound.js';
-import '../tickets/messages.js';
-import { person } from '../tickets/presenter.js';
-import * as tickets from '../tickets/repository.js';
-import { ticketNotFound } from '../tickets/service.js';
-import { firstResponseDeadlineFor, SLA_HOURS, slaDeadlineFor } from '../tickets/sla.js';
-import { slaClockOf } from '../tickets/calendar/clock.js';
-import type { TicketPriority, TicketStatus } from '../tickets/tables.js';
-import type { UserRecord } from '../users/service.js';
+import { enqueueMail } from '../../mail/outbox.js';
+import { slaClockOf } from './calendar/clock.js';
+import { recipientOf, statusMail } from './email/outbound.js';
 import './messages.js';
-import * as repo from './ticket-query.js';
+import * as repo from './repository.js';
+import { ticketNotFound } from './service.js';
+import { deadlinesFor } from './sla.js';
+import type { TicketPriority, TicketStatus } from './tables.js';
 
 export interface StaffChange {
   status?: TicketStatus;
@@ -31,16 +28,16 @@ export interface StaffChange {
 }
 
 /** Applies the change to one ticket in a transaction of its own; false when nothing changed. */
-export async function changeTicket(deps: AppDeps, actor: { id: number }, id: number, change: StaffChange) {
+export async function changeTicketAsStaff(deps: AppDeps, actor: { id: number }, id: number, change: StaffChange) {
   const clock = slaClockOf(deps.config);
   await clock.refresh(deps.db);
   return deps.db.transaction().execute(async (trx) => {
     // The row is locked on PostgreSQL so two staff changing one ticket see each other's change.
-    const current = isPostgres(deps.db) ? await repo.lockTicket(trx, id) : await tickets.findTicket(trx, id, null);
+    const current = isPostgres(deps.db) ? await repo.lockTicket(trx, id) : await repo.findTicket(trx, id, null);
     if (!current) throw ticketNotFound(id);
     const now = nowIso();
-    const set: Partial<tickets.TicketRow> = {};
-    const activities: tickets.ActivityValues[] = [];
+    const set: Partial<repo.TicketRow> = {};
+    const activities: repo.ActivityValues[] = [];
     const record = (type: string, field: string, from: string | null, to: string | null) =>
       activities.push({
         ticket_id: id,
@@ -71,8 +68,7 @@ export async function changeTicket(deps: AppDeps, actor: { id: number }, id: num
     }
     if (change.priority !== undefined && change.priority !== current.priority) {
       set.priority = change.priority;
-      set.sla_deadline = slaDeadlineFor(change.priority, current.created_at, SLA_HOURS, clock);
-      set.first_response_due_at = firstResponseDeadlineFor(change.priority, current.created_at, SLA_HOURS, clock);
+      Object.assign(set, deadlinesFor(change.priority, current.created_at, clock));
       record('field_updated', 'priority', current.priority, change.priority);
     }
     if (change.category !== undefined && change.category !== current.category) {
@@ -80,19 +76,18 @@ export async function changeTicket(deps: AppDeps, actor: { id: number }, id: num
       record('field_updated', 'category', current.category, change.category);
     }
     if (change.tags !== undefined || change.add_tag !== undefined) {
-      const before = await tickets.tagsOf(trx, id);
+      const before = await repo.tagsOf(trx, id);
       const wanted = change.tags ?? [...before.map((t) => t.id), change.add_tag!];
       const after = [...new Set(wanted)].sort((a, b) => a - b);
-      const names = (rows: tickets.TagRow[]) => rows.map((t) => t.name).join(', ');
+      const names = (rows: repo.TagRow[]) => rows.map((t) => t.name).join(', ');
       if (after.join(',') !== before.map((t) => t.id).join(',')) {
         await repo.replaceTags(trx, id, after);
-        record('field_updated', 'tags', names(before), names(await tickets.tagsOf(trx, id)));
+        record('field_updated', 'tags', names(before), names(await repo.tagsOf(trx, id)));
       }
     }
     if (activities.length === 0) return false;
-    await tickets.updateTicket(trx, id, { ...set, updated_at: now });
-    await tickets.insertActivities(trx, activities);
-    // The owner hears of every status change staff make (the mail is written in this transaction).
+    await repo.updateTicket(trx, id, { ...set, updated_at: now });
+    await repo.insertActivities(trx, activities);
     if (set.status) {
       const to = await recipientOf(trx, current);
       if (to) await enqueueMail(trx, statusMail(deps.config, current, to, set.status));
@@ -101,19 +96,7 @@ export async function changeTicket(deps: AppDeps, actor: { id: number }, id: num
   });
 }
 
-/** An internal note: staff-only. It touches no ticket row, activity, comment or mail, so no member's answer (or its cached form) changes. */
-export async function addNote(deps: AppDeps, author: UserRecord, ticketId: number, message: string) {
-  const note = await repo.insertNote(deps.db, {
-    ticket_id: ticketId,
-    user_id: author.id,
-    message,
-    created_at: nowIso(),
-  });
-  return {
-    id: note.id,
-    ticket_id: note.ticket_id,
-    user: person(author),
-    message: note.message,
-    created_at: note.created_at,
-  };
+/** The tags among these ids that exist (any order). */
+export function existingTags(deps: AppDeps, ids: number[]): Promise<repo.TagRow[]> {
+  return repo.findTagsByIds(deps.db, ids);
 }
