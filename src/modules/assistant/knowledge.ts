@@ -238,17 +238,15 @@ export class KnowledgeBase implements PassageSource {
     return describe(ranked, best);
   }
 
-  /** Every passage's score for the query (match's score), by passage id; passages scoring 0 are left out. */
-  scores(query: string, lang: Locale): Map<string, number> {
-    const scores = new Map<string, number>();
-    const ranking = this.rank(query, lang);
-    if (!ranking) return scores;
-    const { bySlot } = ranking.index;
-    for (let slot = OUTSIDE_OWNER + 1; slot < bySlot.length; slot += 1) {
-      const score = bySlot[slot] ? ranking.scoreOf(slot) : 0;
-      if (score > 0) scores.set(bySlot[slot]!.id, score);
-    }
-    return scores;
+  /** Every passage's score for the query (match's score), by passage id (0 for an id it does not hold). */
+  scorer(query: string, lang: Locale): (id: string) => number {
+    const ranked = this.rank(query, lang);
+    if (!ranked) return () => 0;
+    const { slots } = ranked.index;
+    return (id) => {
+      const slot = slots.get(id);
+      return slot === undefined ? 0 : ranked.scoreOf(slot);
+    };
   }
 
   /** One search's numbers: every slot's score and what the hits are described with (ranking.ts). */

@@ -49,8 +49,8 @@ export const DEFAULT_RANKING: Record<Locale, Ranking> = {
 export interface MatchOptions {
   /** Passages ranked whatever their score (they join the best `limit`). */
   also?: ReadonlySet<string>;
-  /** Added to each passage's score: weight × its score in `scores` (0 when absent). */
-  bonus?: { scores: ReadonlyMap<string, number>; weight: number };
+  /** Added to each passage's score: weight × score(its id). */
+  bonus?: { score: (id: string) => number; weight: number };
 }
 
 /** A query as the knowledge base reads it (KnowledgeBase.expand). */
@@ -101,7 +101,7 @@ export function rankPassages(
       wordWeight * (bm25 / (bm25 + halfScore)) +
       coverageWeight * coverage +
       (1 - wordWeight - coverageWeight) * (similarity[slot] ?? 0);
-    return bonus ? score + bonus.weight * (bonus.scores.get(index.bySlot[slot]!.id) ?? 0) : score;
+    return bonus ? score + bonus.weight * bonus.score(index.bySlot[slot]!.id) : score;
   };
   return { index, expanded, searched, found, similarity, weights, totalWeight, scoreOf };
 }
