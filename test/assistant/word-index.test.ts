@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { generatedArticles } from '../../bench/knowledge/corpus.js';
 import { DEFAULT_RANKING, KnowledgeBase, loadPassages, type Passage } from '../../src/modules/assistant/knowledge.js';
 import { searchTerm, tokenize } from '../../src/modules/assistant/terms.js';
+import { understand } from '../../src/modules/assistant/understanding.js';
 import { WordIndex } from '../../src/modules/assistant/word-index.js';
 
 const fields = (p: Passage): [string, string] => [[p.question, ...p.alternates].join('\n'), p.answer];
@@ -105,5 +106,37 @@ describe('word index', () => {
       const withNamed = knowledge.match(message, 'en', 5, { also: new Set([named]) }).hits;
       expect(withNamed.map((h) => h.passage.id)).toEqual([...few.map((h) => h.passage.id), named]);
     }
+  });
+});
+
+describe('the chat among many passages', () => {
+  // Sixty passages that say "pending" more loudly than the one about the member's page: on the
+  // message alone that one ranks below the first fifty, which are all a search ranks in full.
+  const loud: Passage[] = Array.from({ length: 60 }, (_, i) => ({
+    id: `loud.pending-${i}`,
+    lang: 'en',
+    topic: 'loud',
+    question: `Why is transfer ${i} pending?`,
+    alternates: [`pending transfer ${i} still pending`],
+    answer: `A pending transfer ${i} stays pending until the bank confirms it.`,
+  }));
+  const knowledge = new KnowledgeBase([...loadPassages(), ...loud], { en: [], fa: [] }, DEFAULT_RANKING);
+  const message = 'why is this pending?';
+  const page = { route: '/wallet/refunds' };
+  const onPage = knowledge.withPages('en').filter((p) => p.pages!.includes('/wallet/refunds'));
+
+  it('still raises a passage of the member page that the message alone ranks below the first fifty', () => {
+    expect(onPage.length).toBeGreaterThan(0);
+    const alone = knowledge.match(message, 'en', knowledge.count('en')).hits.map((h) => h.passage.id);
+    expect(Math.min(...onPage.map((p) => alone.indexOf(p.id)))).toBeGreaterThanOrEqual(50);
+    const answer = understand(knowledge, { message, page });
+    expect(onPage.map((p) => p.id)).toContain(answer.passages[0]?.id);
+  });
+
+  it('raises the topic-mates of what the conversation just used, wherever they rank alone', () => {
+    const source = onPage[0]!;
+    const mates = knowledge.ofTopic('en', source.topic).map((p) => p.id);
+    const answer = understand(knowledge, { message, earlier: [{ message: 'refunds', sources: [source.id] }] });
+    expect(mates).toContain(answer.passages[0]?.id);
   });
 });

@@ -1,6 +1,6 @@
 // The knowledge base: question-and-answer passages in Markdown under assets/assistant/knowledge,
 // one file per topic and language (payments.en.md, payments.fa.md), each passage with alternate
-// questions, indexed once per language with BM25 (MiniSearch) and the character trigrams and word
+// questions, indexed once per language with BM25 (word-index.ts) and the character trigrams and word
 // pairs of its phrasings (ngrams.ts). Both answer providers retrieve from it.
 import type { Locale } from '../../core/i18n.js';
 import { LatinReader } from './finglish-reader.js';
