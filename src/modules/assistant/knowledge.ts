@@ -13,7 +13,7 @@ import {
   type Passage,
   type Thesaurus,
 } from './knowledge-files.js';
-import { LanguageIndex, OUTSIDE_OWNER, ownSource, type PassageSource, persianTexts } from './knowledge-index.js';
+import { LanguageIndex, ownSource, type PassageSource, persianTexts } from './knowledge-index.js';
 import {
   DEFAULT_RANKING,
   describe,
