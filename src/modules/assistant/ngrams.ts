@@ -86,7 +86,6 @@ export class PhrasingIndex {
 
   constructor(phrasings: Phrasing[]) {
     this.add(phrasings);
-    this.trim();
     this.changed = 0;
   }
 
@@ -161,31 +160,28 @@ export class PhrasingIndex {
     norm = Math.sqrt(norm) || 1;
     for (const g of grams) {
       const at = this.postingLength[g]!;
-      if (at === this.postingEntries[g]!.length) this.grow(g);
+      if (at === this.postingEntries[g]!.length) this.reserve(g, 1);
       this.postingEntries[g]![at] = entry;
       this.postingValues[g]![at] = sums[g]! / norm;
       this.postingLength[g] = at + 1;
     }
   }
 
-  private grow(g: number): void {
-    const size = Math.max(4, this.postingEntries[g]!.length * 2);
+  /**
+   * Makes room in a trigram's postings for `more` entries: exactly, when the postings were empty (a
+   * build knows every list's length before it posts), else by doubling.
+   */
+  private reserve(g: number, more: number): void {
+    const length = this.postingLength[g]!;
+    const room = this.postingEntries[g]!.length;
+    if (length + more <= room) return;
+    const size = length === 0 ? more : Math.max(room * 2, length + more);
     const entries = new Int32Array(size);
-    entries.set(this.postingEntries[g]!);
+    entries.set(this.postingEntries[g]!.subarray(0, length));
     const values = new Float64Array(size);
-    values.set(this.postingValues[g]!);
+    values.set(this.postingValues[g]!.subarray(0, length));
     this.postingEntries[g] = entries;
     this.postingValues[g] = values;
-  }
-
-  /** Gives back the room grown postings do not use (after a build, which adds no more for a while). */
-  private trim(): void {
-    for (let g = 0; g < this.postingLength.length; g += 1) {
-      const length = this.postingLength[g]!;
-      if (length === this.postingEntries[g]!.length) continue;
-      this.postingEntries[g] = this.postingEntries[g]!.slice(0, length);
-      this.postingValues[g] = this.postingValues[g]!.slice(0, length);
-    }
   }
 
   /** Adds phrasings (each weighed with the document frequencies once all of them are counted). */
@@ -193,6 +189,10 @@ export class PhrasingIndex {
     const sequences = phrasings.map((p) => this.sequenceOf(p.words));
     const grams = sequences.map((s) => this.distinct(s));
     for (const g of grams) this.count(g, 1);
+    // How many of the new phrasings hold each trigram: its postings grow by that much, at once.
+    const more = new Map<number, number>();
+    for (const list of grams) for (const g of list) more.set(g, (more.get(g) ?? 0) + 1);
+    for (const [g, count] of more) this.reserve(g, count);
     for (const [i, p] of phrasings.entries()) {
       const entry = this.owners.length;
       this.owners.push(p.owner);
