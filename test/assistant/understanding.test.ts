@@ -213,6 +213,23 @@ describe('understand()', () => {
     ).toEqual(['tickets.open']);
   });
 
+  it('answers an unanswered "and after that?" with the passage after the last answer in its topic', () => {
+    const submitted = [{ message: 'How do I submit a project?', sources: ['projects.review'] }];
+    expect(understand(kb, { message: 'k and after that??', earlier: refund })).toMatchObject({
+      via: 'context',
+      weakMatch: false,
+      passages: [expect.objectContaining({ id: 'payments.refund-time' })],
+    });
+    expect(understand(kb, { message: 'خب بعدش چی میشه؟', earlier: refund }).passages.map((p) => p.id)).toEqual([
+      'payments.refund-time',
+    ]);
+    // Nothing after the topic's last passage; alone, or with a subject of its own, it is searched as usual.
+    const receipt = [{ message: 'Where is my receipt?', sources: ['payments.receipt'] }];
+    expect(understand(kb, { message: 'and then?', earlier: receipt }).passages).toEqual([]);
+    expect(understand(kb, { message: 'k and after that??' }).passages).toEqual([]);
+    expect(understand(kb, { message: 'what is the weather after that', earlier: submitted }).passages).toEqual([]);
+  });
+
   it('weighs the passage just answered by sameShare (1: as much as the next step in its topic)', () => {
     const earlier = [{ message: 'How do I request a refund?', sources: ['payments.refund-request'] }];
     expect(understand(kb, { message: 'so the money returns when?', earlier }).passages[0]?.id).toBe(

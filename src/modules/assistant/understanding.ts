@@ -16,6 +16,7 @@ import {
   type Thresholds,
 } from './retrieval.js';
 import { messageLanguage } from './text.js';
+import { asksNextStep, nextInTopic } from './vague-turns.js';
 
 /** One earlier exchange of the conversation: the member's message and the ids of its answer's sources. */
 export interface Exchange {
@@ -171,6 +172,18 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
       hits = [match.hits.find((h) => h.passage.id === first.id) ?? confident[0]!, second];
       weakMatch = false;
       via = 'questions';
+    }
+  }
+  // Unanswered, a follow-up that asks only what comes next ("and after that?"): the passage written
+  // after the last answer's in its topic (vague-turns.ts).
+  const last = turn.earlier?.[0]?.sources[0];
+  if (weakMatch && last && asksNextStep(knowledge, turn.message, language)) {
+    const chosen = nextInTopic(knowledge, language, last);
+    if (chosen) {
+      passages = [chosen];
+      hits = [{ passage: chosen, score: 0, coverage: 0, similarity: 0, own: 0 }];
+      weakMatch = false;
+      via = 'context';
     }
   }
   // A subject the help never covers, named in a short message its answer does not speak of.
