@@ -230,14 +230,28 @@ describe('understand()', () => {
     expect(understand(kb, { message: 'what is the weather after that', earlier: submitted }).passages).toEqual([]);
   });
 
+  it('raises the passage written after the last answer in its topic by nextShare', () => {
+    const token = [{ message: 'What is an access token?', sources: ['accounts.tokens'] }];
+    const message = 'اگه کس دیگه ای ببینتش چی؟';
+    expect(understand(kb, { message, earlier: token }).passages.map((p) => p.id)).toEqual(['accounts.revoke-token']);
+    const without = { ...DEFAULT_READING, nextShare: 0 };
+    expect(understand(kb, { message, earlier: token }, { reading: without }).passages).toEqual([]);
+  });
+
   it('weighs the passage just answered by sameShare (1: as much as the next step in its topic)', () => {
     const earlier = [{ message: 'How do I request a refund?', sources: ['payments.refund-request'] }];
-    expect(understand(kb, { message: 'so the money returns when?', earlier }).passages[0]?.id).toBe(
+    // Without the next step's own share, the passage just answered stays first.
+    const flat = { ...DEFAULT_READING, nextShare: 0 };
+    expect(understand(kb, { message: 'so the money returns when?', earlier }, { reading: flat }).passages[0]?.id).toBe(
       'payments.refund-request',
     );
     // Lower (tried on the tuning halves, not kept: held-out conversations lost), the next step comes first.
-    const lower = { ...DEFAULT_READING, sameShare: 0.7, followBoost: 0.8 };
+    const lower = { ...flat, sameShare: 0.7, followBoost: 0.8 };
     expect(understand(kb, { message: 'so the money returns when?', earlier }, { reading: lower }).passages[0]?.id).toBe(
+      'payments.refund-time',
+    );
+    // With it (the defaults), too.
+    expect(understand(kb, { message: 'so the money returns when?', earlier }).passages[0]?.id).toBe(
       'payments.refund-time',
     );
   });
