@@ -213,14 +213,45 @@ describe('understand()', () => {
     ).toEqual(['tickets.open']);
   });
 
+  it('answers an unanswered "and after that?" with the passage after the last answer in its topic', () => {
+    const submitted = [{ message: 'How do I submit a project?', sources: ['projects.review'] }];
+    expect(understand(kb, { message: 'k and after that??', earlier: refund })).toMatchObject({
+      via: 'context',
+      weakMatch: false,
+      passages: [expect.objectContaining({ id: 'payments.refund-time' })],
+    });
+    expect(understand(kb, { message: 'خب بعدش چی میشه؟', earlier: refund }).passages.map((p) => p.id)).toEqual([
+      'payments.refund-time',
+    ]);
+    // Nothing after the topic's last passage; alone, or with a subject of its own, it is searched as usual.
+    const receipt = [{ message: 'Where is my receipt?', sources: ['payments.receipt'] }];
+    expect(understand(kb, { message: 'and then?', earlier: receipt }).passages).toEqual([]);
+    expect(understand(kb, { message: 'k and after that??' }).passages).toEqual([]);
+    expect(understand(kb, { message: 'what is the weather after that', earlier: submitted }).passages).toEqual([]);
+  });
+
+  it('raises the passage written after the last answer in its topic by nextShare', () => {
+    const token = [{ message: 'What is an access token?', sources: ['accounts.tokens'] }];
+    const message = 'اگه کس دیگه ای ببینتش چی؟';
+    expect(understand(kb, { message, earlier: token }).passages.map((p) => p.id)).toEqual(['accounts.revoke-token']);
+    const without = { ...DEFAULT_READING, nextShare: 0 };
+    expect(understand(kb, { message, earlier: token }, { reading: without }).passages).toEqual([]);
+  });
+
   it('weighs the passage just answered by sameShare (1: as much as the next step in its topic)', () => {
     const earlier = [{ message: 'How do I request a refund?', sources: ['payments.refund-request'] }];
-    expect(understand(kb, { message: 'so the money returns when?', earlier }).passages[0]?.id).toBe(
+    // Without the next step's own share, the passage just answered stays first.
+    const flat = { ...DEFAULT_READING, nextShare: 0 };
+    expect(understand(kb, { message: 'so the money returns when?', earlier }, { reading: flat }).passages[0]?.id).toBe(
       'payments.refund-request',
     );
     // Lower (tried on the tuning halves, not kept: held-out conversations lost), the next step comes first.
-    const lower = { ...DEFAULT_READING, sameShare: 0.7, followBoost: 0.8 };
+    const lower = { ...flat, sameShare: 0.7, followBoost: 0.8 };
     expect(understand(kb, { message: 'so the money returns when?', earlier }, { reading: lower }).passages[0]?.id).toBe(
+      'payments.refund-time',
+    );
+    // With it (the defaults), too.
+    expect(understand(kb, { message: 'so the money returns when?', earlier }).passages[0]?.id).toBe(
       'payments.refund-time',
     );
   });

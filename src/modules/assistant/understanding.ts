@@ -16,6 +16,7 @@ import {
   type Thresholds,
 } from './retrieval.js';
 import { messageLanguage } from './text.js';
+import { asksNextStep, nextInTopic } from './vague-turns.js';
 
 /** One earlier exchange of the conversation: the member's message and the ids of its answer's sources. */
 export interface Exchange {
@@ -57,6 +58,11 @@ export interface Reading {
   /** Added to the score of a passage the previous answer used; a passage of the same topic gets topicShare of it. */
   followBoost: number;
   topicShare: number;
+  /**
+   * Added to topicShare for the passage written after the last answer's in its topic (the step a
+   * member meets next: the knowledge base's own order, vague-turns.ts nextInTopic).
+   */
+  nextShare: number;
   /** Share of followBoost for the very passage an earlier answer used (the member has read it; a follow-up often asks the next step). */
   sameShare: number;
   /** Each exchange further back counts this share of the one after it. */
@@ -95,6 +101,7 @@ export const DEFAULT_READING: Reading = {
   followBoost: 0.6,
   topicShare: 0.8,
   sameShare: 1,
+  nextShare: 0.12,
   decay: 0.8,
   pageCredit: 0.25,
   followCredit: 0.4,
@@ -173,6 +180,18 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
       via = 'questions';
     }
   }
+  // Unanswered, a follow-up that asks only what comes next ("and after that?"): the passage written
+  // after the last answer's in its topic (vague-turns.ts).
+  const last = turn.earlier?.[0]?.sources[0];
+  if (weakMatch && last && asksNextStep(knowledge, turn.message, language)) {
+    const chosen = nextInTopic(knowledge, language, last);
+    if (chosen) {
+      passages = [chosen];
+      hits = [{ passage: chosen, score: 0, coverage: 0, similarity: 0, own: 0 }];
+      weakMatch = false;
+      via = 'context';
+    }
+  }
   // A subject the help never covers, named in a short message its answer does not speak of.
   if (passages[0] && namesOutsideSubject(finglish ? knowledge.readLatin(turn.message) : turn.message, passages[0])) {
     passages = [];
@@ -221,12 +240,18 @@ function inContext(knowledge: KnowledgeBase, match: SearchMatch, turn: Turn, rea
       const sources = exchange.sources
         .map((id) => knowledge.passage(match.hits[0]!.passage.lang, id))
         .filter((p): p is Passage => p !== undefined);
-      for (const source of sources)
+      for (const source of sources) {
+        const after = back === 0 ? nextInTopic(knowledge, source.lang, source.id)?.id : undefined;
         for (const { passage } of match.hits) {
           const share =
-            source.id === passage.id ? reading.sameShare : source.topic === passage.topic ? reading.topicShare : 0;
+            source.id === passage.id
+              ? reading.sameShare
+              : source.topic === passage.topic
+                ? reading.topicShare + (passage.id === after ? reading.nextShare : 0)
+                : 0;
           follow.set(passage.id, Math.max(follow.get(passage.id) ?? 0, weight * share));
         }
+      }
     });
     for (const [id, value] of follow) add(id, reading.followBoost * value, reading.followCredit);
   }
