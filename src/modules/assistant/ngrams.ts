@@ -41,7 +41,6 @@ export interface Phrasing {
  * of the moment (and drops the postings of removed phrasings), as a full build would.
  */
 const DRIFT = 0.05;
-const NO_GRAMS = new Int32Array(0);
 const NO_ENTRIES = new Int32Array(0);
 const NO_VALUES = new Float64Array(0);
 
@@ -68,8 +67,13 @@ export class PhrasingIndex {
   /** Per entry: its owner, or -1 once removed. */
   private readonly owners: number[] = [];
   private readonly weights: number[] = [];
-  /** Per entry: its trigram numbers in order, repeats included (empty once removed). */
-  private readonly sequences: Int32Array[] = [];
+  // Per entry: its trigram numbers in order, repeats included, kept one after another in one array
+  // (an array per entry would cost the collector 100,000 objects at the benchmark's size); a
+  // removed entry's length is 0, and the next weighing packs the numbers of live entries.
+  private data = new Int32Array(1 << 16);
+  private used = 0;
+  private readonly starts: number[] = [];
+  private readonly lengths: number[] = [];
   private readonly entriesOf = new Map<number, number[]>();
   /** Phrasings added or removed since every vector was last weighed. */
   private changed = 0;
@@ -110,9 +114,9 @@ export class PhrasingIndex {
     return id;
   }
 
-  /** The trigram numbers of the words, as trigrams() lists them. */
-  private sequenceOf(words: string[]): Int32Array {
-    const ids: number[] = [];
+  /** Stores the trigram numbers of the words (as trigrams() lists them) as the next entry's sequence. */
+  private store(words: string[]): void {
+    const start = this.used;
     for (let i = 0; i < words.length; i += 1) {
       const word = words[i]!;
       let grams = this.wordGrams.get(word);
@@ -120,10 +124,26 @@ export class PhrasingIndex {
         grams = Int32Array.from(wordTrigrams(word), (g) => this.idOf(g));
         this.wordGrams.set(word, grams);
       }
-      for (const g of grams) ids.push(g);
-      if (i > 0) ids.push(this.idOf(`${words[i - 1]}|${word}`));
+      for (const g of grams) this.push(g);
+      if (i > 0) this.push(this.idOf(`${words[i - 1]}|${word}`));
     }
-    return Int32Array.from(ids);
+    this.starts.push(start);
+    this.lengths.push(this.used - start);
+  }
+
+  private push(id: number): void {
+    if (this.used === this.data.length) {
+      const data = new Int32Array(this.data.length * 2);
+      data.set(this.data);
+      this.data = data;
+    }
+    this.data[this.used++] = id;
+  }
+
+  /** An entry's trigram numbers (a view, valid until the next store or packing). */
+  private sequence(entry: number): Int32Array {
+    const start = this.starts[entry]!;
+    return this.data.subarray(start, start + this.lengths[entry]!);
   }
 
   /** The distinct numbers of a sequence, in order of first occurrence. */
@@ -186,22 +206,25 @@ export class PhrasingIndex {
 
   /** Adds phrasings (each weighed with the document frequencies once all of them are counted). */
   add(phrasings: Phrasing[]): void {
-    const sequences = phrasings.map((p) => this.sequenceOf(p.words));
-    const grams = sequences.map((s) => this.distinct(s));
-    for (const g of grams) this.count(g, 1);
+    const first = this.owners.length;
     // How many of the new phrasings hold each trigram: its postings grow by that much, at once.
     const more = new Map<number, number>();
-    for (const list of grams) for (const g of list) more.set(g, (more.get(g) ?? 0) + 1);
-    for (const [g, count] of more) this.reserve(g, count);
-    for (const [i, p] of phrasings.entries()) {
+    for (const p of phrasings) {
       const entry = this.owners.length;
       this.owners.push(p.owner);
       this.weights.push(p.weight ?? 1);
-      this.sequences.push(sequences[i]!);
+      this.store(p.words);
       const entries = this.entriesOf.get(p.owner);
       if (entries) entries.push(entry);
       else this.entriesOf.set(p.owner, [entry]);
-      this.post(entry, sequences[i]!, grams[i]!);
+      const grams = this.distinct(this.sequence(entry));
+      this.count(grams, 1);
+      for (const g of grams) more.set(g, (more.get(g) ?? 0) + 1);
+    }
+    for (const [g, count] of more) this.reserve(g, count);
+    for (let entry = first; entry < this.owners.length; entry += 1) {
+      const sequence = this.sequence(entry);
+      this.post(entry, sequence, this.distinct(sequence));
     }
     this.changed += phrasings.length;
   }
@@ -209,9 +232,9 @@ export class PhrasingIndex {
   /** Removes every phrasing of an owner (its postings stay, skipped, until the next weighing). */
   remove(owner: number): void {
     for (const entry of this.entriesOf.get(owner) ?? []) {
-      this.count(this.distinct(this.sequences[entry]!), -1);
+      this.count(this.distinct(this.sequence(entry)), -1);
       this.owners[entry] = -1;
-      this.sequences[entry] = NO_GRAMS;
+      this.lengths[entry] = 0;
       this.changed += 1;
     }
     this.entriesOf.delete(owner);
@@ -219,10 +242,28 @@ export class PhrasingIndex {
 
   /** Weighs every live phrasing again with today's document frequencies, as a full build would. */
   reweigh(): void {
+    this.pack();
     this.postingLength.fill(0);
     for (let entry = 0; entry < this.owners.length; entry += 1)
-      if (this.owners[entry]! >= 0) this.post(entry, this.sequences[entry]!, this.distinct(this.sequences[entry]!));
+      if (this.owners[entry]! >= 0) {
+        const sequence = this.sequence(entry);
+        this.post(entry, sequence, this.distinct(sequence));
+      }
     this.changed = 0;
+  }
+
+  /** Moves the live entries' numbers together, leaving out those of removed entries. */
+  private pack(): void {
+    const data = new Int32Array(Math.max(1 << 16, this.used));
+    let used = 0;
+    for (let entry = 0; entry < this.owners.length; entry += 1) {
+      const length = this.lengths[entry]!;
+      data.set(this.data.subarray(this.starts[entry]!, this.starts[entry]! + length), used);
+      this.starts[entry] = used;
+      used += length;
+    }
+    this.data = data;
+    this.used = used;
   }
 
   vector(words: string[]): Vector {
