@@ -1,32 +1,11 @@
 // Character n-gram similarity between a question and the ways a passage is asked (its heading and
 // alternate questions): a misspelt or colloquial word still shares most of its trigrams with the
 // written one (acount/account, پروژم/پروژه), where whole-word search finds nothing.
-const N = 3;
+import { trigrams, wordTrigrams } from './trigrams.js';
+
+export { trigrams } from './trigrams.js';
 
 export type Vector = Map<string, number>;
-
-/** The trigrams of one word, padded with a space on both sides so its start and end count. */
-function wordTrigrams(word: string): string[] {
-  const padded = ` ${word} `;
-  const grams: string[] = [];
-  if (padded.length <= N) grams.push(padded);
-  for (let i = 0; i + N <= padded.length; i += 1) grams.push(padded.slice(i, i + N));
-  return grams;
-}
-
-/**
- * The trigrams of each word, padded with a space on both sides so word starts and ends count,
- * and each pair of neighbouring words as one more feature, so word order counts too ("status
- * changed" meets the passage that says it, not every passage with "status" and "changed").
- */
-export function trigrams(words: string[]): string[] {
-  const grams: string[] = [];
-  for (const [index, word] of words.entries()) {
-    grams.push(...wordTrigrams(word));
-    if (index > 0) grams.push(`${words[index - 1]}|${word}`);
-  }
-  return grams;
-}
 
 /** A phrasing: the words of one way a passage is asked, its owner (the passage's slot) and weight. */
 export interface Phrasing {
