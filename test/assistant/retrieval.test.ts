@@ -13,7 +13,7 @@ import {
   parseKnowledgeFile,
   type Thesaurus,
 } from '../../src/modules/assistant/knowledge.js';
-import { trigrams } from '../../src/modules/assistant/ngrams.js';
+import { trigrams } from '../../src/modules/assistant/trigrams.js';
 import {
   answerPassages,
   confidence,

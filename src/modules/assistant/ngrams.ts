@@ -3,8 +3,6 @@
 // written one (acount/account, پروژم/پروژه), where whole-word search finds nothing.
 import { trigrams, wordTrigrams } from './trigrams.js';
 
-export { trigrams } from './trigrams.js';
-
 export type Vector = Map<string, number>;
 
 /** A phrasing: the words of one way a passage is asked, its owner (the passage's slot) and weight. */
@@ -35,9 +33,8 @@ export class PhrasingIndex {
   private readonly ids = new Map<string, number>();
   /** Per trigram number: in how many live phrasings it occurs. */
   private readonly frequency: number[] = [];
-  /** Per trigram number: the entries holding it and the value of the trigram in each, in entry order. */
-  // Typed arrays grown by doubling, with the length in use apart: their contents live outside the
-  // JavaScript heap, so the collector neither scans nor copies the index's millions of numbers.
+  // Per trigram number: the entries holding it and the trigram's value in each, in entry order, in
+  // typed arrays (outside the collected heap) with the length in use apart.
   private readonly postingEntries: Int32Array[] = [];
   private readonly postingValues: Float64Array[] = [];
   private readonly postingLength: number[] = [];
@@ -46,9 +43,8 @@ export class PhrasingIndex {
   /** Per entry: its owner, or -1 once removed. */
   private readonly owners: number[] = [];
   private readonly weights: number[] = [];
-  // Per entry: its trigram numbers in order, repeats included, kept one after another in one array
-  // (an array per entry would cost the collector 100,000 objects at the benchmark's size); a
-  // removed entry's length is 0, and the next weighing packs the numbers of live entries.
+  // Per entry: its trigram numbers in order, repeats included, one entry after another in one array
+  // (not an object per entry); a removed entry's length is 0; the next weighing packs the rest.
   private data = new Int32Array(1 << 16);
   private used = 0;
   private readonly starts: number[] = [];
@@ -166,10 +162,7 @@ export class PhrasingIndex {
     }
   }
 
-  /**
-   * Makes room in a trigram's postings for `more` entries: exactly, when the postings were empty (a
-   * build knows every list's length before it posts), else by doubling.
-   */
+  /** Room in a trigram's postings for `more` entries: exactly in empty postings (a build), else by doubling. */
   private reserve(g: number, more: number): void {
     const length = this.postingLength[g]!;
     const room = this.postingEntries[g]!.length;
@@ -186,8 +179,10 @@ export class PhrasingIndex {
   /** Adds phrasings (each weighed with the document frequencies once all of them are counted). */
   add(phrasings: Phrasing[]): void {
     const first = this.owners.length;
-    // How many of the new phrasings hold each trigram: its postings grow by that much, at once.
-    const more = new Map<number, number>();
+    // How many of the new phrasings hold each trigram (by number; `held` lists those counted): its
+    // postings grow by that much, at once.
+    const held: number[] = [];
+    let more = new Int32Array(this.mark.length);
     for (const p of phrasings) {
       const entry = this.owners.length;
       this.owners.push(p.owner);
@@ -198,9 +193,17 @@ export class PhrasingIndex {
       else this.entriesOf.set(p.owner, [entry]);
       const grams = this.distinct(this.sequence(entry));
       this.count(grams, 1);
-      for (const g of grams) more.set(g, (more.get(g) ?? 0) + 1);
+      if (more.length < this.mark.length) {
+        const wider = new Int32Array(this.mark.length);
+        wider.set(more);
+        more = wider;
+      }
+      for (const g of grams) {
+        if (more[g] === 0) held.push(g);
+        more[g] = more[g]! + 1;
+      }
     }
-    for (const [g, count] of more) this.reserve(g, count);
+    for (const g of held) this.reserve(g, more[g]!);
     for (let entry = first; entry < this.owners.length; entry += 1) {
       const sequence = this.sequence(entry);
       this.post(entry, sequence, this.distinct(sequence));
