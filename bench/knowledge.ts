@@ -16,8 +16,6 @@
 // --no-servers keeps to the in-process figures on the articles alone (no server reads documents).
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import type { Kysely } from 'kysely';
 import { scratchDatabase } from '../harness/database.js';
 import { userWithToken } from '../harness/users.js';
@@ -28,7 +26,7 @@ import { articleSource, knowledgeFromStore, passageOf, seedWhenEmpty } from '../
 import type { ArticleRecord } from '../src/modules/kb/repository.js';
 import { generatedDocuments } from './knowledge/corpus.js';
 import { uploadDocuments, writeGeneratedArticles } from './knowledge/store.js';
-import { rssMiB } from './lib/proc.js';
+import { fullCollection, rssMiB } from './lib/proc.js';
 import { startServerProcess } from './lib/server.js';
 import { CASE_ARGS, caseOptions, ensureWrk, measureCase, printSummary, startCeiling } from './lib/wrk.js';
 
@@ -51,21 +49,15 @@ const ascending = (values: number[]) => [...values].sort((a, b) => a - b);
 const ms = (n: number | null) => `${(n ?? Number.NaN).toFixed(2)} ms`;
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-/** A full collection, so heap figures are of what is still held. */
-function collect(): void {
-  v8.setFlagsFromString('--expose-gc');
-  (vm.runInNewContext('gc') as () => void)();
-}
-
 /** The index of the whole store built in this process, and what it costs. */
 async function inProcess(db: Kysely<Database>): Promise<void> {
-  collect();
+  fullCollection();
   const heapBefore = process.memoryUsage().heapUsed;
   const started = performance.now();
   const documents = await documentSources(db);
   const { knowledge } = await knowledgeFromStore(db, documents.sources);
   const built = performance.now() - started;
-  collect();
+  fullCollection();
   const heap = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
   out(
     `index of ${knowledge.count('en')} + ${knowledge.count('fa')} passages (${documents.sources.length} documents among them): ` +

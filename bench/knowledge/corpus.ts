@@ -2,7 +2,9 @@
 // of the bundled passages' own words in each language, as articles (a title, two alternate
 // questions, a body of two sentences) and as the pages of uploaded documents (paragraphs of
 // sentences, about 1,000 characters a page, so each page is one passage of the document).
-import { loadPassages } from '../../src/modules/assistant/knowledge.js';
+import { loadPassages, type Passage } from '../../src/modules/assistant/knowledge.js';
+import { asKnowledgePassage } from '../../src/modules/kb-files/document-index.js';
+import { toPassages } from '../../src/modules/kb-files/passages.js';
 
 export type Lang = 'en' | 'fa';
 
@@ -80,5 +82,29 @@ export function generatedDocuments(count: number, pages: number): GeneratedDocum
       lang,
       pages: Array.from({ length: pages }, () => `${paragraph(lang)}\n\n${paragraph(lang)}`),
     };
+  });
+}
+
+/** The bundled passages and perLanguage generated articles per language, as the knowledge base takes them. */
+export function articlePassages(perLanguage: number): Passage[] {
+  return [
+    ...loadPassages(),
+    ...generatedArticles(perLanguage).map((a) => ({
+      id: a.key,
+      lang: a.lang,
+      topic: a.key.split('.')[0]!,
+      question: a.title,
+      alternates: a.questions,
+      answer: a.body,
+    })),
+  ];
+}
+
+/** The generated documents' passages as an upload gives them (one per page), per file id. */
+export function documentPassages(count: number, pages: number): Array<{ id: number; passages: Passage[] }> {
+  return generatedDocuments(count, pages).map((doc, i) => {
+    const file = { id: i + 1, title: doc.title, lang: doc.lang };
+    const sections = doc.pages.map((text, p) => ({ page: p + 1, heading: null, text }));
+    return { id: file.id, passages: toPassages(sections).map((p) => asKnowledgePassage(file, p)) };
   });
 }

@@ -16,14 +16,12 @@ import {
   DEFAULT_RANKING,
   KnowledgeBase,
   loadOutside,
-  loadPassages,
   loadThesaurus,
 } from '../../src/modules/assistant/knowledge.js';
 import { understand } from '../../src/modules/assistant/understanding.js';
-import { asKnowledgePassage, documentSource } from '../../src/modules/kb-files/document-index.js';
-import { toPassages } from '../../src/modules/kb-files/passages.js';
+import { documentSource } from '../../src/modules/kb-files/document-index.js';
 import { articleSource } from '../../src/modules/kb/knowledge-feed.js';
-import { generatedArticles, generatedDocuments } from './corpus.js';
+import { articlePassages, documentPassages } from './corpus.js';
 
 const { values } = parseArgs({
   options: {
@@ -39,28 +37,14 @@ const pages = Number(values.pages ?? 100);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const gc = (globalThis as { gc?: () => void }).gc;
 
-const articlePassages: Passage[] = [
-  ...loadPassages(),
-  ...generatedArticles(perLanguage).map((a) => ({
-    id: a.key,
-    lang: a.lang,
-    topic: a.key.split('.')[0]!,
-    question: a.title,
-    alternates: a.questions,
-    answer: a.body,
-  })),
-];
-const files = generatedDocuments(documents, pages).map((doc, i) => {
-  const file = { id: i + 1, title: doc.title, lang: doc.lang };
-  const sections = doc.pages.map((text, p) => ({ page: p + 1, heading: null, text }));
-  return { id: file.id, passages: toPassages(sections).map((p) => asKnowledgePassage(file, p)) };
-});
+const articles: Passage[] = articlePassages(perLanguage);
+const files = documentPassages(documents, pages);
 
 gc?.();
 const heapBefore = process.memoryUsage().heapUsed;
 let started = performance.now();
 const cpuBefore = process.cpuUsage();
-const knowledge = new KnowledgeBase(articlePassages, loadThesaurus(), DEFAULT_RANKING, loadOutside(), (p) =>
+const knowledge = new KnowledgeBase(articles, loadThesaurus(), DEFAULT_RANKING, loadOutside(), (p) =>
   articleSource(p.id, p.lang),
 );
 const articlesMs = performance.now() - started;
@@ -70,9 +54,9 @@ const documentsMs = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
 gc?.();
 const heap = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
-const documentPassages = files.reduce((n, f) => n + f.passages.length, 0);
+const documentCount = files.reduce((n, f) => n + f.passages.length, 0);
 out(
-  `${articlePassages.length} article passages in ${articlesMs.toFixed(0)} ms; ${documentPassages} passages of ${documents} documents added in ${documentsMs.toFixed(0)} ms; ` +
+  `${articles.length} article passages in ${articlesMs.toFixed(0)} ms; ${documentCount} passages of ${documents} documents added in ${documentsMs.toFixed(0)} ms; ` +
     `CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms in all; heap +${heap.toFixed(0)} MB${gc ? '' : ' (node --expose-gc for a settled figure)'}`,
 );
 
@@ -108,9 +92,9 @@ if (values.answers) {
   };
   digest('after the build');
   // An edit of a few articles and a document, as the change log applies them.
-  for (const passage of articlePassages.slice(0, 5))
+  for (const passage of articles.slice(0, 5))
     knowledge.add(articleSource(passage.id, passage.lang), [{ ...passage, question: `${passage.question} edited` }]);
-  knowledge.remove(articleSource(articlePassages[10]!.id, articlePassages[10]!.lang));
+  knowledge.remove(articleSource(articles[10]!.id, articles[10]!.lang));
   if (files[0]) knowledge.remove(documentSource(files[0].id));
   digest('after edits');
 }

@@ -8,21 +8,17 @@
 // is no ceiling; CPU time per message is the figure that depends least on what else the machine runs.
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import {
   DEFAULT_RANKING,
   KnowledgeBase,
   loadOutside,
-  loadPassages,
   loadThesaurus,
   type Passage,
 } from '../../src/modules/assistant/knowledge.js';
 import { understand } from '../../src/modules/assistant/understanding.js';
 import { percentile } from '../../src/core/percentile.js';
-import { asKnowledgePassage } from '../../src/modules/kb-files/document-index.js';
-import { toPassages } from '../../src/modules/kb-files/passages.js';
-import { generatedArticles, generatedDocuments } from './corpus.js';
+import { fullCollection } from '../lib/proc.js';
+import { articlePassages, documentPassages } from './corpus.js';
 
 const MESSAGES = [
   'How long does a refund take?',
@@ -49,38 +45,21 @@ const pages = Number(values.pages ?? 100);
 const messages = Number(values.messages ?? 2000);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-function collect(): void {
-  v8.setFlagsFromString('--expose-gc');
-  (vm.runInNewContext('gc') as () => void)();
-}
-
 const passages: Passage[] = [
-  ...loadPassages(),
-  ...generatedArticles(perLanguage).map((a) => ({
-    id: a.key,
-    lang: a.lang,
-    topic: a.key.split('.')[0]!,
-    question: a.title,
-    alternates: a.questions,
-    answer: a.body,
-  })),
-  ...generatedDocuments(documents, pages).flatMap((doc, i) => {
-    const file = { id: i + 1, title: doc.title, lang: doc.lang };
-    const sections = doc.pages.map((text, p) => ({ page: p + 1, heading: null, text }));
-    return toPassages(sections).map((p) => asKnowledgePassage(file, p));
-  }),
+  ...articlePassages(perLanguage),
+  ...documentPassages(documents, pages).flatMap((file) => file.passages),
 ];
 const thesaurus = loadThesaurus();
 const outside = loadOutside();
 
-collect();
+fullCollection();
 const heapBefore = process.memoryUsage().heapUsed;
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
 const knowledge = new KnowledgeBase(passages, thesaurus, DEFAULT_RANKING, outside);
 const wall = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
-collect();
+fullCollection();
 out(
   `${passages.length} passages (${perLanguage} articles per language, ${documents} documents of ${pages} pages) in one build: ` +
     `${wall.toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU; ` +

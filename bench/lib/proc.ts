@@ -1,5 +1,7 @@
 // What a process costs, read from Linux's /proc. Percentiles: src/core/percentile.ts.
 import fs from 'node:fs';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 
 /** User + system CPU time of a process, µs. */
 export function processCpuMicros(pid: number): number {
@@ -55,4 +57,10 @@ export function treeCpuMicros(pid: number): number {
     }
   }
   return total;
+}
+
+/** A full collection in this process, so heap figures are of what is still held. */
+export function fullCollection(): void {
+  v8.setFlagsFromString('--expose-gc');
+  (vm.runInNewContext('gc') as () => void)();
 }
