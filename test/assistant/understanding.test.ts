@@ -230,6 +230,16 @@ describe('understand()', () => {
     expect(understand(kb, { message: 'what is the weather after that', earlier: submitted }).passages).toEqual([]);
   });
 
+  it('reads a story by its asking parts only when they are clearer by askedMargin', () => {
+    // "What should I do?" alone leans to how the address form works; the story names the missing village.
+    const message =
+      'سلام خسته نباشید. من تو یه روستای کوچیک نزدیک کاشان زندگی میکنم، استان و شهرستان و بخش رو انتخاب کردم ولی اسم روستامون تو لیست نیست. چیکار کنم؟';
+    const ids = (askedMargin: number) =>
+      understand(kb, { message }, { reading: { ...DEFAULT_READING, askedMargin } }).passages.map((p) => p.id);
+    expect(ids(DEFAULT_READING.askedMargin)).toContain('address.missing-place');
+    expect(ids(0)).not.toContain('address.missing-place');
+  });
+
   it('raises the passage written after the last answer in its topic by nextShare', () => {
     const token = [{ message: 'What is an access token?', sources: ['accounts.tokens'] }];
     const message = 'اگه کس دیگه ای ببینتش چی؟';

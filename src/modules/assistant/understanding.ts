@@ -58,10 +58,7 @@ export interface Reading {
   /** Added to the score of a passage the previous answer used; a passage of the same topic gets topicShare of it. */
   followBoost: number;
   topicShare: number;
-  /**
-   * Added to topicShare for the passage written after the last answer's in its topic (the step a
-   * member meets next: the knowledge base's own order, vague-turns.ts nextInTopic).
-   */
+  /** Added to topicShare for the passage written after the last answer's in its topic (vague-turns.ts nextInTopic). */
   nextShare: number;
   /** Share of followBoost for the very passage an earlier answer used (the member has read it; a follow-up often asks the next step). */
   sameShare: number;
@@ -92,6 +89,8 @@ export interface Reading {
    */
   contextOutside: number;
   outsideWords: number;
+  /** The asking parts' search replaces the whole message's only when this much more confident. */
+  askedMargin: number;
 }
 
 export const DEFAULT_READING: Reading = {
@@ -111,6 +110,7 @@ export const DEFAULT_READING: Reading = {
   askedWeight: 0.4,
   contextOutside: 0.25,
   outsideWords: 5,
+  askedMargin: 0.05,
 };
 
 /** The parts of a long message that ask something, searched on their own at most. */
@@ -149,8 +149,8 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
   // One question inside a story: the parts that ask something, when they say it more clearly than the whole.
   if (asked.length > 0 && asked.length < parts.length) {
     const questions = search(asked.join(' '));
-    const [chosen, other] =
-      confidence(questions, rule) > confidence(match, rule) ? [questions, match] : [match, questions];
+    const clearer = confidence(questions, rule) > confidence(match, rule) + reading.askedMargin;
+    const [chosen, other] = clearer ? [questions, match] : [match, questions];
     match = reading.askedWeight > 0 ? ordered(chosen, other, reading.askedWeight) : chosen;
   }
 
