@@ -1,4 +1,6 @@
 // Reads the environment, migrates, serves; closes gracefully on SIGTERM/SIGINT.
+// First, before any other module runs: the nextTick entries' shape kept (tick-shape.ts).
+import './tick-shape.js';
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';

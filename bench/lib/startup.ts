@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { filesUnder } from '../../harness/files.js';
 import { projectRoot } from '../../harness/server.js';
 
 export function runGit(args: string[], cwd = projectRoot): string {
@@ -13,13 +14,12 @@ export function runGit(args: string[], cwd = projectRoot): string {
 /** What a clone has no copy of, for a project folder that is not a git checkout. */
 const NOT_CHECKED_OUT = new Set(['node_modules', 'dist', 'dist.next', 'data', '.git', 'coverage']);
 
-function filesOutsideGit(root: string, dir = ''): string[] {
-  return fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    if (NOT_CHECKED_OUT.has(entry.name)) return [];
-    const relative = path.join(dir, entry.name);
-    return entry.isDirectory() ? filesOutsideGit(root, relative) : [relative];
+const filesOutsideGit = (root: string) =>
+  filesUnder(root, {
+    relative: true,
+    keep: (name) => !NOT_CHECKED_OUT.has(name),
+    skipFolder: (folder) => NOT_CHECKED_OUT.has(path.basename(folder)),
   });
-}
 
 /**
  * Copies the project's checked-out files (as a clone would have them) to dest and links its

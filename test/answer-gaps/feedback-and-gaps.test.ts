@@ -7,6 +7,7 @@
 // asked again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userWithToken, type TestUser } from '../helpers/factories.js';
+import { FORBIDDEN } from '../helpers/staff-api.js';
 import { DocumentServer } from '../kb-files/server.js';
 
 const s = new DocumentServer();
@@ -156,7 +157,7 @@ describe('the gaps', () => {
   it('is for staff only', async () => {
     expect(await s.call('GET', '/api/admin/assistant/gaps', { auth: s.member.auth })).toEqual({
       status: 403,
-      body: { success: false, message: 'This action is reserved for administrators.' },
+      body: FORBIDDEN,
     });
     expect(await s.call('GET', '/api/admin/assistant/gaps')).toEqual({
       status: 401,

@@ -7,6 +7,7 @@ import {
   crossModuleQueryImports,
   edgeImports,
   importCycles,
+  importsOfModule,
   longFiles,
   moduleClasses,
   readSources,
@@ -154,6 +155,27 @@ describe("no module imports another module's repository or query files", () => {
       'modules/x/service.ts -> modules/y/repository.ts',
       'modules/x/list-query.ts -> modules/y/list-query.ts',
       'modules/x/view.ts -> modules/y/sub/stream-repository.ts',
+    ]);
+  });
+});
+
+describe('no module imports the staff console: the console is built on tickets and users, never the reverse', () => {
+  it('holds on src/', () => {
+    expect(importsOfModule(files, 'console')).toEqual([]);
+  });
+
+  it('reports each such import, type-only ones included, and not those of the console itself or outside modules', () => {
+    const example = [
+      src('modules/tickets/staff-routes.ts', line('import', '{ expectVersion }', '../console/ticket-view.js')),
+      src('modules/tickets/schemas.ts', line('import', 'type { Reply }', '../console/ticket-schemas.js')),
+      src('modules/console/service.ts', line('import', '{ ticketOf }', '../tickets/service.js')),
+      src('modules/console/ticket-view.ts', line('import', '* as repo', './ticket-query.js')),
+      src('modules/users/directory.ts', line('import', '{ endSessionsOf }', './console/service.js')),
+      src('modules/index.ts', line('import', 'staffConsoleRoutes', './console/routes.js')),
+    ];
+    expect(importsOfModule(example, 'console')).toEqual([
+      'modules/tickets/staff-routes.ts -> modules/console/ticket-view.ts',
+      'modules/tickets/schemas.ts -> modules/console/ticket-schemas.ts',
     ]);
   });
 });

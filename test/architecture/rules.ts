@@ -2,7 +2,7 @@
 // on the tree and on a small example that breaks it (test/architecture/rules.test.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { filesUnder } from '../helpers/files.js';
+import { filesUnder } from '../../harness/files.js';
 
 export interface SourceFile {
   /** Path relative to src/, with forward slashes: modules/tickets/service.ts */
@@ -103,6 +103,20 @@ export function crossModuleQueryImports(files: SourceFile[]): string[] {
           const owner = moduleOf(target);
           return owner !== undefined && owner !== moduleOf(f.name) && isQueryFile(target);
         })
+        .map((t) => `${f.name} -> ${t}`),
+    );
+}
+
+/**
+ * "file -> target" for each import of a file of module `used` by a file of another module (type-only
+ * imports included): a module that others build on imports nothing from them.
+ */
+export function importsOfModule(files: SourceFile[], used: string): string[] {
+  return files
+    .filter((f) => moduleOf(f.name) !== undefined && moduleOf(f.name) !== used)
+    .flatMap((f) =>
+      importsOf(f)
+        .filter((target) => moduleOf(target) === used)
         .map((t) => `${f.name} -> ${t}`),
     );
 }

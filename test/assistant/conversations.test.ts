@@ -5,6 +5,7 @@ import { buildApp } from '../../src/app.js';
 import { buildTestApp, createTestDatabase, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
 import { appWithUsers, MEMBERS_AND_ADMIN } from '../helpers/fixtures.js';
+import { FORBIDDEN } from '../helpers/staff-api.js';
 
 describe('assistant conversations, welcome and feedback', () => {
   let t: TestApp, user: TestUser, other: TestUser, admin: TestUser;
@@ -543,7 +544,7 @@ describe('assistant conversations, welcome and feedback', () => {
     it('keeps the feedback list from non-admins and anonymous callers', async () => {
       const res = await get(user, '/api/admin/feedback');
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ success: false, message: 'This action is reserved for administrators.' });
+      expect(res.json()).toEqual(FORBIDDEN);
       expect((await get(null, '/api/admin/feedback')).statusCode).toBe(401);
     });
 

@@ -3,10 +3,10 @@
 // the anti-forgery checks on every state change, and where a cookie is and is not accepted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/factories.js';
+import { FORBIDDEN } from '../helpers/staff-api.js';
 import { ConsoleServer, secretOf, sha256 } from './helpers.js';
 
 const UNAUTHENTICATED = { message: 'Unauthenticated.' };
-const ADMIN_ONLY = { success: false, message: 'This action is reserved for administrators.' };
 const FORGERY = {
   success: false,
   message: 'This request must come from the console itself (X-CSRF-Token and Origin).',
@@ -52,8 +52,8 @@ describe('POST /api/admin/users/{id}/console-links', () => {
   it('answers 401 without a token and 403 for a member or support token', async () => {
     const path = `/api/admin/users/${support.id}/console-links`;
     expect(await s.request('POST', path)).toMatchObject({ status: 401, json: UNAUTHENTICATED });
-    expect(await s.request('POST', path, { headers: member.auth })).toMatchObject({ status: 403, json: ADMIN_ONLY });
-    expect(await s.request('POST', path, { headers: support.auth })).toMatchObject({ status: 403, json: ADMIN_ONLY });
+    expect(await s.request('POST', path, { headers: member.auth })).toMatchObject({ status: 403, json: FORBIDDEN });
+    expect(await s.request('POST', path, { headers: support.auth })).toMatchObject({ status: 403, json: FORBIDDEN });
   });
 
   it('answers 404 for an unknown user, 400 for a member or an inactive user, 422 for an id that is not one', async () => {
@@ -242,7 +242,7 @@ describe('requests signed in by the cookie', () => {
     expect((await s.request('GET', '/api/admin/tickets', { headers: { cookie: signed.cookie } })).status).toBe(200);
     expect(
       await s.request('GET', `/api/admin/users/${support.id}/console-sessions`, { headers: { cookie: signed.cookie } }),
-    ).toMatchObject({ status: 403, json: ADMIN_ONLY });
+    ).toMatchObject({ status: 403, json: FORBIDDEN });
     const mine = await s.signIn(admin, admin.id);
     expect(
       (await s.request('GET', `/api/admin/users/${support.id}/console-sessions`, { headers: { cookie: mine.cookie } }))
@@ -258,7 +258,7 @@ describe('requests signed in by the cookie', () => {
     });
     expect(res.status).toBe(200);
     const both = await s.request('GET', '/api/admin/staff', { headers: { ...member.auth, cookie: signed.cookie } });
-    expect(both).toMatchObject({ status: 403, json: ADMIN_ONLY });
+    expect(both).toMatchObject({ status: 403, json: FORBIDDEN });
   });
 });
 

@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/factories.js';
 import { runCli } from '../helpers/process.js';
+import { FORBIDDEN } from '../helpers/staff-api.js';
 import { ConsoleServer } from './helpers.js';
 
 const UNAUTHENTICATED = { message: 'Unauthenticated.' };
-const ADMIN_ONLY = { success: false, message: 'This action is reserved for administrators.' };
 const REQUESTED = {
   success: true,
   message: 'If the address belongs to a staff member, a sign-in link is on its way.',
@@ -135,7 +135,7 @@ describe('GET /api/admin/staff', () => {
     expect(await s.request('GET', '/api/admin/staff')).toMatchObject({ status: 401, json: UNAUTHENTICATED });
     expect(await s.request('GET', '/api/admin/staff', { headers: member.auth })).toMatchObject({
       status: 403,
-      json: ADMIN_ONLY,
+      json: FORBIDDEN,
     });
   });
 });
@@ -177,7 +177,7 @@ describe("a user's console sessions (admin integration API)", () => {
     );
     const base = `/api/admin/users/${staff.id}/console-sessions`;
     expect(await s.request('GET', base)).toMatchObject({ status: 401, json: UNAUTHENTICATED });
-    expect(await s.request('DELETE', base, { headers: support.auth })).toMatchObject({ status: 403, json: ADMIN_ONLY });
+    expect(await s.request('DELETE', base, { headers: support.auth })).toMatchObject({ status: 403, json: FORBIDDEN });
     expect((await s.request('DELETE', `${base}/x`, { headers: admin.auth })).status).toBe(422);
   });
 });
@@ -208,7 +208,7 @@ describe('roles through PUT /api/admin/users/{id}', () => {
     expect((await s.request('GET', '/api/admin/tickets', { headers: support.auth })).status).toBe(200);
     expect(await s.request('GET', '/api/admin/feedback', { headers: support.auth })).toMatchObject({
       status: 403,
-      json: ADMIN_ONLY,
+      json: FORBIDDEN,
     });
   });
 

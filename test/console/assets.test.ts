@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import consoleAssets, { CONSOLE_CSP } from '../../src/plugins/console-assets.js';
 import { ensureBuilt, projectRoot } from '../../harness/server.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { filesUnder } from '../helpers/files.js';
+import { filesUnder } from '../../harness/files.js';
 
 const dist = path.join(projectRoot, 'dist', 'console');
 let t: TestApp;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchServer, type ServerProcess } from '../../harness/server.js';
 import { waitFor } from '../../harness/wait.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
-import { filesUnder } from '../helpers/files.js';
+import { filesUnder } from '../../harness/files.js';
 import { userWithToken } from '../helpers/factories.js';
 import { multipart, type FilePart } from '../helpers/multipart.js';
 import { uniqueFiles } from './helpers.js';

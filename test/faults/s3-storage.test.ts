@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../harness/wait.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { filesUnder } from '../helpers/files.js';
+import { filesUnder } from '../../harness/files.js';
 import type { TestUser } from '../helpers/factories.js';
 import { startS3, type TestS3 } from '../helpers/s3.js';
 import { multipart, type FilePart } from '../helpers/multipart.js';

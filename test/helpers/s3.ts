@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
 import type { Config } from '../../src/config.js';
-import { filesUnder } from './files.js';
+import { filesUnder } from '../../harness/files.js';
 
 // s3rver's fixed key pair; the app finds it through the SDK's default chain, as it would real keys.
 // The SDK's notice on Node 20 that its releases after January 2027 need Node 22 (README, Operating

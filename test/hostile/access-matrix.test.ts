@@ -10,6 +10,7 @@ import type { InjectOptions } from 'fastify';
 import { csrfTokenOf } from '../../src/modules/users/console/secrets.js';
 import { makeToken } from '../helpers/factories.js';
 import { multipart } from '../helpers/multipart.js';
+import { FORBIDDEN } from '../helpers/staff-api.js';
 import { UNAUTHENTICATED } from './checks.js';
 import { socketWithin } from './requests.js';
 import { ROUTES, routeKey } from './routes.js';
@@ -48,7 +49,7 @@ const FORBIDDEN_CONVERSATION = {
   body: { success: false, message: 'You do not have access to this conversation.' },
 };
 const NOTIFICATION_404 = { status: 404, body: { message: 'Notification not found.' } };
-const ADMIN_ONLY = { status: 403, body: { success: false, message: 'This action is reserved for administrators.' } };
+const ADMIN_ONLY = { status: 403, body: FORBIDDEN };
 const ticket404 = (id: number): Expected => ({
   status: 404,
   body: { message: `No query results for model [Ticket] ${id}` },

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart } from '../helpers/multipart.js';
 import { MULTIPART_BOUNDARY, PNG_FILE, TEXT_FILE } from './arbitraries.js';
 import { TICKET_NOT_FOUND, UNAUTHENTICATED, VALIDATION_MESSAGE } from './checks.js';
-import { filesUnder } from '../helpers/files.js';
+import { filesUnder } from '../../harness/files.js';
 import { rowCount } from '../helpers/app.js';
 import { applicationTables, buildWorld, expectStorageConsistent, type World } from './world.js';
 

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { buildTestApp, testDialect, type TestApp, type TestAppOptions } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
-import { filesUnder } from '../helpers/files.js';
+import { filesUnder } from '../../harness/files.js';
 import { multipart } from '../helpers/multipart.js';
 import { MULTIPART_BOUNDARY, TEXT_FILE } from './arbitraries.js';
 

@@ -6,6 +6,7 @@ import { forbidden, businessRule, notFound, ValidationError } from '../../src/co
 import { HELMET_OPTIONS } from '../../src/http/security-headers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { makeToken, type TestUser } from '../helpers/factories.js';
+import { FORBIDDEN } from '../helpers/staff-api.js';
 
 const Body = Type.Object({
   subject: Type.String({ minLength: 1, maxLength: 255 }),
@@ -142,7 +143,7 @@ describe('foundation', () => {
     it('gives non-admins 403 {success:false,message} on admin routes', async () => {
       const res = await t.app.inject({ method: 'GET', url: '/api/test/admin', headers: user.auth });
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ success: false, message: 'This action is reserved for administrators.' });
+      expect(res.json()).toEqual(FORBIDDEN);
       const ok = await t.app.inject({ method: 'GET', url: '/api/test/admin', headers: admin.auth });
       expect(ok.statusCode).toBe(200);
     });

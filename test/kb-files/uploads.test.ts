@@ -4,6 +4,7 @@
 // only, the same bytes uploaded twice applied once, and the chat citing a document's passage with
 // its title and page while the document is active, and no longer once deactivated or deleted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FORBIDDEN } from '../helpers/staff-api.js';
 import { docx, textPdf } from './documents.js';
 import { DocumentServer } from './server.js';
 
@@ -25,7 +26,7 @@ describe('access', () => {
     const member = await s.upload([{ name: 'a.txt', content: Buffer.from('Some text here.') }], [], s.member.auth);
     expect(member).toEqual({
       status: 403,
-      body: { success: false, message: 'This action is reserved for administrators.' },
+      body: FORBIDDEN,
     });
     for (const [method, path] of [
       ['GET', '/api/admin/kb/files'],

@@ -3,6 +3,7 @@
 // (409 with the current article), publish, archive, revisions, restore, delete, categories, tags.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { userWithToken } from '../helpers/factories.js';
+import { FORBIDDEN } from '../helpers/staff-api.js';
 import { article, KbServer } from './helpers.js';
 
 // Child processes (servers, the CLI through tsx) are slow on a loaded machine.
@@ -56,7 +57,7 @@ describe('who may edit', () => {
       expect(anonymous.body).toEqual({ message: 'Unauthenticated.' });
       const refused = await kb.call(method, path, { auth: member, body });
       expect(refused.status, `${method} ${path}`).toBe(403);
-      expect(refused.body).toEqual({ success: false, message: 'This action is reserved for administrators.' });
+      expect(refused.body).toEqual(FORBIDDEN);
     }
     expect((await kb.call('GET', '/api/admin/kb/articles/1', { auth: staff })).body).toEqual(before.body);
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
 import { appWithUsers } from '../helpers/fixtures.js';
+import { FORBIDDEN } from '../helpers/staff-api.js';
 import { newId, reporter, storedFor, type Reporter } from './helpers.js';
 
 const INVALID = 'The given data was invalid.';
@@ -57,7 +58,7 @@ describe('admin integration API: access and validation', () => {
       const before = (await storedFor(t, owner.id)).length;
       const res = await t.app.inject({ method, url: url(), payload: payload(), headers: owner.auth });
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ success: false, message: 'This action is reserved for administrators.' });
+      expect(res.json()).toEqual(FORBIDDEN);
       expect(await storedFor(t, owner.id)).toHaveLength(before);
     },
   );

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { filesUnder } from '../helpers/files.js';
+import { filesUnder } from '../../harness/files.js';
 import type { TestUser } from '../helpers/factories.js';
 import { multipart, type FilePart } from '../helpers/multipart.js';
 import { DOC, DOCX, GIF, JPG, PDF, PNG, RAR, ZIP, createTicketFor } from './helpers.js';

@@ -10,7 +10,7 @@ import { launchServer } from '../../harness/server.js';
 import { waitFor } from '../../harness/wait.js';
 import { uniqueFiles } from '../faults/helpers.js';
 import { buildTestApp, createTestDatabase, type TestApp } from '../helpers/app.js';
-import { filesUnder } from '../helpers/files.js';
+import { filesUnder } from '../../harness/files.js';
 import { userWithToken, type TestUser } from '../helpers/factories.js';
 import { runCli } from '../helpers/process.js';
 import { startS3, type TestS3 } from '../helpers/s3.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
+import { FORBIDDEN } from '../helpers/staff-api.js';
 import { createTicketFor } from './helpers.js';
 
 describe('staff workflow', () => {
@@ -58,7 +59,7 @@ describe('staff workflow', () => {
     ] as const) {
       const forbidden = await t.app.inject({ method, url, headers: owner.auth, payload: { message: 'hello there' } });
       expect(forbidden.statusCode).toBe(403);
-      expect(forbidden.json()).toEqual({ success: false, message: 'This action is reserved for administrators.' });
+      expect(forbidden.json()).toEqual(FORBIDDEN);
       expect((await t.app.inject({ method, url, payload: { message: 'hello there' } })).statusCode).toBe(401);
     }
   });

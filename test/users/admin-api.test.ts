@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/factories.js';
 import { appWithUsers } from '../helpers/fixtures.js';
+import { FORBIDDEN } from '../helpers/staff-api.js';
 
 const INVALID = 'The given data was invalid.';
 const TOKEN = /^(\d+)\|[A-Za-z0-9]{40}$/;
@@ -83,7 +84,7 @@ describe('admin integration API: users and tokens', () => {
         const res = await send(method, url(), payload, member.auth);
         expect(res).toEqual({
           status: 403,
-          body: { success: false, message: 'This action is reserved for administrators.' },
+          body: FORBIDDEN,
         });
         expect(await tokenStates(member.id)).toEqual(before);
       },

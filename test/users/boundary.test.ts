@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { filesUnder } from '../helpers/files.js';
+import { filesUnder } from '../../harness/files.js';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
 const OWNERS = [path.join(SRC, 'modules/users'), path.join(SRC, 'db/migrations')];

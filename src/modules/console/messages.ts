@@ -2,10 +2,6 @@ import { registerMessages } from '../../core/i18n.js';
 
 registerMessages({
   'console.note_added': { en: 'Note added.', fa: 'یادداشت داخلی ثبت شد.' },
-  'console.version_changed': {
-    en: 'A new message arrived since you loaded this ticket. Read it, then send again.',
-    fa: 'از زمان بازکردن این تیکت پیام تازه‌ای رسیده است. آن را بخوانید و دوباره بفرستید.',
-  },
   'console.ticket_not_found': { en: 'Ticket not found.', fa: 'تیکت یافت نشد.' },
   'console.saved_reply_not_found': { en: 'Saved reply not found.', fa: 'پاسخ آماده یافت نشد.' },
   'console.saved_reply_created': { en: 'Saved reply created.', fa: 'پاسخ آماده ساخته شد.' },

@@ -1,6 +1,6 @@
 // SQL of the ticket as staff see it: its internal notes, the member's other tickets, the assistant
-// conversation it was escalated from, its version (the newest comment), and the notes' writes. The
-// ticket's own rows are the tickets module's (tickets/repository.ts, through its service functions).
+// conversation it was escalated from, and the notes' writes. The ticket's own rows and its version
+// are the tickets module's (tickets/repository.ts, through its service functions).
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Db } from '../tickets/rows.js';
@@ -81,14 +81,4 @@ export async function conversationOf(db: Kysely<Database>, ticketId: number): Pr
     .orderBy('id')
     .execute();
   return { ...conversation, messages };
-}
-
-/** The ticket's version: the id of its newest comment (member or staff), 0 without one. Notes do not count. */
-export async function versionOf(db: Db, ticketId: number): Promise<number> {
-  const row = await db
-    .selectFrom('ticket_comments')
-    .select((eb) => eb.fn.max<number | null>('id').as('latest'))
-    .where('ticket_id', '=', ticketId)
-    .executeTakeFirst();
-  return Number(row?.latest ?? 0);
 }

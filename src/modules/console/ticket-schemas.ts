@@ -1,16 +1,9 @@
 // TypeBox schemas of the ticket as staff see it: the detail with its story, member, conversation
-// and version; notes; presence; the staff update and reply.
+// and version; notes; presence; the staff update (the staff reply is the tickets module's).
 import { Type, type TSchema } from 'typebox';
 import { MAX_ID } from '../../core/ids.js';
 import { errorResponses, NO_NUL, Timestamp } from '../../http/schemas.js';
-import {
-  AttachmentSchema,
-  CommentSchema,
-  DetailTicket,
-  PersonSchema,
-  PriorityEnum,
-  StatusEnum,
-} from '../tickets/schemas.js';
+import { AttachmentSchema, DetailTicket, PersonSchema, PriorityEnum, StatusEnum } from '../tickets/schemas.js';
 
 const Nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description ? { description } : {});
@@ -99,20 +92,6 @@ export const StaffChangeBody = Type.Object({
   ),
 });
 
-export const StaffReplyBody = Type.Object(
-  {
-    message: Type.String({ minLength: 5, maxLength: 10_000, pattern: NO_NUL, description: 'At least 5 characters.' }),
-    if_version: Type.Optional(
-      Type.String({
-        maxLength: 20,
-        description:
-          "The version the reply was written against: 409 when a comment arrived since (the ticket's version changed).",
-      }),
-    ),
-  },
-  { description: 'JSON, or multipart/form-data with files under attachments[] (same limits as tickets).' },
-);
-
 export const NoteBody = Type.Object({
   message: Type.String({ minLength: 1, maxLength: 10_000, pattern: NO_NUL, description: '1 to 10000 characters.' }),
 });
@@ -142,19 +121,9 @@ const Viewer = Type.Object(
   { title: 'Viewer' },
 );
 
-const conflict = Type.Object(
-  { success: Type.Boolean(), message: Type.String(), version: Type.String() },
-  { description: 'A comment arrived since the version sent: the current version is given.' },
-);
-
 export const TicketResponses = {
   detail: { 200: ok(StaffTicketDetail), ...errorResponses(401, 403, 404) },
   update: { 200: okWithMessage(StaffTicketDetail), ...errorResponses(400, 401, 403, 404, 422) },
-  reply: {
-    201: okWithMessage(CommentSchema),
-    409: conflict,
-    ...errorResponses(400, 401, 403, 404, 413, 415, 422),
-  },
   note: { 201: okWithMessage(NoteSchema), ...errorResponses(401, 403, 404, 422) },
   presence: {
     200: ok(

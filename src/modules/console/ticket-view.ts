@@ -3,11 +3,9 @@
 // the assistant conversation it was escalated from, and its version (for the warning before a
 // reply). Built only for the staff routes: the member's GET /api/tickets/{id} never calls this.
 import type { AppDeps } from '../../core/deps.js';
-import { HttpError, msg } from '../../core/errors.js';
-import { t } from '../../core/i18n.js';
 import { person } from '../tickets/presenter.js';
 import type { TicketRow } from '../tickets/rows.js';
-import { ticketDetail } from '../tickets/service.js';
+import { ticketDetail, ticketVersion } from '../tickets/service.js';
 import { usersByIds, type UserRecord } from '../users/service.js';
 import * as repo from './ticket-query.js';
 
@@ -94,7 +92,7 @@ export async function staffTicketView(deps: AppDeps, ticket: TicketRow) {
     repo.notesOf(deps.db, ticket.id),
     repo.otherTickets(deps.db, { userId: ticket.user_id, email: ticket.email }, ticket.id, OTHER_TICKETS),
     repo.conversationOf(deps.db, ticket.id),
-    repo.versionOf(deps.db, ticket.id),
+    ticketVersion(deps, ticket.id),
   ]);
   const authors = await usersByIds(
     deps.db,
@@ -107,16 +105,4 @@ export async function staffTicketView(deps: AppDeps, ticket: TicketRow) {
     conversation,
     version: String(version),
   };
-}
-
-/**
- * A reply's if_version against the ticket's version now: 409 with the current version when a
- * comment arrived since the one the staff member saw; nothing without if_version.
- */
-export async function expectVersion(deps: Pick<AppDeps, 'db'>, ticketId: number, expected: string | undefined) {
-  if (expected === undefined) return;
-  const version = String(await repo.versionOf(deps.db, ticketId));
-  if (version === expected) return;
-  const key = 'console.version_changed';
-  throw new HttpError(409, { success: false, message: t('en', key), version }, {}, msg(key));
 }

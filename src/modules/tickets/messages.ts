@@ -8,6 +8,10 @@ registerMessages({
   'tickets.already_closed': { en: 'Ticket is already closed.', fa: 'این تیکت قبلاً بسته شده است.' },
   'tickets.closed_not_editable': { en: 'Closed tickets cannot be updated.', fa: 'تیکت بسته‌شده قابل ویرایش نیست.' },
   'tickets.attachment_not_found': { en: 'Attachment not found.', fa: 'پیوست یافت نشد.' },
+  'tickets.version_changed': {
+    en: 'A new message arrived since you loaded this ticket. Read it, then send again.',
+    fa: 'از زمان بازکردن این تیکت پیام تازه‌ای رسیده است. آن را بخوانید و دوباره بفرستید.',
+  },
   'tickets.file_missing': { en: 'The file no longer exists on the server.', fa: 'این فایل دیگر روی سرور موجود نیست.' },
   // The subject every mail of the ticket repeats (later ones with "Re: "): Gmail and Outlook thread by it.
   'tickets.mail.subject': { en: '[:code] :subject', fa: '[:code] :subject' },

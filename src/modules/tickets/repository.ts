@@ -192,3 +192,13 @@ export async function recordedStorageKeys(db: Db, keys: string[]): Promise<strin
     .execute();
   return rows.map((row) => row.storage_key);
 }
+
+/** The ticket's version: the id of its newest comment (member or staff), 0 without one. Notes do not count. */
+export async function versionOf(db: Db, ticketId: number): Promise<number> {
+  const row = await db
+    .selectFrom('ticket_comments')
+    .select((eb) => eb.fn.max<number | null>('id').as('latest'))
+    .where('ticket_id', '=', ticketId)
+    .executeTakeFirst();
+  return Number(row?.latest ?? 0);
+}

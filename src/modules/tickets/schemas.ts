@@ -106,10 +106,19 @@ export const CommentBody = Type.Object(
   { description: 'JSON, or multipart/form-data with files under attachments[] (same limits as tickets).' },
 );
 
-export const StaffUpdateBody = Type.Object({
-  status: Type.Optional(StatusEnum),
-  assignee_id: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_ID }), 'An admin user; null unassigns.')),
-});
+export const StaffReplyBody = Type.Object(
+  {
+    message: Type.String({ minLength: 5, maxLength: 10_000, pattern: NO_NUL, description: 'At least 5 characters.' }),
+    if_version: Type.Optional(
+      Type.String({
+        maxLength: 20,
+        description:
+          "The version the reply was written against: 409 when a comment arrived since (the ticket's version changed).",
+      }),
+    ),
+  },
+  { description: 'JSON, or multipart/form-data with files under attachments[] (same limits as tickets).' },
+);
 
 export const PersonSchema = Type.Object(
   { id: Type.Integer(), first_name: Type.String(), last_name: Type.String() },
@@ -232,7 +241,6 @@ export const Responses = {
   },
   create: { 201: okWithMessage(FullTicket), ...errorResponses(400, 401, 413, 415, 422) },
   detail: { 200: ok(DetailTicket), ...errorResponses(401, 404) },
-  staffDetail: { 200: okWithMessage(DetailTicket), ...errorResponses(401, 403, 404, 422) },
   update: {
     200: okWithMessage(
       Type.Object({
@@ -250,6 +258,14 @@ export const Responses = {
     ...errorResponses(400, 401, 404),
   },
   comment: { 201: okWithMessage(CommentSchema), ...errorResponses(400, 401, 404, 413, 415, 422) },
+  staffReply: {
+    201: okWithMessage(CommentSchema),
+    409: Type.Object(
+      { success: Type.Boolean(), message: Type.String(), version: Type.String() },
+      { description: 'A comment arrived since the version sent: the current version is given.' },
+    ),
+    ...errorResponses(400, 401, 403, 404, 413, 415, 422),
+  },
   download: {
     // A stream, not a string: documented as binary, never serialised.
     200: Type.Unsafe<unknown>({

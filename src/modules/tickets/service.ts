@@ -2,8 +2,9 @@
 // change and its activity rows (and the outbox mail) are written in one transaction.
 import { randomInt } from 'node:crypto';
 import { nowIso } from '../../db/index.js';
-import { ValidationError, notFoundMessageOnly, type FieldMessages } from '../../core/errors.js';
+import { HttpError, ValidationError, msg, notFoundMessageOnly, type FieldMessages } from '../../core/errors.js';
 import { fieldMessage } from '../../core/fields.js';
+import { t } from '../../core/i18n.js';
 import { pageMeta } from '../../core/pagination.js';
 import type { AppDeps } from '../../core/deps.js';
 import { enqueueMail } from '../../mail/outbox.js';
@@ -242,4 +243,21 @@ export async function ticketDetail(deps: AppDeps, ticket: repo.TicketRow) {
     ),
     activities: activities.map((a) => activityView({ ...a, ticket_id: ticket.id }, people)),
   };
+}
+
+/** The ticket's version: the id of its newest comment, member's or staff's (0 without one). */
+export function ticketVersion(deps: Pick<AppDeps, 'db'>, ticketId: number): Promise<number> {
+  return repo.versionOf(deps.db, ticketId);
+}
+
+/**
+ * A staff reply's if_version against the ticket's version now: 409 with the current version when a
+ * comment arrived since the one the staff member saw; nothing without if_version.
+ */
+export async function expectVersion(deps: Pick<AppDeps, 'db'>, ticketId: number, expected: string | undefined) {
+  if (expected === undefined) return;
+  const version = String(await ticketVersion(deps, ticketId));
+  if (version === expected) return;
+  const key = 'tickets.version_changed';
+  throw new HttpError(409, { success: false, message: t('en', key), version }, {}, msg(key));
 }

@@ -4,8 +4,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { currentUser } from '../../http/auth.js';
 import { t } from '../../core/i18n.js';
-import { expectVersion } from '../console/ticket-view.js';
-import { StaffReplyBody, TicketResponses } from '../console/ticket-schemas.js';
 import { requestLocale } from '../../http/i18n.js';
 import { attachmentIdFrom, sendAttachment, throwIfInvalid, ticketIdFrom } from './http-helpers.js';
 import { MULTIPART_BODY } from '../../http/openapi-document.js';
@@ -40,10 +38,10 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { storage, wi
           'that version; the body then carries the current one.',
         tags: ['tickets-staff'],
         consumes: schemas.UPLOAD_TYPES,
-        [MULTIPART_BODY]: schemas.uploadForm(StaffReplyBody),
+        [MULTIPART_BODY]: schemas.uploadForm(schemas.StaffReplyBody),
         params: schemas.TicketIdParams,
-        body: StaffReplyBody,
-        response: TicketResponses.reply,
+        body: schemas.StaffReplyBody,
+        response: schemas.Responses.staffReply,
       },
       config: STAFF_ROUTE,
       attachValidation: true,
@@ -52,7 +50,7 @@ const staffRoutes: FastifyPluginAsync<StaffOptions> = async (root, { storage, wi
     async (req, reply) => {
       const ticket = await tickets.ticketOf(deps, STAFF, ticketIdFrom(req.params.id));
       throwIfInvalid(req, uploadErrors(req));
-      await expectVersion(deps, ticket.id, req.body.if_version);
+      await tickets.expectVersion(deps, ticket.id, req.body.if_version);
       const comment = await changes.addStaffReply(deps, currentUser(req), ticket, req.body.message, uploadsOf(req));
       commitUploads(req);
       return reply

@@ -1,5 +1,6 @@
 // Every file under a folder, for the tests that look at what is on disk (stored attachments,
-// temporary uploads, DATA_DIR) and those that read source trees (the architecture rules).
+// temporary uploads, DATA_DIR) and those that read source trees (the architecture rules), and for
+// the start-up benchmark's copy of a project folder that is not a git checkout.
 import fs from 'node:fs';
 import path from 'node:path';
 
