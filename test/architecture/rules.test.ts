@@ -91,6 +91,18 @@ const src = (name: string, text: string): SourceFile => ({ name, text });
 /** An import line of an example, written so that the folder check (harness.test.ts) does not read it as this file's. */
 const line = (keyword: string, names: string, specifier: string) => `${keyword} ${names} from '${specifier}';`;
 
+/** A rule with an allow-list holds on src/ but for what the list allows, and the list names only what exists. */
+function holdsWithAllowList(what: string, check: (sources: SourceFile[]) => string[], allowed: Record<string, string>) {
+  it(`holds on src/, but for the ${what} allowed with their reason`, () => {
+    expect(check(files).filter((found) => !(found in allowed))).toEqual([]);
+  });
+
+  it(`keeps the allow-list to ${what} that exist`, () => {
+    const found = check(files);
+    expect(Object.keys(allowed).filter((name) => !found.includes(name))).toEqual([]);
+  });
+}
+
 describe('SQL only in repository and query files, migrations and src/db/', () => {
   it('holds on src/', () => {
     expect(sqlOutsideQueryFiles(files, SQL_ALLOWED)).toEqual([]);
@@ -131,14 +143,7 @@ describe('no import of src/http/ from a service, a repository or query file, or 
 });
 
 describe("no module imports another module's repository or query files", () => {
-  it('holds on src/, but for the imports allowed with their reason', () => {
-    expect(crossModuleQueryImports(files).filter((found) => !(found in QUERY_IMPORTS_ALLOWED))).toEqual([]);
-  });
-
-  it('keeps the allow-list to imports that exist', () => {
-    const found = crossModuleQueryImports(files);
-    expect(Object.keys(QUERY_IMPORTS_ALLOWED).filter((allowed) => !found.includes(allowed))).toEqual([]);
-  });
+  holdsWithAllowList('imports', crossModuleQueryImports, QUERY_IMPORTS_ALLOWED);
 
   it('reports each such import, type-only ones included, and not those of its own module or of src/db/', () => {
     const example = [
@@ -219,14 +224,7 @@ describe('every module has the files of the template where it has the concern', 
 });
 
 describe('no import cycles between files', () => {
-  it('holds on src/, but for the cycles allowed with their reason', () => {
-    expect(importCycles(files).filter((cycle) => !(cycle in CYCLES_ALLOWED))).toEqual([]);
-  });
-
-  it('keeps the allow-list to cycles that exist', () => {
-    const cycles = importCycles(files);
-    expect(Object.keys(CYCLES_ALLOWED).filter((cycle) => !cycles.includes(cycle))).toEqual([]);
-  });
+  holdsWithAllowList('cycles', importCycles, CYCLES_ALLOWED);
 
   it('reports a cycle, type-only imports included', () => {
     const example = [
@@ -245,14 +243,7 @@ describe('no import cycles between files', () => {
 });
 
 describe('one service style: plain functions, classes only for stateful infrastructure', () => {
-  it('holds on src/, but for the classes allowed with their reason', () => {
-    expect(moduleClasses(files).filter((found) => !(found in CLASSES_ALLOWED))).toEqual([]);
-  });
-
-  it('keeps the allow-list to classes that exist', () => {
-    const found = moduleClasses(files);
-    expect(Object.keys(CLASSES_ALLOWED).filter((name) => !found.includes(name))).toEqual([]);
-  });
+  holdsWithAllowList('classes', moduleClasses, CLASSES_ALLOWED);
 
   it('reports a class in a module, errors apart', () => {
     const example = [
