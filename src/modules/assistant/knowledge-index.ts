@@ -5,7 +5,7 @@
 import type { Locale } from '../../core/i18n.js';
 import type { Passage } from './knowledge-files.js';
 import { PhrasingIndex } from './ngrams.js';
-import { searchTerm, tokenize } from './terms.js';
+import { searchTerm, tokenize, tokenTerms } from './terms.js';
 import { WordIndex } from './word-index.js';
 
 // An answer sentence counts as a phrasing of its passage, discounted: it says how, not how members ask.
@@ -100,9 +100,9 @@ export class LanguageIndex {
 
   private count(tokens: Tokens, delta: number): void {
     // The terms of each part once: the terms of the parts joined are the union of theirs.
-    const headingAndAnswer = new Set([...terms(tokens.question), ...terms(tokens.answer)]);
+    const headingAndAnswer = new Set([...tokenTerms(tokens.question), ...tokenTerms(tokens.answer)]);
     if (countInto(this.vocabulary, headingAndAnswer, delta)) this.vocabularyVersion += 1;
-    countInto(this.frequency, new Set([...headingAndAnswer, ...tokens.alternates.flatMap(terms)]), delta);
+    countInto(this.frequency, new Set([...headingAndAnswer, ...tokens.alternates.flatMap(tokenTerms)]), delta);
   }
 
   private phrasingsOf(p: Passage, owner: number): Array<{ owner: number; words: string[]; weight?: number }> {
@@ -150,16 +150,6 @@ interface Tokens {
 
 function tokensOf(p: Passage): Tokens {
   return { question: tokenize(p.question), alternates: p.alternates.map(tokenize), answer: tokenize(p.answer) };
-}
-
-/** The distinct search terms of tokens (queryTerms of their text). */
-function terms(tokens: string[]): string[] {
-  const out = new Set<string>();
-  for (const token of tokens) {
-    const term = searchTerm(token);
-    if (term !== null) out.add(term);
-  }
-  return [...out];
 }
 
 /** A passage's two searched fields as tokens: its questions (heading and alternates), its answer. */

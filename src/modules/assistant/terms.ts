@@ -113,13 +113,17 @@ export function searchTerm(token: string): string | null {
   return term;
 }
 
+/** The distinct search terms of tokens, in order of first use. */
+export function tokenTerms(tokens: readonly string[]): string[] {
+  const terms = new Set<string>();
+  for (const token of tokens) {
+    const term = searchTerm(token);
+    if (term !== null) terms.add(term);
+  }
+  return [...terms];
+}
+
 /** The distinct search terms of a query, as the index sees them. */
 export function queryTerms(text: string): string[] {
-  return [
-    ...new Set(
-      tokenize(text)
-        .map(searchTerm)
-        .filter((t): t is string => t !== null),
-    ),
-  ];
+  return tokenTerms(tokenize(text));
 }

@@ -5,6 +5,7 @@
 import type { Locale } from '../../core/i18n.js';
 import type { KnowledgeBase, Passage } from './knowledge.js';
 import { wordCount } from './message-parts.js';
+import { tokenize } from './terms.js';
 import { normalizeText } from './text.js';
 
 // Words that ask for what comes after ("k and after that??", "what next", "خب بعدش چی میشه؟").
@@ -14,17 +15,12 @@ const NEXT = new Set(
 /** A message of more words than this says enough to be searched on its own. */
 const VAGUE_WORDS = 5;
 
-const tokensOf = (text: string): string[] =>
-  normalizeText(text)
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-
 /**
  * True when a short message asks only what comes next: it holds a word of NEXT, and apart from
  * those at most one word the knowledge base searches for ("k and after that??", "what happens next").
  */
 export function asksNextStep(knowledge: KnowledgeBase, message: string, language: Locale): boolean {
-  if (wordCount(message) > VAGUE_WORDS || !tokensOf(message).some((t) => NEXT.has(t))) return false;
+  if (wordCount(message) > VAGUE_WORDS || !tokenize(message).some((t) => NEXT.has(t))) return false;
   return knowledge.words(message, language).filter((w) => !NEXT.has(normalizeText(w))).length <= 1;
 }
 

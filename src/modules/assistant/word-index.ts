@@ -15,7 +15,7 @@ const FUZZY_WEIGHT = 0.45;
 const MAX_FUZZY = 6;
 
 /** The two fields of a passage, and how much a match in each counts. */
-export const FIELDS = ['question', 'answer'] as const;
+const FIELDS = ['question', 'answer'] as const;
 const BOOSTS = [2, 1];
 
 export interface WordQuery {
