@@ -23,6 +23,12 @@ export interface Passage {
    * (projects.show). A vague message asked on one of them leans to the passage (page-context.ts).
    */
   pages?: string[];
+  /**
+   * A page or section of an uploaded document: its body is prose, not an answer written for the
+   * assistant, so its sentences are found by their words only and only its citation and heading
+   * count as ways of asking it (knowledge-index.ts).
+   */
+  document?: boolean;
 }
 
 export class KnowledgeBaseError extends Error {
