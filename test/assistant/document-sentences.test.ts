@@ -1,8 +1,13 @@
 // The pages of uploaded documents: found by their words, their sentences compared with the question
 // only for the best pages by words, with vectors that follow an edit of the page.
 import { describe, expect, it } from 'vitest';
-import { COMPARED_PAGES } from '../../src/modules/assistant/document-sentences.js';
+import {
+  ANSWER_SENTENCE_WEIGHT,
+  COMPARED_PAGES,
+  PAGE_SENTENCE_WEIGHT,
+} from '../../src/modules/assistant/document-sentences.js';
 import { KnowledgeBase, loadPassages, type Passage } from '../../src/modules/assistant/knowledge.js';
+import { understand } from '../../src/modules/assistant/understanding.js';
 
 const page = (position: number, answer: string, document = true): Passage => ({
   id: `file-7.${position}`,
@@ -19,7 +24,7 @@ const FILLER = 'Installers visit the site before mounting. The roof survey takes
 const bundled = () => loadPassages().filter((p) => p.lang === 'en');
 
 describe('a document page', () => {
-  it('is compared by its sentences once its words find it, as closely as the same page indexed as an article', () => {
+  it('is compared by its sentences once its words find it, as the same page indexed as an article but weighed as a page', () => {
     const question = 'How long is the solar inverter warranty?';
     const asDocument = new KnowledgeBase([...bundled(), page(1, FILLER), page(2, WARRANTY)]);
     const hit = asDocument.match(question, 'en', 3).hits[0]!;
@@ -29,7 +34,9 @@ describe('a document page', () => {
     const asArticle = new KnowledgeBase([...bundled(), page(1, FILLER, false), page(2, WARRANTY, false)]);
     const control = asArticle.match(question, 'en', 3).hits[0]!;
     expect(control.passage.id).toBe('file-7.2');
-    expect(hit.similarity).toBeCloseTo(control.similarity, 1);
+    expect(hit.similarity).toBeCloseTo((control.similarity * PAGE_SENTENCE_WEIGHT) / ANSWER_SENTENCE_WEIGHT, 1);
+    // It answers the question beside the bundled articles.
+    expect(understand(asDocument, { message: question }).passages.map((p) => p.id)).toEqual(['file-7.2']);
   });
 
   it('follows an edit: the replaced page is compared with its new sentences', () => {

@@ -4,7 +4,8 @@
 // Instead a page is found by its words (BM25), and only the pages the words rank best have their
 // sentences compared with the question, each weighed with the trigram index's frequencies of the
 // moment. A page's sentence vectors are made the first time it is compared and kept while the
-// counts they were weighed with hold (decisions.md, "Document pages are found by their words").
+// counts they were weighed with hold (docs/decisions.md, "Document pages are found by their words,
+// and their sentences weigh as a page's").
 import type { Passage } from './knowledge-files.js';
 import type { PhrasingIndex } from './ngrams.js';
 import { trigrams } from './trigrams.js';
@@ -12,6 +13,14 @@ import type { WordResults } from './word-index.js';
 
 /** An answer sentence counts as a phrasing of its passage, discounted: it says how, not how members ask. */
 export const ANSWER_SENTENCE_WEIGHT = 0.5;
+/**
+ * A compared page's similarity is its closest sentence's times this. A question meets a sentence of
+ * prose less closely than a question written for it, and a page has no alternate questions: at the
+ * articles' 0.5, one question in forty that a page answers was answered. Chosen on the older
+ * evaluation questions laid out as pages, beside articles (`npm run eval -- documents`, "chosen on"
+ * rows: 2 answers a third of the pages' questions with every article's answer kept).
+ */
+export const PAGE_SENTENCE_WEIGHT = 2;
 /** How many document pages, the best by their words, have their sentences compared with a question. */
 export const COMPARED_PAGES = 10;
 
@@ -93,7 +102,7 @@ export class DocumentSentences {
         for (let k = starts[sentence]!; k < starts[sentence + 1]!; k += 1) dot += query[grams[k]!]! * values[k]!;
         if (dot > best) best = dot;
       }
-      const score = best * ANSWER_SENTENCE_WEIGHT;
+      const score = best * PAGE_SENTENCE_WEIGHT;
       if (score > similarity[slot]!) similarity[slot] = score;
     });
     for (const id of set) query[id] = 0;
