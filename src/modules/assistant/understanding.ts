@@ -16,7 +16,7 @@ import {
   type Thresholds,
 } from './retrieval.js';
 import { messageLanguage } from './text.js';
-import { asksNextStep, nextInTopic } from './vague-turns.js';
+import { asksNextStep, nextSteps } from './vague-turns.js';
 
 /** One earlier exchange of the conversation: the member's message and the ids of its answer's sources. */
 export interface Exchange {
@@ -58,7 +58,7 @@ export interface Reading {
   /** Added to the score of a passage the previous answer used; a passage of the same topic gets topicShare of it. */
   followBoost: number;
   topicShare: number;
-  /** Added to topicShare for the passage written after the last answer's in its topic (vague-turns.ts nextInTopic). */
+  /** Added to topicShare for the last answer's next steps, in any topic (vague-turns.ts nextSteps). */
   nextShare: number;
   /** Share of followBoost for the very passage an earlier answer used (the member has read it; a follow-up often asks the next step). */
   sameShare: number;
@@ -180,11 +180,11 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
       via = 'questions';
     }
   }
-  // Unanswered, a follow-up that asks only what comes next ("and after that?"): the passage written
-  // after the last answer's in its topic (vague-turns.ts).
+  // Unanswered, a follow-up that asks only what comes next ("and after that?"): the last answer's
+  // first next step (vague-turns.ts).
   const last = turn.earlier?.[0]?.sources[0];
   if (weakMatch && last && asksNextStep(knowledge, turn.message, language)) {
-    const chosen = nextInTopic(knowledge, language, last);
+    const [chosen] = nextSteps(knowledge, language, last);
     if (chosen) {
       passages = [chosen];
       hits = [{ passage: chosen, score: 0, coverage: 0, similarity: 0, own: 0 }];
@@ -208,7 +208,9 @@ function aroundTurn(knowledge: KnowledgeBase, language: Locale, turn: Turn, read
   for (const exchange of (turn.earlier ?? []).slice(0, EARLIER_EXCHANGES))
     for (const id of exchange.sources) {
       const source = knowledge.passage(language, id);
-      if (source) for (const passage of knowledge.ofTopic(language, source.topic)) ids.add(passage.id);
+      if (!source) continue;
+      for (const passage of knowledge.ofTopic(language, source.topic)) ids.add(passage.id);
+      for (const step of nextSteps(knowledge, language, id)) ids.add(step.id);
     }
   return ids.size > 0 ? ids : undefined;
 }
@@ -241,14 +243,11 @@ function inContext(knowledge: KnowledgeBase, match: SearchMatch, turn: Turn, rea
         .map((id) => knowledge.passage(match.hits[0]!.passage.lang, id))
         .filter((p): p is Passage => p !== undefined);
       for (const source of sources) {
-        const after = back === 0 ? nextInTopic(knowledge, source.lang, source.id)?.id : undefined;
+        const after = new Set(back === 0 ? nextSteps(knowledge, source.lang, source.id).map((p) => p.id) : []);
         for (const { passage } of match.hits) {
-          const share =
-            source.id === passage.id
-              ? reading.sameShare
-              : source.topic === passage.topic
-                ? reading.topicShare + (passage.id === after ? reading.nextShare : 0)
-                : 0;
+          const inTopic = after.has(passage.id) || source.topic === passage.topic;
+          const next = after.has(passage.id) ? reading.nextShare : 0;
+          const share = source.id === passage.id ? reading.sameShare : inTopic ? reading.topicShare + next : 0;
           follow.set(passage.id, Math.max(follow.get(passage.id) ?? 0, weight * share));
         }
       }

@@ -1,7 +1,9 @@
 // A follow-up that says almost nothing itself but "what comes next" ("k and after that??", "خب
-// بعدش چی میشه؟") asks for the step after the answer it follows. The knowledge base's own order
-// decides: a topic's passages are written in the order a member meets them (submit, review,
-// revision…; a refund requested, then the time it takes).
+// بعدش چی میشه؟") asks for the step after the answer it follows, and a vague follow-up leans to
+// it. A passage's next line names its next steps in any topic (after a cancellation, the time a
+// refund takes); without one the knowledge base's own order decides: a topic's passages are
+// written in the order a member meets them (submit, review, revision…; a refund requested, then
+// the time it takes).
 import type { Locale } from '../../core/i18n.js';
 import type { KnowledgeBase, Passage } from './knowledge.js';
 import { wordCount } from './message-parts.js';
@@ -22,6 +24,19 @@ const VAGUE_WORDS = 5;
 export function asksNextStep(knowledge: KnowledgeBase, message: string, language: Locale): boolean {
   if (wordCount(message) > VAGUE_WORDS || !tokenize(message).some((t) => NEXT.has(t))) return false;
   return knowledge.words(message, language).filter((w) => !NEXT.has(normalizeText(w))).length <= 1;
+}
+
+/**
+ * The steps a member meets after this passage: the passages its next line names (in any topic),
+ * or without one the passage written after it in its topic; none after a topic's last.
+ */
+export function nextSteps(knowledge: KnowledgeBase, language: Locale, id: string): Passage[] {
+  const declared = knowledge.passage(language, id)?.next;
+  if (!declared) {
+    const after = nextInTopic(knowledge, language, id);
+    return after ? [after] : [];
+  }
+  return declared.map((step) => knowledge.passage(language, step)).filter((p): p is Passage => p !== undefined);
 }
 
 /** The passage written after this one in its topic: the step a member meets next; none after the last. */
