@@ -12,8 +12,8 @@ import {
   loadThesaurus,
   parseKnowledgeFile,
 } from '../../src/modules/assistant/knowledge.js';
-import { understand } from '../../src/modules/assistant/understanding.js';
-import { nextSteps } from '../../src/modules/assistant/vague-turns.js';
+import { DEFAULT_READING, understand } from '../../src/modules/assistant/understanding.js';
+import { asksForTime, nextSteps } from '../../src/modules/assistant/vague-turns.js';
 
 const kb = bundledKnowledgeBase();
 /** The bundled passages without their next lines: the topics' order alone, as before them. */
@@ -93,5 +93,26 @@ describe('a follow-up after a passage with next steps', () => {
   it('still answers a clear question of its own, and "I don\'t know" to one nobody answers', () => {
     expect(ids(kb, 'How do I open a support ticket?', cancelled)).toEqual(['tickets.open']);
     expect(ids(kb, 'what is the weather tomorrow in tehran', cancelled)).toEqual([]);
+  });
+});
+
+describe('a follow-up that asks when', () => {
+  it('reads when, how long and how fast, in both languages, by whole words', () => {
+    expect(asksForTime('ok and how fast does it come back?')).toBe(true);
+    expect(asksForTime('How long does a refund take?')).toBe(true);
+    expect(asksForTime('پول اضافه کی برمیگرده؟')).toBe(true);
+    expect(asksForTime('بازگشت پول چقدر طول می‌کشد؟')).toBe(true);
+    expect(asksForTime('where is my receipt')).toBe(false);
+    expect(asksForTime('کیف پولم کجاست')).toBe(false);
+  });
+
+  it('puts the passage whose heading asks when first among those the conversation points to (timeBoost)', () => {
+    const charged = [{ message: 'برای یک سرمایه‌گذاری دو بار از حسابم پول کم شد', sources: ['payments.double-charge'] }];
+    const message = 'پول اضافه کی برمیگرده به کارتم؟';
+    expect(understand(kb, { message, earlier: charged }).passages[0]?.id).toBe('payments.refund-time');
+    const without = { ...DEFAULT_READING, timeBoost: 0 };
+    expect(understand(kb, { message, earlier: charged }, { reading: without }).passages[0]?.id).toBe(
+      'payments.double-charge',
+    );
   });
 });

@@ -16,7 +16,7 @@ import {
   type Thresholds,
 } from './retrieval.js';
 import { messageLanguage } from './text.js';
-import { asksNextStep, nextSteps } from './vague-turns.js';
+import { asksNextStep, nextSteps, pointedAt, sayingWhen } from './vague-turns.js';
 
 /** One earlier exchange of the conversation: the member's message and the ids of its answer's sources. */
 export interface Exchange {
@@ -62,6 +62,8 @@ export interface Reading {
   nextShare: number;
   /** Share of followBoost for the very passage an earlier answer used (the member has read it; a follow-up often asks the next step). */
   sameShare: number;
+  /** Added to the rank of a passage the conversation points to whose heading asks when, as the follow-up does (vague-turns.ts). */
+  timeBoost: number;
   /** Each exchange further back counts this share of the one after it. */
   decay: number;
   /**
@@ -101,6 +103,7 @@ export const DEFAULT_READING: Reading = {
   topicShare: 0.8,
   sameShare: 1,
   nextShare: 0.12,
+  timeBoost: 0.12,
   decay: 0.8,
   pageCredit: 0.25,
   followCredit: 0.4,
@@ -206,12 +209,7 @@ function aroundTurn(knowledge: KnowledgeBase, language: Locale, turn: Turn, read
   if (turn.page)
     for (const id of pageAffinities(knowledge.withPages(language), turn.page, reading.moduleShare).keys()) ids.add(id);
   for (const exchange of (turn.earlier ?? []).slice(0, EARLIER_EXCHANGES))
-    for (const id of exchange.sources) {
-      const source = knowledge.passage(language, id);
-      if (!source) continue;
-      for (const passage of knowledge.ofTopic(language, source.topic)) ids.add(passage.id);
-      for (const step of nextSteps(knowledge, language, id)) ids.add(step.id);
-    }
+    for (const id of exchange.sources) for (const passage of pointedAt(knowledge, language, id)) ids.add(passage.id);
   return ids.size > 0 ? ids : undefined;
 }
 
@@ -253,6 +251,8 @@ function inContext(knowledge: KnowledgeBase, match: SearchMatch, turn: Turn, rea
       }
     });
     for (const [id, value] of follow) add(id, reading.followBoost * value, reading.followCredit);
+    for (const id of sayingWhen(turn.message, match.hits, follow))
+      prior.set(id, (prior.get(id) ?? 0) + reading.timeBoost);
   }
   // The context orders the passages with its full weight; a passage's score, which decides whether
   // it answers at all, gets only the credited part, so a question nobody answers stays unanswered
