@@ -192,6 +192,20 @@ describe('subjects the help never covers', () => {
     expect(namesOutsideSubject('کد معرف دارین؟', fa)).toBe(true);
     expect(namesOutsideSubject('کسی رو معرفی کنید', fa)).toBe(false);
   });
+
+  it('names a subject of several words only when its words come together and in order', () => {
+    const code = passage('en', 'What is the tracking code?', 'Quote it when you contact support by phone.');
+    expect(namesOutsideSubject('whats the phone number for support, i want to call', code)).toBe(true);
+    expect(namesOutsideSubject('support asked on the phone for my number', code)).toBe(false);
+    const fa = passage('fa', 'کد پیگیری چیست؟', 'هنگام تماس با پشتیبانی آن را بگویید.');
+    expect(namesOutsideSubject('شماره تلفن پشتیبانی چنده', fa)).toBe(true);
+    expect(namesOutsideSubject('تلفن همراهم شماره جدید داره', fa)).toBe(false);
+  });
+
+  it('lets a passage that holds the phrase answer', () => {
+    const register = passage('en', 'How do I sign up?', 'Enter your email and phone number, then confirm the code.');
+    expect(namesOutsideSubject('do i need a phone number to sign up', register)).toBe(false);
+  });
 });
 
 describe('word pairs in the phrasing similarity', () => {
