@@ -91,6 +91,13 @@ describe('the parts of a long message', () => {
     expect(messageParts('how do i pay and get a receipt')).toEqual(['how do i pay and get a receipt']);
   });
 
+  it('keeps a clause that asks only with its question mark with the question before it', () => {
+    // "Can we fix it and register again?" is one question, not a second one about registering twice.
+    expect(messageParts('پروژمون رد شد میشه درستش کنیم و دوباره ثبت کنیم؟')).toEqual([
+      'پروژمون رد شد میشه درستش کنیم و دوباره ثبت کنیم؟',
+    ]);
+  });
+
   it('knows which parts ask something', () => {
     expect(asksSomething('my bank is melli.')).toBe(false);
     expect(asksSomething('how many days does it take')).toBe(true);
@@ -104,6 +111,10 @@ describe('the parts of a long message', () => {
       'and completed?',
       'سودشو ماهانه میدن',
       'پس سود این ماهم کجا میره',
+      // Spoken Persian points without a pronoun: like this, all of them, where is it.
+      'مال من تا کی اینجوری میمونه',
+      'همرو دیدم چرا هنوز ۵ نشون میده',
+      '۴ روزه منتظرم پس کو',
     ])
       expect(refersToContext(message), message).toBe(true);
     for (const message of ['is there a fee to submit my project for review', 'حداقل سن برای ثبت نام چنده'])

@@ -57,9 +57,11 @@ export function messageParts(message: string): string[] {
       const first = tokens(next)[0];
       if (first === undefined) continue;
       // Persian puts the question word later ("پروژه رو چطور ثبت کنم و بررسیتون چقدر طول میکشه"):
-      // a clause that asks with a word of its own, then a connective and another clause that asks, are two questions.
+      // a clause that asks with a word of its own, then a connective and another clause that asks with
+      // one of its own, are two questions; a clause with only a question mark goes on with the same
+      // one ("میشه درستش کنیم و دوباره ثبت کنیم؟": fix it and send it again).
       const before = sentence.slice(start, match.index!);
-      const twoClauses = asksByWord(before) && asksSomething(next) && tokens(next).length >= 3;
+      const twoClauses = asksByWord(before) && asksByWord(next) && tokens(next).length >= 3;
       if (!(QUESTION_WORDS.has(first) || INVERTED.has(first) || twoClauses)) continue;
       parts.push(sentence.slice(start, match.index!));
       start = match.index! + match[0].length;
@@ -79,7 +81,9 @@ export function messageParts(message: string): string[] {
 const REFERRING = new Set(
   (
     'this these those it its here them one same then ' +
-    'این اینو اینا ازینا اینجا اینجاش همین همینو همینا اون اونو اونا ازونا اونجا ازش بهش توش روش بالاش تهش همون همونو یکی بعدش'
+    'این اینو اینا ازینا اینجا اینجاش همین همینو همینا اون اونو اونا ازونا اونجا ازش بهش توش روش بالاش تهش همون همونو یکی بعدش ' +
+    // Spoken Persian points without a pronoun: like this, all of them, where is it.
+    'اینجوری اینطوری همینجوری اونجوری همرو همشو همشون کو'
   )
     .split(' ')
     .map((w) => normalizeText(w)),
