@@ -105,6 +105,24 @@ describe('the parts of a long message', () => {
     expect(asksSomething('اگه پروژه ضرر کنه اصل پولم امنه')).toBe(true);
   });
 
+  it('reads a sentence closed by a full stop as telling, unless a real question word asks in it', () => {
+    expect(asksSomething('ولی روستامون تو آخرین لیست نیست.')).toBe(false);
+    expect(asksSomething('روستامون تو لیست نیست؟')).toBe(true);
+    expect(asksSomething('روستامون تو لیست نیست')).toBe(true);
+    expect(asksSomething('when i fill the address i pick province and county fine.')).toBe(false);
+    expect(asksSomething('when i fill the address which county do i pick')).toBe(true);
+    expect(asksSomething('how do i pick the county.')).toBe(true);
+  });
+
+  it('answers a story that ends in a vague question from the story', () => {
+    // "what should i choose?" alone points at choosing from the lists; the story says the village is missing.
+    const understood = understand(bundledKnowledgeBase(), {
+      message:
+        'سلام. من تو یه روستای خیلی کوچیک نزدیک کوه زندگی میکنم، شاید ۳۰ تا خونه، پدربزرگم خونمونو ساخته. موقع پر کردن آدرس استان و شهرستان رو انتخاب میکنم ولی روستامون تو آخرین لیست نیست. چیو انتخاب کنم؟',
+    });
+    expect(understood.passages[0]?.id).toBe('address.missing-place');
+  });
+
   it('knows a message that points outside itself', () => {
     for (const message of [
       'where do i get a pdf of this',

@@ -30,13 +30,24 @@ const tokens = (part: string): string[] =>
 const INVERTED = new Set('can could is are do does did should will would may am'.split(' '));
 const SUBJECTS = new Set('i you we it he she they my your our the this that there someone anyone'.split(' '));
 
-/** True when the part asks something: a question mark, a question word, or an English verb before its subject. */
+// In a sentence closed by a full stop, these tell rather than ask: the Persian words that ask only
+// by tone ("…تو لیست نیست."), and an English question word right before its subject ("when i fill
+// the address, i pick the province.").
+const TELLING = new Set('مگه یعنی اگه اگر یا نه لازمه هست نیست داره'.split(' ').map((w) => normalizeText(w)));
+const CLAUSE_SUBJECTS = new Set('i we you he she they it'.split(' '));
+
+/**
+ * True when the part asks something: a question mark, a question word, or an English verb before
+ * its subject; in a part closed by a full stop, not a word that tells there (TELLING, CLAUSE_SUBJECTS).
+ */
 export function asksSomething(part: string): boolean {
+  if (/[?؟]/.test(part)) return true;
   const words = tokens(part);
+  const told = /[.!]\s*$/.test(part);
   return (
-    /[?؟]/.test(part) ||
-    words.some((t) => QUESTION_WORDS.has(t)) ||
-    words.some((w, i) => INVERTED.has(w) && SUBJECTS.has(words[i + 1] ?? ''))
+    words.some(
+      (t, i) => QUESTION_WORDS.has(t) && !(told && (TELLING.has(t) || CLAUSE_SUBJECTS.has(words[i + 1] ?? ''))),
+    ) || words.some((w, i) => INVERTED.has(w) && SUBJECTS.has(words[i + 1] ?? ''))
   );
 }
 

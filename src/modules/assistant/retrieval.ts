@@ -97,3 +97,10 @@ export function answerPassages({
   const close = second !== undefined && second.score >= best.score * secondRatio;
   return close ? [best.passage, second.passage] : [best.passage];
 }
+
+/** The chosen search's passages ordered by their score plus a share of their score in the other search. */
+export function ordered(chosen: Match, other: Match, weight: number): Match {
+  const elsewhere = new Map(other.hits.map((hit) => [hit.passage.id, hit.score]));
+  const rank = (hit: Hit) => hit.score + weight * (elsewhere.get(hit.passage.id) ?? 0);
+  return { ...chosen, hits: [...chosen.hits].sort((a, b) => rank(b) - rank(a)) };
+}
