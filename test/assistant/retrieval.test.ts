@@ -202,6 +202,15 @@ describe('subjects the help never covers', () => {
     expect(namesOutsideSubject('تلفن همراهم شماره جدید داره', fa)).toBe(false);
   });
 
+  it('names becoming a reviewer, which the help never explains, in both languages', () => {
+    const review = passage('en', 'How does the review work?', 'Reviewers check each project within ten working days.');
+    expect(namesOutsideSubject('how can i become a reviewer', review)).toBe(true);
+    expect(namesOutsideSubject('what do the reviewers check', review)).toBe(false);
+    const fa = passage('fa', 'بررسی پروژه چطوره؟', 'داوران هر پروژه را بررسی می کنند.');
+    expect(namesOutsideSubject('چطوری جزو داورای بررسی پروژه بشم؟', fa)).toBe(true);
+    expect(namesOutsideSubject('داورها چی رو بررسی میکنن؟', fa)).toBe(false);
+  });
+
   it('lets a passage that holds the phrase answer', () => {
     const register = passage('en', 'How do I sign up?', 'Enter your email and phone number, then confirm the code.');
     expect(namesOutsideSubject('do i need a phone number to sign up', register)).toBe(false);

@@ -309,6 +309,17 @@ describe('understand()', () => {
     ).toEqual([]);
   });
 
+  it('counts a message of up to six words as saying too little to stand alone on its page', () => {
+    const newTicket = { module: 'support', route: '/support/tickets/new' };
+    const message = 'how many characters are needed';
+    expect(wordCount(message)).toBe(5);
+    expect(understand(kb, { message, page: newTicket }).passages[0]?.id).toBe('tickets.open');
+    // At four words (the rule before) the page only orders the passages, and the message is not answered.
+    expect(
+      understand(kb, { message, page: newTicket }, { reading: { ...DEFAULT_READING, shortWords: 4 } }).passages,
+    ).toEqual([]);
+  });
+
   it('answers two questions with both passages', () => {
     const understood = understand(kb, {
       message: 'How do I change my saved address? Also, how long does a refund take?',

@@ -17,6 +17,7 @@ const SUBJECTS: Record<Locale, string[]> = {
     'referral, referrals, bonus, bonuses, discount, discounts, coupon, coupons, promo, cashback, loyalty',
     // Channels and people it does not offer: a number to call, messengers, offices, jobs.
     'hotline, phone number, call support, whatsapp, telegram, instagram, office, offices, hiring, careers',
+    'become a reviewer, be a reviewer, join the reviewers',
     // The law around it.
     'regulator, regulates, regulated, license, licence, licensed, sharia, halal, inherit, inheritance, inherited',
     // What the product does not have.
@@ -27,6 +28,7 @@ const SUBJECTS: Record<Locale, string[]> = {
     'کارمزد, وام, قرض, مالیات, مالیاتی, وثیقه, بیمه, بهره, سود ثابت, سود تضمینی, نرخ ارز, بورس, کریپتو, بیتکوین',
     'معرف, پاداش, جایزه, تخفیف',
     'شماره تلفن, شماره تماس, زنگ بزنم, زنگ بزنیم, واتساپ, اینستاگرام, استخدام, حضوری',
+    'داور بشم, داور شم, داور شدن, جزو داورا, جزو داورای, جزو داورها, جزو داوران',
     'مجوز, شرعی, ارث, وراث',
     'سن, تم تیره, حالت شب, در دقیقه, در ثانیه, تعداد درخواست, خودکار, بفروشم, بفروشیم, فروختن',
   ],

@@ -105,7 +105,7 @@ export const DEFAULT_READING: Reading = {
   decay: 0.8,
   pageCredit: 0.25,
   followCredit: 0.4,
-  shortWords: 4,
+  shortWords: 6,
   partConfidence: 0.5,
   englishWeight: 0.3,
   askedWeight: 0.4,
