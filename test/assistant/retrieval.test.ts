@@ -211,6 +211,13 @@ describe('subjects the help never covers', () => {
     expect(namesOutsideSubject('داورها چی رو بررسی میکنن؟', fa)).toBe(false);
   });
 
+  it('names services the product does not have', () => {
+    const password = passage('en', 'I forgot my password', 'Press Forgot password on the sign-in page.');
+    expect(namesOutsideSubject('can i turn on two factor login', password)).toBe(true);
+    expect(namesOutsideSubject('ورود دو مرحله ای دارین؟', { ...password, lang: 'fa' })).toBe(true);
+    expect(namesOutsideSubject('i have two accounts, which one do i log in with', password)).toBe(false);
+  });
+
   it('lets a passage that holds the phrase answer', () => {
     const register = passage('en', 'How do I sign up?', 'Enter your email and phone number, then confirm the code.');
     expect(namesOutsideSubject('do i need a phone number to sign up', register)).toBe(false);

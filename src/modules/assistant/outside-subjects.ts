@@ -23,6 +23,8 @@ const SUBJECTS: Record<Locale, string[]> = {
     // What the product does not have.
     'age, webhook, webhooks, auto invest, autoinvest, automatic, dark mode, rate limit, per minute, per second, per hour',
     'play store, app store, jointly, joint account, company, companies',
+    '2fa, two factor, authenticator, newsletter, live chat, excel, csv, sdk, secondary market, resell, resale',
+    'affiliate, affiliates, gift, gifts, voucher, vouchers, audit, audited, auditor, foreigner, foreigners, citizenship',
   ],
   fa: [
     'کارمزد, وام, قرض, مالیات, مالیاتی, وثیقه, بیمه, بهره, سود ثابت, سود تضمینی, نرخ ارز, بورس, کریپتو, بیتکوین',
@@ -31,6 +33,7 @@ const SUBJECTS: Record<Locale, string[]> = {
     'داور بشم, داور شم, داور شدن, جزو داورا, جزو داورای, جزو داورها, جزو داوران',
     'مجوز, شرعی, ارث, وراث',
     'سن, تم تیره, حالت شب, در دقیقه, در ثانیه, تعداد درخواست, خودکار, بفروشم, بفروشیم, فروختن',
+    'دو مرحله ای, دومرحله ای, خبرنامه, چت زنده, چت آنلاین, اکسل, بازار ثانویه, همکاری در فروش, هدیه, حسابرسی, تابعیت',
   ],
 };
 
