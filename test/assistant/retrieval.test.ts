@@ -211,6 +211,13 @@ describe('subjects the help never covers', () => {
     expect(namesOutsideSubject('داورها چی رو بررسی میکنن؟', fa)).toBe(false);
   });
 
+  it('reads a question of up to twenty words for a subject', () => {
+    const tokens = passage('en', 'What is an access token?', 'A token lets a script act for you.');
+    const question = 'how many requests per minute can a script send with my token before you block it';
+    expect(question.split(' ').length).toBe(16);
+    expect(namesOutsideSubject(question, tokens)).toBe(true);
+  });
+
   it('names services the product does not have', () => {
     const password = passage('en', 'I forgot my password', 'Press Forgot password on the sign-in page.');
     expect(namesOutsideSubject('can i turn on two factor login', password)).toBe(true);

@@ -50,7 +50,7 @@ const OUTSIDE_SUBJECTS: Record<Locale, string[][]> = {
 // Persian endings a subject's last word may carry (کارمزدش, وامشون); not ی, which makes another word of some.
 const SUBJECT_ENDINGS = ['', 'ش', 'م', 'ت', 'ها', 'های', 'شو', 'مو', 'تو', 'شون', 'مون', 'تون', 'و', 'رو'];
 /** Messages longer than this tell a story, where a subject is often only mentioned in passing. */
-const SUBJECT_WORDS = 15;
+const SUBJECT_WORDS = 20;
 const passageWords = new WeakMap<Passage, string>();
 
 /** Where the subject's words stand in order in the tokens (the last one may carry an ending): the words as typed, else undefined. */
