@@ -223,6 +223,10 @@ describe('subjects the help never covers', () => {
     expect(namesOutsideSubject('can i turn on two factor login', password)).toBe(true);
     expect(namesOutsideSubject('ورود دو مرحله ای دارین؟', { ...password, lang: 'fa' })).toBe(true);
     expect(namesOutsideSubject('i have two accounts, which one do i log in with', password)).toBe(false);
+    const invest = passage('en', 'How do I invest?', 'Open the project page and press Invest.');
+    expect(namesOutsideSubject('can my daughter invest too', invest)).toBe(true);
+    expect(namesOutsideSubject('can i sell my share to someone else', invest)).toBe(true);
+    expect(namesOutsideSubject('can i sell and invest in another project', invest)).toBe(false);
   });
 
   it('lets a passage that holds the phrase answer', () => {

@@ -25,6 +25,11 @@ const SUBJECTS: Record<Locale, string[]> = {
     'play store, app store, jointly, joint account, company, companies',
     '2fa, two factor, authenticator, newsletter, live chat, excel, csv, sdk, secondary market, resell, resale',
     'affiliate, affiliates, gift, gifts, voucher, vouchers, audit, audited, auditor, foreigner, foreigners, citizenship',
+    // Members the platform does not serve on their own, and things it does not do for anyone.
+    'child, children, kid, kids, son, daughter, minor, minors, teenager, certificate, certificates',
+    'advertise, advertising, advertisement, vote, voting, windows, in person, headquarters, lawyer, central bank',
+    'helpline, call center, call centre, support number, contact number, invite a friend, invite friends, refer a friend',
+    'sell my investment, sell my share, sell my shares, sell my stake, usdt, tether, ethereum, islamic, subscription, vat',
   ],
   fa: [
     'کارمزد, وام, قرض, مالیات, مالیاتی, وثیقه, بیمه, بهره, سود ثابت, سود تضمینی, نرخ ارز, بورس, کریپتو, بیتکوین',
@@ -34,6 +39,8 @@ const SUBJECTS: Record<Locale, string[]> = {
     'مجوز, شرعی, ارث, وراث',
     'سن, تم تیره, حالت شب, در دقیقه, در ثانیه, تعداد درخواست, خودکار, بفروشم, بفروشیم, فروختن',
     'دو مرحله ای, دومرحله ای, خبرنامه, چت زنده, چت آنلاین, اکسل, بازار ثانویه, همکاری در فروش, هدیه, حسابرسی, تابعیت',
+    'بچه, پسر, دختر, فرزند, زیر 18, گواهی, تبلیغ, تبلیغات, رای بدم, ویندوز, دفتر مرکزی, وکیل, بانک مرکزی',
+    'مرکز تماس, شماره پشتیبانی, تتر, اتریوم, اسلامی',
   ],
 };
 
