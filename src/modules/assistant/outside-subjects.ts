@@ -30,6 +30,10 @@ const SUBJECTS: Record<Locale, string[]> = {
     'advertise, advertising, advertisement, vote, voting, windows, in person, headquarters, lawyer, central bank',
     'helpline, call center, call centre, support number, contact number, invite a friend, invite friends, refer a friend',
     'sell my investment, sell my share, sell my shares, sell my stake, usdt, tether, ethereum, islamic, subscription, vat',
+    'escrow, trustee, custodian, founder, founders, ceo, founded, revenue, gold, real estate, paypal, visa, mastercard',
+    'die, death, privacy policy, terms of service, terms and conditions, ombudsman, internship, job, jobs',
+    'installment, installments, instalment, instalments, demo, trial, student, students, donation, donate, charity',
+    'anonymous, anonymously, upcoming',
   ],
   fa: [
     'کارمزد, وام, قرض, مالیات, مالیاتی, وثیقه, بیمه, بهره, سود ثابت, سود تضمینی, نرخ ارز, بورس, کریپتو, بیتکوین',
@@ -41,6 +45,8 @@ const SUBJECTS: Record<Locale, string[]> = {
     'دو مرحله ای, دومرحله ای, خبرنامه, چت زنده, چت آنلاین, اکسل, بازار ثانویه, همکاری در فروش, هدیه, حسابرسی, تابعیت',
     'بچه, پسر, دختر, فرزند, زیر 18, گواهی, تبلیغ, تبلیغات, رای بدم, ویندوز, دفتر مرکزی, وکیل, بانک مرکزی',
     'مرکز تماس, شماره پشتیبانی, تتر, اتریوم, اسلامی',
+    'حساب امانی, موسس, مدیرعامل, طلا, مسکن, ویزا, مسترکارت, پی پال, پیپال, فوت, اقساط, قسطی, دمو, آزمایشی',
+    'دانشجو, دانشجویی, خیریه, ناشناس, کارآموزی, شغل',
   ],
 };
 
