@@ -19,7 +19,7 @@ export async function writeGeneratedArticles(db: Kysely<Database>, perLanguage: 
           trx,
           null,
           undefined,
-          { ...article, pages: [], category: null, tags: [], status: 'published' },
+          { ...article, pages: [], next: [], category: null, tags: [], status: 'published' },
           'create',
         );
     });

@@ -46,6 +46,8 @@ const CYCLES_ALLOWED: Record<string, string> = {
  * holds state that lives as long as the app, or is one implementation of an interface.
  */
 const CLASSES_ALLOWED: Record<string, string> = {
+  'modules/assistant/document-sentences.ts: DocumentSentences':
+    "the sentence vectors of the document pages compared so far, kept while the index's counts hold",
   'modules/assistant/finglish-reader.ts: LatinReader':
     "tables built from the knowledge base's Persian words, changed as its texts change",
   'modules/assistant/index-words.ts: IndexWords':

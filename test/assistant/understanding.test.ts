@@ -279,8 +279,8 @@ describe('understand()', () => {
 
   it('weighs the passage just answered by sameShare (1: as much as the next step in its topic)', () => {
     const earlier = [{ message: 'How do I request a refund?', sources: ['payments.refund-request'] }];
-    // Without the next step's own share, the passage just answered stays first.
-    const flat = { ...DEFAULT_READING, nextShare: 0 };
+    // Without the next step's own share (and the lead of a heading asking when), the passage just answered stays first.
+    const flat = { ...DEFAULT_READING, nextShare: 0, timeBoost: 0 };
     expect(understand(kb, { message: 'so the money returns when?', earlier }, { reading: flat }).passages[0]?.id).toBe(
       'payments.refund-request',
     );

@@ -72,6 +72,7 @@ describe('articles', () => {
       revision: 1,
       tags: ['cactus', 'plants'],
       pages: ['garden'],
+      next: ['testing.cactus-soil'],
       category: null,
     });
     expect(created.updated_by).toEqual(expect.any(Number));
@@ -108,6 +109,7 @@ describe('articles', () => {
       ],
       [{ tags: ['Bad Tag'] }, { 'tags.0': ['The tags.0 format is invalid.'] }],
       [{ pages: ['wallet', 'a,b'] }, { 'pages.1': ['The pages.1 format is invalid.'] }],
+      [{ next: ['payments.refund-time', 'Refund Time'] }, { 'next.1': ['The next.1 format is invalid.'] }],
       [{ status: 'archived' }, { status: ['The selected status is invalid.'] }],
       [{ category: 'no-such-category' }, { category: ['The selected category does not exist.'] }],
       [
@@ -211,7 +213,11 @@ describe('articles', () => {
       [4, 'archive', ['status']],
       [3, 'publish', ['status']],
       [2, 'update', ['body', 'tags']],
-      [1, 'create', ['key', 'lang', 'slug', 'title', 'body', 'questions', 'category', 'tags', 'pages', 'status']],
+      [
+        1,
+        'create',
+        ['key', 'lang', 'slug', 'title', 'body', 'questions', 'category', 'tags', 'pages', 'next', 'status'],
+      ],
     ]);
     expect(revisions.body.data[3].snapshot).toMatchObject({ body: 'First body.', tags: ['plants'] });
     const restored = await kb.call('POST', `${path}/revisions/1/restore`, { auth: staff, body: { revision: 4 } });

@@ -73,6 +73,7 @@ export function article(overrides: Record<string, unknown> = {}): Record<string,
     category: null,
     tags: ['plants'],
     pages: ['garden'],
+    next: ['testing.cactus-soil'],
     ...overrides,
   };
 }

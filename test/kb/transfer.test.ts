@@ -86,6 +86,7 @@ describe('kb:import and kb:export', () => {
       body: 'ماهی یک بار.\n\n### تابستان\nبیشتر.',
       questions: ['آب کاکتوس', 'هر چند وقت'],
       pages: ['garden', '/garden/:id'],
+      next: ['garden.cactus-soil', 'misc.loose'],
       tags: ['plants', 'cactus'],
       category: 'cacti',
       status: 'draft',
@@ -114,6 +115,8 @@ describe('kb:import and kb:export', () => {
     await cli('kb:export', folder('two'));
     expect(filesOf(folder('two'))).toEqual(filesOf(folder('one')));
     expect(filesOf(folder('one'))['cacti.fa.md']).toContain('<!-- status: draft -->');
+    expect(filesOf(folder('one'))['cacti.fa.md']).toContain('<!-- next: garden.cactus-soil, misc.loose -->');
+    expect(filesOf(folder('one'))['investing.en.md']).toContain('<!-- next: payments.refund-time -->');
   });
 
   it('updates the one article whose file changed, as a new revision', async () => {
@@ -160,6 +163,13 @@ describe('kb:import and kb:export', () => {
     );
     expect((await cli('kb:import', dir)).stderr.trim()).toBe(
       'error: nothing imported: new.en.md:5: the tag "Not Fine" must be lower-case letters, digits and dashes',
+    );
+    fs.writeFileSync(
+      path.join(dir, 'new.en.md'),
+      '# New\n\n## Bad step\n<!-- id: new.step -->\n<!-- next: payments.refund-time, Refund Time -->\nText.\n',
+    );
+    expect((await cli('kb:import', dir)).stderr.trim()).toBe(
+      'error: nothing imported: new.en.md:5: the next step "Refund Time" must be an article\'s id, such as payments.refund-time',
     );
     expect({ articles: await count('kb_articles'), revisions: await count('kb_revisions') }).toEqual(before);
     const usage = await cli('kb:import');

@@ -23,6 +23,18 @@ export interface Passage {
    * (projects.show). A vague message asked on one of them leans to the passage (page-context.ts).
    */
   pages?: string[];
+  /**
+   * A page or section of an uploaded document: its body is prose, not an answer written for the
+   * assistant, so its sentences are found by their words only and only its citation and heading
+   * count as ways of asking it (knowledge-index.ts).
+   */
+  document?: boolean;
+  /**
+   * What a member usually asks after reading this passage (its "<!-- next: ... -->" line): the ids
+   * of the passages of the next step, in any topic (after a cancellation, the time a refund takes).
+   * A follow-up leans to them (vague-turns.ts).
+   */
+  next?: string[];
 }
 
 export class KnowledgeBaseError extends Error {
@@ -43,11 +55,19 @@ const FILE_NAME = /^([a-z0-9-]+)\.(en|fa)\.md$/;
 const ID_LINE = /^<!--\s*id:\s*([a-z0-9.-]+)\s*-->$/;
 const ALSO_LINE = /^<!--\s*also:\s*(.+?)\s*-->$/;
 const PAGES_LINE = /^<!--\s*pages:\s*(.+?)\s*-->$/;
+const NEXT_LINE = /^<!--\s*next:\s*(.+?)\s*-->$/;
+
+const commaList = (value: string): string[] =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 /**
  * Passages of one Markdown file: each "## question" heading, an id comment, any number of
- * "<!-- also: another phrasing -->" comments and at most one "<!-- pages: wallet, /wallet/refunds -->"
- * comment (hidden when the Markdown is rendered), then the answer.
+ * "<!-- also: another phrasing -->" comments, at most one "<!-- pages: wallet, /wallet/refunds -->"
+ * and at most one "<!-- next: payments.refund-time -->" comment (hidden when the Markdown is
+ * rendered), then the answer.
  */
 export function parseKnowledgeFile(text: string, topic: string, lang: Locale, file: string): Passage[] {
   const passages: Passage[] = [];
@@ -63,21 +83,24 @@ export function parseKnowledgeFile(text: string, topic: string, lang: Locale, fi
       );
     const alternates: string[] = [];
     let pages: string[] | undefined;
+    let next: string[] | undefined;
     let body = idLine + 1;
     for (; body < rest.length; body += 1) {
       const line = rest[body]!.trim();
       const also = ALSO_LINE.exec(line);
       const pagesLine = PAGES_LINE.exec(line);
+      const nextLine = NEXT_LINE.exec(line);
       if (also) alternates.push(also[1]!);
-      else if (pagesLine) {
+      else if (nextLine) {
+        if (next)
+          throw new KnowledgeBaseError(`${file}: the passage "${question}" has two next lines; list every step on one`);
+        next = commaList(nextLine[1]!);
+      } else if (pagesLine) {
         if (pages)
           throw new KnowledgeBaseError(
             `${file}: the passage "${question}" has two pages lines; list every page on one`,
           );
-        pages = pagesLine[1]!
-          .split(',')
-          .map((page) => page.trim())
-          .filter(Boolean);
+        pages = commaList(pagesLine[1]!);
       } else if (line !== '') break;
     }
     const answer = rest
@@ -86,7 +109,16 @@ export function parseKnowledgeFile(text: string, topic: string, lang: Locale, fi
       .replace(/\n{3,}/g, '\n\n')
       .trim();
     if (!answer) throw new KnowledgeBaseError(`${file}: the passage "${question}" has no answer text`);
-    passages.push({ id: match[1]!, lang, topic, question, alternates, answer, ...(pages ? { pages } : {}) });
+    passages.push({
+      id: match[1]!,
+      lang,
+      topic,
+      question,
+      alternates,
+      answer,
+      ...(pages ? { pages } : {}),
+      ...(next ? { next } : {}),
+    });
   }
   return passages;
 }

@@ -4,12 +4,11 @@
 // change to one article re-indexes that article only.
 import type { Locale } from '../../core/i18n.js';
 import type { Passage } from './knowledge-files.js';
+import { ANSWER_SENTENCE_WEIGHT, DocumentSentences, sentencesOf } from './document-sentences.js';
 import { PhrasingIndex } from './ngrams.js';
-import { searchTerm, tokenize, tokenTerms } from './terms.js';
+import { searchTerm, termSet, tokenize } from './terms.js';
 import { WordIndex } from './word-index.js';
 
-// An answer sentence counts as a phrasing of its passage, discounted: it says how, not how members ask.
-const ANSWER_SENTENCE_WEIGHT = 0.5;
 /** The phrasing index's owner of the questions outside the scope; passages own 1, 2, ... */
 export const OUTSIDE_OWNER = 0;
 
@@ -27,8 +26,12 @@ export interface PassageSource {
 
 export const ownSource = (passage: Passage): string => `${passage.lang}:${passage.id}`;
 
-/** What the Finglish reader learns from a Persian passage. */
-export const persianTexts = (p: Passage): string[] => [p.question, ...p.alternates, p.answer];
+/**
+ * What the Finglish reader learns from a Persian passage: its words, those of an uploaded document's
+ * page from its citation and heading only (a page's prose is found by its Persian words).
+ */
+export const persianTexts = (p: Passage): string[] =>
+  p.document ? [p.question, ...p.alternates] : [p.question, ...p.alternates, p.answer];
 
 /** Counts the terms in or out; true when a term came in or left (the counted words changed). */
 function countInto(counts: Map<string, number>, terms: Iterable<string>, delta: number): boolean {
@@ -61,8 +64,12 @@ export class LanguageIndex {
   readonly frequency = new Map<string, number>();
   /** By slot: the passage holding it. */
   readonly bySlot: Array<Passage | undefined> = [];
+  /** By slot: 1 when it holds a page of an uploaded document. */
+  readonly documentSlot: number[] = [];
   readonly words = new WordIndex(searchTerm);
   phrasings!: PhrasingIndex;
+  /** Compares the sentences of the best document pages with a question (document-sentences.ts). */
+  readonly sentences: DocumentSentences;
 
   constructor(
     readonly lang: Locale,
@@ -70,6 +77,7 @@ export class LanguageIndex {
     private readonly outside: string[],
     private readonly wordsOf: Words,
   ) {
+    this.sentences = new DocumentSentences(this, wordsOf);
     // The words first: how a phrasing is read depends on the vocabulary of every passage.
     for (const p of passages) {
       this.passages.set(p.id, p);
@@ -95,22 +103,24 @@ export class LanguageIndex {
     const slot = this.freeSlots.pop() ?? this.nextSlot++;
     this.slots.set(passage.id, slot);
     this.bySlot[slot] = passage;
+    this.documentSlot[slot] = passage.document ? 1 : 0;
     return slot;
   }
 
   private count(tokens: Tokens, delta: number): void {
     // The terms of each part once: the terms of the parts joined are the union of theirs.
-    const headingAndAnswer = new Set([...tokenTerms(tokens.question), ...tokenTerms(tokens.answer)]);
+    const headingAndAnswer = termSet([tokens.question, tokens.answer]);
     if (countInto(this.vocabulary, headingAndAnswer, delta)) this.vocabularyVersion += 1;
-    countInto(this.frequency, new Set([...headingAndAnswer, ...tokens.alternates.flatMap(tokenTerms)]), delta);
+    countInto(this.frequency, headingAndAnswer, delta);
+    countInto(this.frequency, termSet(tokens.alternates, headingAndAnswer), delta);
   }
 
   private phrasingsOf(p: Passage, owner: number): Array<{ owner: number; words: string[]; weight?: number }> {
+    const asked = [p.question, ...p.alternates].map((text) => ({ owner, words: this.wordsOf(text) }));
+    if (p.document) return asked;
     return [
-      ...[p.question, ...p.alternates].map((text) => ({ owner, words: this.wordsOf(text) })),
-      ...p.answer
-        .split(/[.!?؟;؛:]\s/)
-        .map((text) => ({ owner, words: this.wordsOf(text), weight: ANSWER_SENTENCE_WEIGHT })),
+      ...asked,
+      ...sentencesOf(p.answer).map((text) => ({ owner, words: this.wordsOf(text), weight: ANSWER_SENTENCE_WEIGHT })),
     ];
   }
 
@@ -125,6 +135,7 @@ export class LanguageIndex {
     this.phrasings.remove(slot);
     this.slots.delete(id);
     this.bySlot[slot] = undefined;
+    this.documentSlot[slot] = 0;
     this.freeSlots.push(slot);
     return passage;
   }

@@ -13,9 +13,8 @@ export interface Phrasing {
 }
 
 /**
- * When the phrasings added and removed since the stored vectors were weighed pass this share of
- * the phrasings, the next search weighs every stored vector again with the document frequencies
- * of the moment (and drops the postings of removed phrasings), as a full build would.
+ * When the phrasings added and removed since the stored vectors were weighed pass this share, the
+ * next search weighs them all again with the frequencies of the moment, as a full build would.
  */
 const DRIFT = 0.05;
 const NO_ENTRIES = new Int32Array(0);
@@ -56,10 +55,11 @@ export class PhrasingIndex {
   private mark = new Int32Array(1024);
   private stamp = 0;
   private sums = new Float64Array(1024);
-  // Each trigram's weight, computed once per state of the counts (a build weighs all with one state).
+  // Each trigram's weight, computed once per state of the counts (a build weighs all with one
+  // state); the state changes whenever the counts do (a phrasing added or removed).
   private idf = new Float64Array(1024);
   private idfState = new Int32Array(1024);
-  private countState = 1;
+  state = 1;
   /** Scratch space by entry for similarities(): every value is 0 between calls. */
   private dots = new Float64Array(1024);
 
@@ -134,7 +134,7 @@ export class PhrasingIndex {
   }
 
   private count(grams: number[], delta: number): void {
-    this.countState += 1;
+    this.state += 1;
     this.documents += delta;
     for (const g of grams) this.frequency[g]! += delta;
   }
@@ -143,7 +143,7 @@ export class PhrasingIndex {
   private post(entry: number, sequence: Int32Array, grams: number[]): void {
     const sums = this.sums;
     for (const g of grams) sums[g] = 0;
-    const { idf, idfState, countState } = this;
+    const { idf, idfState, state: countState } = this;
     for (const g of grams)
       if (idfState[g] !== countState) {
         idf[g] = Math.log(1 + this.documents / this.frequency[g]!);
@@ -248,15 +248,17 @@ export class PhrasingIndex {
     this.used = used;
   }
 
+  /** A trigram's weight with the counts of the moment; one no phrasing has (in a question, a document's sentence) weighs as the rarest kind. */
+  weightOf(gram: string): number {
+    const id = this.ids.get(gram);
+    const df = id === undefined ? 0 : this.frequency[id]!;
+    return Math.log(1 + (df === 0 ? this.documents : this.documents / df));
+  }
+
+  /** The words' trigram vector, weighed with the counts of the moment and normalised. */
   vector(words: string[]): Vector {
-    // A trigram no phrasing has still counts in the question's length, as the rarest kind.
-    const unseen = Math.log(1 + this.documents);
     const vector: Vector = new Map();
-    for (const g of trigrams(words)) {
-      const id = this.ids.get(g);
-      const df = id === undefined ? 0 : this.frequency[id]!;
-      vector.set(g, (vector.get(g) ?? 0) + (df === 0 ? unseen : Math.log(1 + this.documents / df)));
-    }
+    for (const g of trigrams(words)) vector.set(g, (vector.get(g) ?? 0) + this.weightOf(g));
     let norm = 0;
     for (const v of vector.values()) norm += v * v;
     norm = Math.sqrt(norm) || 1;

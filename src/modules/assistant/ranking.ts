@@ -90,6 +90,7 @@ export function rankPassages(
   const searched = terms.join(' ').split(' ').filter(Boolean);
   const found = index.words.search(searched, { prefixFrom: 4, fuzzyFrom: 5 });
   const similarity = index.phrasings.similarities(words, index.owners);
+  index.sentences.raise(similarity, words, found, index.bySlot, index.documentSlot);
   const { wordWeight, halfScore, coverageWeight } = ranking;
   const passages = index.passages.size;
   const weights = words.map((word) => Math.log(1 + passages / (index.frequency.get(word) ?? 1)));

@@ -113,14 +113,20 @@ export function searchTerm(token: string): string | null {
   return term;
 }
 
+/** The distinct search terms of token lists, in order of first use, leaving out those in `besides`. */
+export function termSet(lists: readonly (readonly string[])[], besides?: ReadonlySet<string>): Set<string> {
+  const terms = new Set<string>();
+  for (const tokens of lists)
+    for (const token of tokens) {
+      const term = searchTerm(token);
+      if (term !== null && !besides?.has(term)) terms.add(term);
+    }
+  return terms;
+}
+
 /** The distinct search terms of tokens, in order of first use. */
 export function tokenTerms(tokens: readonly string[]): string[] {
-  const terms = new Set<string>();
-  for (const token of tokens) {
-    const term = searchTerm(token);
-    if (term !== null) terms.add(term);
-  }
-  return [...terms];
+  return [...termSet([tokens])];
 }
 
 /** The distinct search terms of a query, as the index sees them. */

@@ -31,6 +31,18 @@ export function isPlainAscii(text: string): boolean {
   return !NOT_ASCII.test(text);
 }
 
+// Every character normalizeText changes, in one pass: the mapped ones, the diacritics (dropped), the
+// ZWNJ (a space) and the other invisible characters (dropped).
+const CHANGED = new RegExp(`${MAPPED.source}|${DIACRITICS.source}|${INVISIBLE.source}`, 'g');
+
+function changed(ch: string): string {
+  if (ch === '\u200C') return ' ';
+  if (DIACRITICS_ONE.test(ch) || INVISIBLE_ONE.test(ch)) return '';
+  return mapped(ch);
+}
+const DIACRITICS_ONE = new RegExp(DIACRITICS.source);
+const INVISIBLE_ONE = new RegExp(INVISIBLE.source);
+
 function mapped(ch: string): string {
   const code = ch.charCodeAt(0);
   if (code >= PERSIAN_DIGIT_BASE && code <= PERSIAN_DIGIT_BASE + 9) return String(code - PERSIAN_DIGIT_BASE);
@@ -43,13 +55,7 @@ export function normalizeText(input: string): string {
   if (isPlainAscii(input)) return input.toLowerCase();
   // Persian writes the parts of one word with a ZWNJ, a space or nothing (سرمایه‌گذاری, سرمایه گذاری):
   // a space makes the first two meet, and the parts become separate search terms.
-  return input
-    .normalize('NFC')
-    .replace(MAPPED, mapped)
-    .replace(DIACRITICS, '')
-    .replace(/\u200C/g, ' ')
-    .replace(INVISIBLE, '')
-    .toLowerCase();
+  return input.normalize('NFC').replace(CHANGED, changed).toLowerCase();
 }
 
 const PERSIAN_LETTERS = /[\u0600-\u06FF\uFB50-\uFDFF\uFE70-\uFEFF]/g;

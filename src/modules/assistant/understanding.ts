@@ -17,7 +17,7 @@ import {
   type Thresholds,
 } from './retrieval.js';
 import { messageLanguage } from './text.js';
-import { asksNextStep, nextInTopic } from './vague-turns.js';
+import { asksNextStep, nextSteps, pointedAt, sayingWhen } from './vague-turns.js';
 
 /** One earlier exchange of the conversation: the member's message and the ids of its answer's sources. */
 export interface Exchange {
@@ -59,10 +59,12 @@ export interface Reading {
   /** Added to the score of a passage the previous answer used; a passage of the same topic gets topicShare of it. */
   followBoost: number;
   topicShare: number;
-  /** Added to topicShare for the passage written after the last answer's in its topic (vague-turns.ts nextInTopic). */
+  /** Added to topicShare for the last answer's next steps, in any topic (vague-turns.ts nextSteps). */
   nextShare: number;
   /** Share of followBoost for the very passage an earlier answer used (the member has read it; a follow-up often asks the next step). */
   sameShare: number;
+  /** Added to the rank of a passage the conversation points to whose heading asks when, as the follow-up does (vague-turns.ts). */
+  timeBoost: number;
   /** Each exchange further back counts this share of the one after it. */
   decay: number;
   /**
@@ -102,6 +104,7 @@ export const DEFAULT_READING: Reading = {
   topicShare: 0.8,
   sameShare: 1,
   nextShare: 0.12,
+  timeBoost: 0.12,
   decay: 0.8,
   pageCredit: 0.25,
   followCredit: 0.4,
@@ -184,11 +187,11 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
       via = 'questions';
     }
   }
-  // Unanswered, a follow-up that asks only what comes next ("and after that?"): the passage written
-  // after the last answer's in its topic (vague-turns.ts).
+  // Unanswered, a follow-up that asks only what comes next ("and after that?"): the last answer's
+  // first next step (vague-turns.ts).
   const last = turn.earlier?.[0]?.sources[0];
   if (weakMatch && last && asksNextStep(knowledge, turn.message, language)) {
-    const chosen = nextInTopic(knowledge, language, last);
+    const [chosen] = nextSteps(knowledge, language, last);
     if (chosen) {
       passages = [chosen];
       hits = [{ passage: chosen, score: 0, coverage: 0, similarity: 0, own: 0 }];
@@ -210,10 +213,7 @@ function aroundTurn(knowledge: KnowledgeBase, language: Locale, turn: Turn, read
   if (turn.page)
     for (const id of pageAffinities(knowledge.withPages(language), turn.page, reading.moduleShare).keys()) ids.add(id);
   for (const exchange of (turn.earlier ?? []).slice(0, EARLIER_EXCHANGES))
-    for (const id of exchange.sources) {
-      const source = knowledge.passage(language, id);
-      if (source) for (const passage of knowledge.ofTopic(language, source.topic)) ids.add(passage.id);
-    }
+    for (const id of exchange.sources) for (const passage of pointedAt(knowledge, language, id)) ids.add(passage.id);
   return ids.size > 0 ? ids : undefined;
 }
 
@@ -245,19 +245,18 @@ function inContext(knowledge: KnowledgeBase, match: SearchMatch, turn: Turn, rea
         .map((id) => knowledge.passage(match.hits[0]!.passage.lang, id))
         .filter((p): p is Passage => p !== undefined);
       for (const source of sources) {
-        const after = back === 0 ? nextInTopic(knowledge, source.lang, source.id)?.id : undefined;
+        const after = new Set(back === 0 ? nextSteps(knowledge, source.lang, source.id).map((p) => p.id) : []);
         for (const { passage } of match.hits) {
-          const share =
-            source.id === passage.id
-              ? reading.sameShare
-              : source.topic === passage.topic
-                ? reading.topicShare + (passage.id === after ? reading.nextShare : 0)
-                : 0;
+          const inTopic = after.has(passage.id) || source.topic === passage.topic;
+          const next = after.has(passage.id) ? reading.nextShare : 0;
+          const share = source.id === passage.id ? reading.sameShare : inTopic ? reading.topicShare + next : 0;
           follow.set(passage.id, Math.max(follow.get(passage.id) ?? 0, weight * share));
         }
       }
     });
     for (const [id, value] of follow) add(id, reading.followBoost * value, reading.followCredit);
+    for (const id of sayingWhen(turn.message, match.hits, follow))
+      prior.set(id, (prior.get(id) ?? 0) + reading.timeBoost);
   }
   // The context orders the passages with its full weight; a passage's score, which decides whether
   // it answers at all, gets only the credited part, so a question nobody answers stays unanswered

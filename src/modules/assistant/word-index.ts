@@ -65,6 +65,8 @@ export class WordIndex {
   private partial = new Float64Array(0);
   private stamp = new Int32Array(0);
   private mark = 1;
+  /** Scratch of add(), by term number: how often the term occurs in the field (0 between calls). */
+  private tally = new Int32Array(1024);
   private lastSlots: number[] = [];
   private documents = 0;
 
@@ -84,19 +86,23 @@ export class WordIndex {
       const length = new Set(tokens).size;
       this.lengths[field]![slot] = length;
       this.average[field] = (this.average[field]! * this.documents + length) / (this.documents + 1);
-      const counts = new Map<number, number>();
+      // How often each term occurs, by term number, in order of first occurrence.
+      const terms: number[] = [];
       for (const token of tokens) {
         const term = this.processTerm(token);
         if (!term) continue;
         const id = this.termIds.get(term) ?? this.newTerm(term);
-        counts.set(id, (counts.get(id) ?? 0) + 1);
+        if (id >= this.tally.length) this.tally = grown(this.tally, id);
+        if (this.tally[id] === 0) terms.push(id);
+        this.tally[id] = this.tally[id]! + 1;
       }
-      for (const [id, count] of counts) {
+      for (const id of terms) {
         const postings = this.postings[id]![field]!;
         postings.slots.push(slot);
-        postings.freqs.push(count);
+        postings.freqs.push(this.tally[id]!);
+        this.tally[id] = 0;
       }
-      held.push([...counts.keys()]);
+      held.push(terms);
     }
     this.termsOfSlot[slot] = held;
     this.documents += 1;
@@ -260,4 +266,11 @@ export class WordIndex {
       }
     return out;
   }
+}
+
+/** A copy of a scratch array with room for index `at`, by doubling. */
+function grown(array: Int32Array, at: number): Int32Array<ArrayBuffer> {
+  const wider = new Int32Array(Math.max(array.length * 2, at + 1));
+  wider.set(array);
+  return wider;
 }

@@ -40,6 +40,7 @@ export function asKnowledgePassage(
     question: cite,
     alternates: passage.heading ? [passage.heading] : [],
     answer: passage.body,
+    document: true,
   };
 }
 

@@ -186,7 +186,7 @@ const adminRoutes: FastifyPluginAsync = async (plugin) => {
         operationId: 'restoreKbArticleRevision',
         summary: "Restore an earlier revision's content (staff)",
         description:
-          "The revision's slug, title, body, questions, category, tags and pages become the article's next " +
+          "The revision's slug, title, body, questions, category, tags, pages and next steps become the article's next " +
           'revision; its status stays. With revision in the body, 409 when the article has moved on since.',
         tags,
         params: s.RevisionParams,

@@ -1,5 +1,6 @@
 // What the assistant reads from the knowledge base: each published article as one passage (its
-// title the question, its questions the alternates, its body the answer, its pages the pages), one
+// title the question, its questions the alternates, its body the answer, its pages and next steps
+// the passage's), one
 // source per article and language. At start the whole store is indexed at once (the bundled
 // Markdown is imported first when the store is empty); afterwards only the articles named by the
 // change log are re-read and replaced in the index.
@@ -31,6 +32,7 @@ export function passageOf(article: ArticleRecord): Passage {
     alternates: article.questions,
     answer: article.body,
     ...(article.pages.length > 0 ? { pages: article.pages } : {}),
+    ...(article.next.length > 0 ? { next: article.next } : {}),
   };
 }
 

@@ -5,6 +5,7 @@
 //   <!-- slug: refund-time -->                 default: the key with dots as dashes
 //   <!-- also: another way to ask it -->       any number: the questions
 //   <!-- pages: wallet, /wallet/refunds -->    at most one
+//   <!-- next: payments.refund-time -->        at most one: the keys of the next steps
 //   <!-- tags: refunds, wallet -->             at most one
 //   <!-- status: draft -->                     default: published
 // Comments are hidden when the Markdown is rendered. A malformed file is refused with its name,
@@ -16,7 +17,7 @@ import { KEY_PATTERN, SLUG_PATTERN, TAG_PATTERN } from './rules.js';
 
 export const FILE_NAME = /^([a-z0-9-]+)\.(en|fa)\.md$/;
 const COMMENT = /^<!--\s*([a-z]+):\s*(.*?)\s*-->$/;
-const SINGLE = ['id', 'slug', 'pages', 'tags', 'status'];
+const SINGLE = ['id', 'slug', 'pages', 'next', 'tags', 'status'];
 
 export class MalformedFile extends Error {
   override name = 'MalformedFile';
@@ -100,6 +101,7 @@ export function parseArticleFile(file: string, text: string): ParsedFile {
       body,
       questions,
       pages: list(seen.get('pages') ?? ''),
+      next: list(seen.get('next') ?? ''),
       category,
       tags: list(seen.get('tags') ?? ''),
       status: (seen.get('status') as ArticleStatus | undefined) ?? 'published',
@@ -115,6 +117,10 @@ function checkField(field: string, value: string): string | null {
     return `the slug "${value}" must be lower-case letters, digits and dashes`;
   if (field === 'status' && !ARTICLE_STATUSES.includes(value as ArticleStatus))
     return `the status must be one of ${ARTICLE_STATUSES.join(', ')}`;
+  if (field === 'next') {
+    const bad = list(value).find((k) => !KEY_PATTERN.test(k));
+    if (bad !== undefined) return `the next step "${bad}" must be an article's id, such as payments.refund-time`;
+  }
   if (field === 'tags') {
     const bad = list(value).find((t) => !TAG_PATTERN.test(t));
     if (bad !== undefined) return `the tag "${bad}" must be lower-case letters, digits and dashes`;
@@ -129,6 +135,7 @@ export function formatArticleFile(categoryName: string, articles: ArticleFields[
     const lines = [`## ${a.title}`, `<!-- id: ${a.key} -->`];
     if (a.slug !== defaultSlug(a.key)) lines.push(`<!-- slug: ${a.slug} -->`);
     if (a.pages.length > 0) lines.push(`<!-- pages: ${a.pages.join(', ')} -->`);
+    if (a.next.length > 0) lines.push(`<!-- next: ${a.next.join(', ')} -->`);
     if (a.tags.length > 0) lines.push(`<!-- tags: ${a.tags.join(', ')} -->`);
     if (a.status !== 'published') lines.push(`<!-- status: ${a.status} -->`);
     for (const q of a.questions) lines.push(`<!-- also: ${q} -->`);

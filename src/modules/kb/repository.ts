@@ -41,6 +41,7 @@ function articles(db: Db) {
       'a.body',
       'a.questions',
       'a.pages',
+      'a.next',
       'c.slug as category',
       'a.status',
       'a.revision',
@@ -50,7 +51,11 @@ function articles(db: Db) {
     ]);
 }
 
-type ArticleRow = Omit<ArticleRecord, 'questions' | 'pages' | 'tags'> & { questions: string; pages: string };
+type ArticleRow = Omit<ArticleRecord, 'questions' | 'pages' | 'next' | 'tags'> & {
+  questions: string;
+  pages: string;
+  next: string;
+};
 
 async function withTags(db: Db, rows: ArticleRow[]): Promise<ArticleRecord[]> {
   if (rows.length === 0) return [];
@@ -71,6 +76,7 @@ async function withTags(db: Db, rows: ArticleRow[]): Promise<ArticleRecord[]> {
     ...r,
     questions: JSON.parse(r.questions) as string[],
     pages: JSON.parse(r.pages) as string[],
+    next: JSON.parse(r.next) as string[],
     tags: tags.get(r.id) ?? [],
   }));
 }
@@ -179,7 +185,12 @@ export async function countArticles(db: Db): Promise<number> {
 type ArticleColumns = Omit<ArticleFields, 'tags' | 'category'> & { category_id: number | null };
 
 function columns(fields: ArticleColumns) {
-  return { ...fields, questions: JSON.stringify(fields.questions), pages: JSON.stringify(fields.pages) };
+  return {
+    ...fields,
+    questions: JSON.stringify(fields.questions),
+    pages: JSON.stringify(fields.pages),
+    next: JSON.stringify(fields.next),
+  };
 }
 
 export async function insertArticle(

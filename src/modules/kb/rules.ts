@@ -16,6 +16,7 @@ export const LIMITS = {
   questions: 100,
   question: 500,
   pages: 30,
+  next: 10,
   page: 200,
   tags: 20,
   tag: 60,

@@ -49,6 +49,8 @@ const Pages = Type.Array(
   }),
   { maxItems: LIMITS.pages, description: 'The pages of the app the article is about.' },
 );
+// The chat leans to them when a follow-up is vague (after a cancellation, how long the refund takes).
+const NextSteps = Type.Array(Key, { maxItems: LIMITS.next, description: 'The keys of the articles asked next.' });
 const Tags = Type.Array(Tag, { maxItems: LIMITS.tags, description: 'Tags; a new name creates the tag.' });
 const Title = text(LIMITS.title, 'The question the article answers, as its heading.');
 const Body = text(
@@ -75,6 +77,7 @@ export const CreateArticleBody = Type.Object(
     category: Type.Optional(Category),
     tags: Type.Optional(Tags),
     pages: Type.Optional(Pages),
+    next: Type.Optional(NextSteps),
     status: Type.Optional(Type.Enum(['draft', 'published'], { description: 'draft (default) or published.' })),
   },
   { additionalProperties: false },
@@ -93,6 +96,7 @@ export const UpdateArticleBody = Type.Object(
     category: Type.Optional(Category),
     tags: Type.Optional(Tags),
     pages: Type.Optional(Pages),
+    next: Type.Optional(NextSteps),
   },
   { additionalProperties: false, description: 'Fields left out keep their value; key and language never change.' },
 );
@@ -145,6 +149,7 @@ export const AdminArticle = Type.Object(
     category: Nullable(Type.String()),
     tags: Type.Array(Type.String()),
     pages: Type.Array(Type.String()),
+    next: Type.Array(Type.String()),
     status: StatusEnum,
     revision: Type.Integer({ description: 'The latest revision: name it in the next update.' }),
     updated_by: Nullable(Type.Integer()),

@@ -15,8 +15,8 @@ type Db = Kysely<Database>;
 /** The user making the change (null: the bundled content or a CLI import). */
 export type Actor = number | null;
 
-export type ArticleInput = Omit<ArticleFields, 'questions' | 'pages' | 'tags' | 'category' | 'status'> &
-  Partial<Pick<ArticleFields, 'questions' | 'pages' | 'tags' | 'category' | 'status'>>;
+export type ArticleInput = Omit<ArticleFields, 'questions' | 'pages' | 'next' | 'tags' | 'category' | 'status'> &
+  Partial<Pick<ArticleFields, 'questions' | 'pages' | 'next' | 'tags' | 'category' | 'status'>>;
 export type ArticleChanges = Partial<Omit<ArticleFields, 'key' | 'lang' | 'status'>> & { revision: number };
 
 const FIELDS: Array<keyof ArticleFields> = [
@@ -27,6 +27,7 @@ const FIELDS: Array<keyof ArticleFields> = [
   'category',
   'tags',
   'pages',
+  'next',
   'status',
 ];
 
@@ -42,13 +43,15 @@ export function normalized(fields: ArticleFields): ArticleFields {
       .trim(),
     questions: clean(fields.questions),
     pages: clean(fields.pages),
+    // A revision written before articles had next steps has none.
+    next: clean(fields.next ?? []),
     tags: [...new Set(clean(fields.tags))].sort(),
   };
 }
 
 export function fieldsOf(article: ArticleFields): ArticleFields {
-  const { key, lang, slug, title, body, questions, pages, category, tags, status } = article;
-  return { key, lang, slug, title, body, questions, pages, category, tags, status };
+  const { key, lang, slug, title, body, questions, pages, next, category, tags, status } = article;
+  return { key, lang, slug, title, body, questions, pages, next, category, tags, status };
 }
 
 export function changedFields(before: ArticleFields | undefined, after: ArticleFields): string[] {
@@ -123,6 +126,7 @@ export async function createArticle(db: Db, actor: Actor, input: ArticleInput): 
   const fields = normalized({
     questions: [],
     pages: [],
+    next: [],
     tags: [],
     category: null,
     status: 'draft',

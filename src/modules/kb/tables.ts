@@ -33,6 +33,8 @@ export interface KbArticlesTable {
   questions: string;
   /** JSON array: the app pages or modules it belongs to. */
   pages: string;
+  /** JSON array: the keys of the articles a member usually asks about next, in any category. */
+  next: string;
   category_id: number | null;
   status: ArticleStatus;
   /** The number of the article's latest revision; an update names the one it edits. */
@@ -85,6 +87,8 @@ export interface ArticleFields {
   body: string;
   questions: string[];
   pages: string[];
+  /** The keys of the articles a member usually asks about after this one (a vague follow-up leans to them). */
+  next: string[];
   /** The category's slug. */
   category: string | null;
   tags: string[];

@@ -1,0 +1,115 @@
+// npm run eval -- documents: how well the assistant answers from the pages of uploaded documents.
+// The bundled passages are laid out as the pages of one uploaded handbook per language, one passage
+// per page as a PDF reads: a page's text, cited by the file's title and page number, without
+// alternate questions. Three layouts: "faq" (the page shows the passage's heading above its answer),
+// "prose" (the answer alone), "mixed" (every other passage stays an article, the rest are FAQ pages).
+// Every evaluation question is asked of a knowledge base holding only those passages. Rows
+// "documents" index the pages as the service indexes uploads (document-sentences.ts); rows
+// "articles" are the control, the same pages indexed as articles are (every sentence a phrasing).
+// Columns: the right passage ranked first by the search; answered with it first (not "I don't
+// know"); out-of-scope questions refused; in the mixed layout, answered right for the questions a
+// page answers and for those an article answers. "chosen on" rows: the older question set, on which
+// the weight of a page's sentences was chosen; "held out": the fresh, unseen and sealed sets.
+import { t } from '../src/core/i18n.js';
+import {
+  DEFAULT_RANKING,
+  KnowledgeBase,
+  loadOutside,
+  loadPassages,
+  loadThesaurus,
+  type Passage,
+} from '../src/modules/assistant/knowledge.js';
+import { understand } from '../src/modules/assistant/understanding.js';
+import '../src/modules/kb-files/messages.js';
+import { type Lang, OUT_OF_SCOPE, type Question, type QuestionFile, readQuestions } from './assistant/questions.js';
+
+const LANGS: Lang[] = ['en', 'fa'];
+const TITLE: Record<Lang, string> = { en: 'Member handbook', fa: 'راهنمای اعضا' };
+type Layout = 'faq' | 'prose' | 'mixed';
+// The older questions, on which the weighing of a page's sentences was chosen, and the later sets,
+// held out from that choice.
+const GROUPS: Array<[string, QuestionFile[]]> = [
+  ['chosen on', ['questions']],
+  ['held out', ['fresh', 'unseen', 'sealed']],
+];
+
+/**
+ * The bundled passages of a language as the pages of one document ("mixed": every other passage
+ * stays an article, the rest become pages), and where each passage id's answer now is.
+ */
+function handbook(
+  lang: Lang,
+  layout: Layout,
+  asDocument: boolean,
+): { passages: Passage[]; answerOf: Map<string, string> } {
+  const answerOf = new Map<string, string>();
+  const passages = loadPassages()
+    .filter((p) => p.lang === lang)
+    .map((p, i): Passage => {
+      if (layout === 'mixed' && i % 2 === 0) {
+        answerOf.set(p.id, p.id);
+        return p;
+      }
+      const id = `file-1.${i + 1}`;
+      answerOf.set(p.id, id);
+      return {
+        id,
+        lang,
+        topic: 'file-1',
+        question: t(lang, 'kb_files.cite.page', { title: TITLE[lang], page: i + 1 }),
+        alternates: [],
+        answer: layout === 'prose' ? p.answer : `${p.question}\n\n${p.answer}`,
+        ...(asDocument ? { document: true } : {}),
+      };
+    });
+  return { passages, answerOf };
+}
+
+const share = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1).padStart(5)} % (${part}/${whole})`;
+
+export default async function run(): Promise<number> {
+  const thesaurus = loadThesaurus();
+  const outside = loadOutside();
+  const lines = [
+    'lang group     layout indexed as   ranked first         answered, right first   out-of-scope said so  mixed: answered right, questions of a page / of an article',
+  ];
+  for (const lang of LANGS) {
+    for (const [group, files] of GROUPS) {
+      const questions: Question[] = files.flatMap((file) => readQuestions(lang, file));
+      for (const layout of ['faq', 'prose', 'mixed'] as const)
+        for (const asDocument of [true, false]) {
+          const { passages, answerOf } = handbook(lang, layout, asDocument);
+          const knowledge = new KnowledgeBase(passages, thesaurus, DEFAULT_RANKING, outside);
+          let right = 0;
+          let pageRight = 0;
+          let pageQuestions = 0;
+          let ranked = 0;
+          let answerable = 0;
+          let refused = 0;
+          let outOfScope = 0;
+          for (const q of questions) {
+            const understood = understand(knowledge, { message: q.query });
+            const first = understood.language === lang ? understood.passages[0]?.id : undefined;
+            if (q.expected === OUT_OF_SCOPE) {
+              outOfScope += 1;
+              if (first === undefined) refused += 1;
+            } else {
+              answerable += 1;
+              const onPage = answerOf.get(q.expected)!.startsWith('file-');
+              if (onPage) pageQuestions += 1;
+              if (first !== undefined && first === answerOf.get(q.expected)) {
+                right += 1;
+                if (onPage) pageRight += 1;
+              }
+              if (knowledge.match(q.query, lang, 1).hits[0]?.passage.id === answerOf.get(q.expected)) ranked += 1;
+            }
+          }
+          lines.push(
+            `${lang}   ${group.padEnd(9)} ${layout.padEnd(6)} ${(asDocument ? 'documents' : 'articles').padEnd(10)} ${share(ranked, answerable).padEnd(20)} ${share(right, answerable).padEnd(23)} ${share(refused, outOfScope).padEnd(21)} ${layout === 'mixed' ? `${share(pageRight, pageQuestions)} / ${share(right - pageRight, answerable - pageQuestions)}` : ''}`,
+          );
+        }
+    }
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}
