@@ -125,7 +125,7 @@ if (process.argv.includes('--grid')) {
         topicShare: [0.7, 0.8, 0.9],
         followCredit: [0.3, 0.4, 0.5],
         decay: [0.6, 0.8, 1],
-        shortWords: [3, 4, 5],
+        shortWords: [4, 5, 6],
       };
   let settings: Reading[] = [DEFAULT_READING];
   for (const [name, values] of Object.entries(grid) as Array<[keyof Reading, number[]]>)

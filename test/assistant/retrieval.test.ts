@@ -192,6 +192,47 @@ describe('subjects the help never covers', () => {
     expect(namesOutsideSubject('کد معرف دارین؟', fa)).toBe(true);
     expect(namesOutsideSubject('کسی رو معرفی کنید', fa)).toBe(false);
   });
+
+  it('names a subject of several words only when its words come together and in order', () => {
+    const code = passage('en', 'What is the tracking code?', 'Quote it when you contact support by phone.');
+    expect(namesOutsideSubject('whats the phone number for support, i want to call', code)).toBe(true);
+    expect(namesOutsideSubject('support asked on the phone for my number', code)).toBe(false);
+    const fa = passage('fa', 'کد پیگیری چیست؟', 'هنگام تماس با پشتیبانی آن را بگویید.');
+    expect(namesOutsideSubject('شماره تلفن پشتیبانی چنده', fa)).toBe(true);
+    expect(namesOutsideSubject('تلفن همراهم شماره جدید داره', fa)).toBe(false);
+  });
+
+  it('names becoming a reviewer, which the help never explains, in both languages', () => {
+    const review = passage('en', 'How does the review work?', 'Reviewers check each project within ten working days.');
+    expect(namesOutsideSubject('how can i become a reviewer', review)).toBe(true);
+    expect(namesOutsideSubject('what do the reviewers check', review)).toBe(false);
+    const fa = passage('fa', 'بررسی پروژه چطوره؟', 'داوران هر پروژه را بررسی می کنند.');
+    expect(namesOutsideSubject('چطوری جزو داورای بررسی پروژه بشم؟', fa)).toBe(true);
+    expect(namesOutsideSubject('داورها چی رو بررسی میکنن؟', fa)).toBe(false);
+  });
+
+  it('reads a question of up to twenty words for a subject', () => {
+    const tokens = passage('en', 'What is an access token?', 'A token lets a script act for you.');
+    const question = 'how many requests per minute can a script send with my token before you block it';
+    expect(question.split(' ').length).toBe(16);
+    expect(namesOutsideSubject(question, tokens)).toBe(true);
+  });
+
+  it('names services the product does not have', () => {
+    const password = passage('en', 'I forgot my password', 'Press Forgot password on the sign-in page.');
+    expect(namesOutsideSubject('can i turn on two factor login', password)).toBe(true);
+    expect(namesOutsideSubject('ورود دو مرحله ای دارین؟', { ...password, lang: 'fa' })).toBe(true);
+    expect(namesOutsideSubject('i have two accounts, which one do i log in with', password)).toBe(false);
+    const invest = passage('en', 'How do I invest?', 'Open the project page and press Invest.');
+    expect(namesOutsideSubject('can my daughter invest too', invest)).toBe(true);
+    expect(namesOutsideSubject('can i sell my share to someone else', invest)).toBe(true);
+    expect(namesOutsideSubject('can i sell and invest in another project', invest)).toBe(false);
+  });
+
+  it('lets a passage that holds the phrase answer', () => {
+    const register = passage('en', 'How do I sign up?', 'Enter your email and phone number, then confirm the code.');
+    expect(namesOutsideSubject('do i need a phone number to sign up', register)).toBe(false);
+  });
 });
 
 describe('word pairs in the phrasing similarity', () => {

@@ -91,11 +91,36 @@ describe('the parts of a long message', () => {
     expect(messageParts('how do i pay and get a receipt')).toEqual(['how do i pay and get a receipt']);
   });
 
+  it('keeps a clause that asks only with its question mark with the question before it', () => {
+    // "Can we fix it and register again?" is one question, not a second one about registering twice.
+    expect(messageParts('پروژمون رد شد میشه درستش کنیم و دوباره ثبت کنیم؟')).toEqual([
+      'پروژمون رد شد میشه درستش کنیم و دوباره ثبت کنیم؟',
+    ]);
+  });
+
   it('knows which parts ask something', () => {
     expect(asksSomething('my bank is melli.')).toBe(false);
     expect(asksSomething('how many days does it take')).toBe(true);
     expect(asksSomething('and if i get cold feet after paying can i still cancel')).toBe(true);
     expect(asksSomething('اگه پروژه ضرر کنه اصل پولم امنه')).toBe(true);
+  });
+
+  it('reads a sentence closed by a full stop as telling, unless a real question word asks in it', () => {
+    expect(asksSomething('ولی روستامون تو آخرین لیست نیست.')).toBe(false);
+    expect(asksSomething('روستامون تو لیست نیست؟')).toBe(true);
+    expect(asksSomething('روستامون تو لیست نیست')).toBe(true);
+    expect(asksSomething('when i fill the address i pick province and county fine.')).toBe(false);
+    expect(asksSomething('when i fill the address which county do i pick')).toBe(true);
+    expect(asksSomething('how do i pick the county.')).toBe(true);
+  });
+
+  it('answers a story that ends in a vague question from the story', () => {
+    // "what should i choose?" alone points at choosing from the lists; the story says the village is missing.
+    const understood = understand(bundledKnowledgeBase(), {
+      message:
+        'سلام. من تو یه روستای خیلی کوچیک نزدیک کوه زندگی میکنم، شاید ۳۰ تا خونه، پدربزرگم خونمونو ساخته. موقع پر کردن آدرس استان و شهرستان رو انتخاب میکنم ولی روستامون تو آخرین لیست نیست. چیو انتخاب کنم؟',
+    });
+    expect(understood.passages[0]?.id).toBe('address.missing-place');
   });
 
   it('knows a message that points outside itself', () => {
@@ -104,6 +129,10 @@ describe('the parts of a long message', () => {
       'and completed?',
       'سودشو ماهانه میدن',
       'پس سود این ماهم کجا میره',
+      // Spoken Persian points without a pronoun: like this, all of them, where is it.
+      'مال من تا کی اینجوری میمونه',
+      'همرو دیدم چرا هنوز ۵ نشون میده',
+      '۴ روزه منتظرم پس کو',
     ])
       expect(refersToContext(message), message).toBe(true);
     for (const message of ['is there a fee to submit my project for review', 'حداقل سن برای ثبت نام چنده'])
@@ -277,6 +306,17 @@ describe('understand()', () => {
     expect(
       understand(kb, { message: 'کد نمیاد', page: register }, { reading: { ...DEFAULT_READING, shortWords: 0 } })
         .passages,
+    ).toEqual([]);
+  });
+
+  it('counts a message of up to six words as saying too little to stand alone on its page', () => {
+    const newTicket = { module: 'support', route: '/support/tickets/new' };
+    const message = 'how many characters are needed';
+    expect(wordCount(message)).toBe(5);
+    expect(understand(kb, { message, page: newTicket }).passages[0]?.id).toBe('tickets.open');
+    // At four words (the rule before) the page only orders the passages, and the message is not answered.
+    expect(
+      understand(kb, { message, page: newTicket }, { reading: { ...DEFAULT_READING, shortWords: 4 } }).passages,
     ).toEqual([]);
   });
 

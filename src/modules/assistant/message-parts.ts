@@ -30,13 +30,24 @@ const tokens = (part: string): string[] =>
 const INVERTED = new Set('can could is are do does did should will would may am'.split(' '));
 const SUBJECTS = new Set('i you we it he she they my your our the this that there someone anyone'.split(' '));
 
-/** True when the part asks something: a question mark, a question word, or an English verb before its subject. */
+// In a sentence closed by a full stop, these tell rather than ask: the Persian words that ask only
+// by tone ("…تو لیست نیست."), and an English question word right before its subject ("when i fill
+// the address, i pick the province.").
+const TELLING = new Set('مگه یعنی اگه اگر یا نه لازمه هست نیست داره'.split(' ').map((w) => normalizeText(w)));
+const CLAUSE_SUBJECTS = new Set('i we you he she they it'.split(' '));
+
+/**
+ * True when the part asks something: a question mark, a question word, or an English verb before
+ * its subject; in a part closed by a full stop, not a word that tells there (TELLING, CLAUSE_SUBJECTS).
+ */
 export function asksSomething(part: string): boolean {
+  if (/[?؟]/.test(part)) return true;
   const words = tokens(part);
+  const told = /[.!]\s*$/.test(part);
   return (
-    /[?؟]/.test(part) ||
-    words.some((t) => QUESTION_WORDS.has(t)) ||
-    words.some((w, i) => INVERTED.has(w) && SUBJECTS.has(words[i + 1] ?? ''))
+    words.some(
+      (t, i) => QUESTION_WORDS.has(t) && !(told && (TELLING.has(t) || CLAUSE_SUBJECTS.has(words[i + 1] ?? ''))),
+    ) || words.some((w, i) => INVERTED.has(w) && SUBJECTS.has(words[i + 1] ?? ''))
   );
 }
 
@@ -57,9 +68,11 @@ export function messageParts(message: string): string[] {
       const first = tokens(next)[0];
       if (first === undefined) continue;
       // Persian puts the question word later ("پروژه رو چطور ثبت کنم و بررسیتون چقدر طول میکشه"):
-      // a clause that asks with a word of its own, then a connective and another clause that asks, are two questions.
+      // a clause that asks with a word of its own, then a connective and another clause that asks with
+      // one of its own, are two questions; a clause with only a question mark goes on with the same
+      // one ("میشه درستش کنیم و دوباره ثبت کنیم؟": fix it and send it again).
       const before = sentence.slice(start, match.index!);
-      const twoClauses = asksByWord(before) && asksSomething(next) && tokens(next).length >= 3;
+      const twoClauses = asksByWord(before) && asksByWord(next) && tokens(next).length >= 3;
       if (!(QUESTION_WORDS.has(first) || INVERTED.has(first) || twoClauses)) continue;
       parts.push(sentence.slice(start, match.index!));
       start = match.index! + match[0].length;
@@ -79,7 +92,9 @@ export function messageParts(message: string): string[] {
 const REFERRING = new Set(
   (
     'this these those it its here them one same then ' +
-    'این اینو اینا ازینا اینجا اینجاش همین همینو همینا اون اونو اونا ازونا اونجا ازش بهش توش روش بالاش تهش همون همونو یکی بعدش'
+    'این اینو اینا ازینا اینجا اینجاش همین همینو همینا اون اونو اونا ازونا اونجا ازش بهش توش روش بالاش تهش همون همونو یکی بعدش ' +
+    // Spoken Persian points without a pronoun: like this, all of them, where is it.
+    'اینجوری اینطوری همینجوری اونجوری همرو همشو همشون کو'
   )
     .split(' ')
     .map((w) => normalizeText(w)),

@@ -3,7 +3,8 @@
 // providers and the evaluation (npm run eval -- assistant) all go through these functions.
 import type { Locale } from '../../core/i18n.js';
 import type { Hit, KnowledgeBase, Passage, SearchMatch } from './knowledge.js';
-import { normalizeText } from './text.js';
+
+export { namesOutsideSubject } from './outside-subjects.js';
 
 /**
  * When the best passage counts as an answer, and when a second one joins it. The decision is a
@@ -97,42 +98,9 @@ export function answerPassages({
   return close ? [best.passage, second.passage] : [best.passage];
 }
 
-// Subjects the platform's help never covers, though members ask about them in its words (a fee to
-// submit a project, a loan to invest, tax on the returns): a short message that names one, answered
-// by a passage that does not name it, is answered "I don't know". Written from the domain.
-const OUTSIDE_SUBJECTS: Record<Locale, ReadonlySet<string>> = {
-  en: new Set(
-    (
-      'fee fees commission commissions loan loans lend lending borrow borrowing tax taxes taxed referral referrals hotline collateral inherit inheritance ' +
-      'age insurance insured regulator webhook webhooks'
-    ).split(' '),
-  ),
-  fa: new Set('کارمزد وام مالیات مالیاتی قرض وثیقه ارث وراث معرف سن بیمه'.split(' ').map(normalizeText)),
-};
-// Persian endings a subject may carry (کارمزدش, وامشون); not ی, which makes another word of some.
-const SUBJECT_ENDINGS = ['', 'ش', 'م', 'ت', 'ها', 'های', 'شو', 'مو', 'تو', 'شون', 'مون', 'تون', 'و', 'رو'];
-/** Messages longer than this tell a story, where a subject is often only mentioned in passing. */
-const SUBJECT_WORDS = 15;
-const passageWords = new WeakMap<Passage, ReadonlySet<string>>();
-
-const words = (text: string): string[] =>
-  normalizeText(text)
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-
-/** True when a short message names a subject the help never covers and the passage does not name it. */
-export function namesOutsideSubject(message: string, passage: Passage): boolean {
-  const subjects = OUTSIDE_SUBJECTS[passage.lang];
-  const tokens = words(message);
-  if (tokens.length > SUBJECT_WORDS) return false;
-  const named = tokens.filter((t) =>
-    SUBJECT_ENDINGS.some((e) => t.endsWith(e) && subjects.has(t.slice(0, t.length - e.length))),
-  );
-  if (named.length === 0) return false;
-  let own = passageWords.get(passage);
-  if (!own) {
-    own = new Set(words([passage.question, ...passage.alternates, passage.answer].join(' ')));
-    passageWords.set(passage, own);
-  }
-  return named.some((t) => !own.has(t));
+/** The chosen search's passages ordered by their score plus a share of their score in the other search. */
+export function ordered(chosen: Match, other: Match, weight: number): Match {
+  const elsewhere = new Map(other.hits.map((hit) => [hit.passage.id, hit.score]));
+  const rank = (hit: Hit) => hit.score + weight * (elsewhere.get(hit.passage.id) ?? 0);
+  return { ...chosen, hits: [...chosen.hits].sort((a, b) => rank(b) - rank(a)) };
 }

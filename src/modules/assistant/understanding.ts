@@ -13,6 +13,7 @@ import {
   DEFAULT_THRESHOLDS,
   isWeakMatch,
   namesOutsideSubject,
+  ordered,
   type Thresholds,
 } from './retrieval.js';
 import { messageLanguage } from './text.js';
@@ -107,7 +108,7 @@ export const DEFAULT_READING: Reading = {
   decay: 0.8,
   pageCredit: 0.25,
   followCredit: 0.4,
-  shortWords: 4,
+  shortWords: 6,
   partConfidence: 0.5,
   englishWeight: 0.3,
   askedWeight: 0.4,
@@ -154,7 +155,10 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
     const questions = search(asked.join(' '));
     const clearer = confidence(questions, rule) > confidence(match, rule) + reading.askedMargin;
     const [chosen, other] = clearer ? [questions, match] : [match, questions];
-    match = reading.askedWeight > 0 ? ordered(chosen, other, reading.askedWeight) : chosen;
+    // The other search reorders the chosen one only when it would answer on its own: a vague question
+    // after a story ("what should i choose?") says nothing of which passage the story needs.
+    const reorders = reading.askedWeight > 0 && !isWeakMatch(other, rule);
+    match = reorders ? ordered(chosen, other, reading.askedWeight) : chosen;
   }
 
   let via: Understanding['via'] = parts.length >= 2 ? 'questions' : 'message';
@@ -287,11 +291,4 @@ function searchFinglish(
     also: around,
     bonus: { score: english, weight: englishWeight },
   });
-}
-
-/** The chosen search's passages ordered by their score plus a share of their score in the other search. */
-function ordered(chosen: SearchMatch, other: SearchMatch, weight: number): SearchMatch {
-  const elsewhere = new Map(other.hits.map((hit) => [hit.passage.id, hit.score]));
-  const rank = (hit: Hit) => hit.score + weight * (elsewhere.get(hit.passage.id) ?? 0);
-  return { ...chosen, hits: [...chosen.hits].sort((a, b) => rank(b) - rank(a)) };
 }

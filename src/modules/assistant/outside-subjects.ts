@@ -1,0 +1,96 @@
+// Subjects the platform's help never covers, though members ask about them in its words (a fee to
+// submit a project, a loan to invest, tax on the returns, a support phone number, a referral
+// bonus): a short message that names one, answered by a passage that does not name it, is
+// answered "I don't know". Written from the domain, not from any question set. A subject is a word
+// or a phrase ("phone number": the help speaks of phones and of numbers, never of a number to call).
+import type { Locale } from '../../core/i18n.js';
+import type { Passage } from './knowledge-files.js';
+import { normalizeText } from './text.js';
+
+const SUBJECTS: Record<Locale, string[]> = {
+  en: [
+    // Money the platform does not deal in: fees, credit, tax, insurance, interest, other assets.
+    'fee, fees, commission, commissions, loan, loans, lend, lending, borrow, borrowing, mortgage',
+    'tax, taxes, taxed, collateral, insurance, insured, interest, dividend, dividends',
+    'crypto, cryptocurrency, bitcoin, stock market, exchange rate, fixed return, fixed returns',
+    // Rewards and offers it does not run.
+    'referral, referrals, bonus, bonuses, discount, discounts, coupon, coupons, promo, cashback, loyalty',
+    // Channels and people it does not offer: a number to call, messengers, offices, jobs.
+    'hotline, phone number, call support, whatsapp, telegram, instagram, office, offices, hiring, careers',
+    'become a reviewer, be a reviewer, join the reviewers',
+    // The law around it.
+    'regulator, regulates, regulated, license, licence, licensed, sharia, halal, inherit, inheritance, inherited',
+    // What the product does not have.
+    'age, webhook, webhooks, auto invest, autoinvest, automatic, dark mode, rate limit, per minute, per second, per hour',
+    'play store, app store, jointly, joint account, company, companies',
+    '2fa, two factor, authenticator, newsletter, live chat, excel, csv, sdk, secondary market, resell, resale',
+    'affiliate, affiliates, gift, gifts, voucher, vouchers, audit, audited, auditor, foreigner, foreigners, citizenship',
+    // Members the platform does not serve on their own, and things it does not do for anyone.
+    'child, children, kid, kids, son, daughter, minor, minors, teenager, certificate, certificates',
+    'advertise, advertising, advertisement, vote, voting, windows, in person, headquarters, lawyer, central bank',
+    'helpline, call center, call centre, support number, contact number, invite a friend, invite friends, refer a friend',
+    'sell my investment, sell my share, sell my shares, sell my stake, usdt, tether, ethereum, islamic, subscription, vat',
+    'escrow, trustee, custodian, founder, founders, ceo, founded, revenue, gold, real estate, paypal, visa, mastercard',
+    'die, death, privacy policy, terms of service, terms and conditions, ombudsman, internship, job, jobs',
+    'installment, installments, instalment, instalments, demo, trial, student, students, donation, donate, charity',
+    'anonymous, anonymously, upcoming',
+  ],
+  fa: [
+    'کارمزد, وام, قرض, مالیات, مالیاتی, وثیقه, بیمه, بهره, سود ثابت, سود تضمینی, نرخ ارز, بورس, کریپتو, بیتکوین',
+    'معرف, پاداش, جایزه, تخفیف',
+    'شماره تلفن, شماره تماس, زنگ بزنم, زنگ بزنیم, واتساپ, اینستاگرام, استخدام, حضوری',
+    'داور بشم, داور شم, داور شدن, جزو داورا, جزو داورای, جزو داورها, جزو داوران',
+    'مجوز, شرعی, ارث, وراث',
+    'سن, تم تیره, حالت شب, در دقیقه, در ثانیه, تعداد درخواست, خودکار, بفروشم, بفروشیم, فروختن',
+    'دو مرحله ای, دومرحله ای, خبرنامه, چت زنده, چت آنلاین, اکسل, بازار ثانویه, همکاری در فروش, هدیه, حسابرسی, تابعیت',
+    'بچه, پسر, دختر, فرزند, زیر 18, گواهی, تبلیغ, تبلیغات, رای بدم, ویندوز, دفتر مرکزی, وکیل, بانک مرکزی',
+    'مرکز تماس, شماره پشتیبانی, تتر, اتریوم, اسلامی',
+    'حساب امانی, موسس, مدیرعامل, طلا, مسکن, ویزا, مسترکارت, پی پال, پیپال, فوت, اقساط, قسطی, دمو, آزمایشی',
+    'دانشجو, دانشجویی, خیریه, ناشناس, کارآموزی, شغل',
+  ],
+};
+
+const words = (text: string): string[] =>
+  normalizeText(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+
+/** Per language: each subject as its words in order. */
+const OUTSIDE_SUBJECTS: Record<Locale, string[][]> = {
+  en: SUBJECTS.en.flatMap((line) => line.split(',')).map(words),
+  fa: SUBJECTS.fa.flatMap((line) => line.split(',')).map(words),
+};
+// Persian endings a subject's last word may carry (کارمزدش, وامشون); not ی, which makes another word of some.
+const SUBJECT_ENDINGS = ['', 'ش', 'م', 'ت', 'ها', 'های', 'شو', 'مو', 'تو', 'شون', 'مون', 'تون', 'و', 'رو'];
+/** Messages longer than this tell a story, where a subject is often only mentioned in passing. */
+const SUBJECT_WORDS = 20;
+const passageWords = new WeakMap<Passage, string>();
+
+/** Where the subject's words stand in order in the tokens (the last one may carry an ending): the words as typed, else undefined. */
+function named(tokens: string[], subject: string[]): string | undefined {
+  const last = subject.length - 1;
+  for (let at = 0; at + last < tokens.length; at += 1) {
+    if (!subject.every((word, i) => i === last || tokens[at + i] === word)) continue;
+    const token = tokens[at + last]!;
+    if (SUBJECT_ENDINGS.some((e) => token.endsWith(e) && token.slice(0, token.length - e.length) === subject[last]))
+      return tokens.slice(at, at + last + 1).join(' ');
+  }
+  return undefined;
+}
+
+/** True when a short message names a subject the help never covers and the passage does not name it. */
+export function namesOutsideSubject(message: string, passage: Passage): boolean {
+  const tokens = words(message);
+  if (tokens.length > SUBJECT_WORDS) return false;
+  const typed = OUTSIDE_SUBJECTS[passage.lang]
+    .map((subject) => named(tokens, subject))
+    .filter((t): t is string => t !== undefined);
+  if (typed.length === 0) return false;
+  let own = passageWords.get(passage);
+  if (!own) {
+    own = ` ${words([passage.question, ...passage.alternates, passage.answer].join(' ')).join(' ')} `;
+    passageWords.set(passage, own);
+  }
+  // The passage speaks of the subject when it holds the message's words for it as typed.
+  return typed.some((t) => !own.includes(` ${t} `));
+}
