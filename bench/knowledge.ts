@@ -76,7 +76,7 @@ async function inProcess(db: Kysely<Database>): Promise<void> {
   const sample = knowledge.passage('en', 'generated-7.article-7');
   for (let i = 0; i < 50 && sample; i += 1) {
     const article = { key: sample.id, lang: 'en', title: `${sample.question} ${i}`, questions: sample.alternates };
-    const passage = passageOf({ ...article, body: sample.answer, pages: [] } as unknown as ArticleRecord);
+    const passage = passageOf({ ...article, body: sample.answer, pages: [], next: [] } as unknown as ArticleRecord);
     const t = performance.now();
     knowledge.add(articleSource(sample.id, 'en'), [passage]);
     updates.push(performance.now() - t);
