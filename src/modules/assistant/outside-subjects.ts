@@ -66,25 +66,57 @@ const SUBJECT_ENDINGS = ['', 'ش', 'م', 'ت', 'ها', 'های', 'شو', 'مو',
 const SUBJECT_WORDS = 20;
 const passageWords = new WeakMap<Passage, string>();
 
-/** Where the subject's words stand in order in the tokens (the last one may carry an ending): the words as typed, else undefined. */
-function named(tokens: string[], subject: string[]): string | undefined {
-  const last = subject.length - 1;
-  for (let at = 0; at + last < tokens.length; at += 1) {
-    if (!subject.every((word, i) => i === last || tokens[at + i] === word)) continue;
-    const token = tokens[at + last]!;
-    if (SUBJECT_ENDINGS.some((e) => token.endsWith(e) && token.slice(0, token.length - e.length) === subject[last]))
-      return tokens.slice(at, at + last + 1).join(' ');
+/** Per language: the subjects by their first word (a subject of one word: the word without an ending). */
+const BY_FIRST_WORD: Record<Locale, Map<string, string[][]>> = {
+  en: byFirstWord(OUTSIDE_SUBJECTS.en),
+  fa: byFirstWord(OUTSIDE_SUBJECTS.fa),
+};
+
+function byFirstWord(subjects: string[][]): Map<string, string[][]> {
+  const map = new Map<string, string[][]>();
+  for (const subject of subjects) {
+    const list = map.get(subject[0]!);
+    if (list) list.push(subject);
+    else map.set(subject[0]!, [subject]);
   }
-  return undefined;
+  return map;
+}
+
+/** True when the token is the word, or the word with one of the endings. */
+const withEnding = (token: string, word: string): boolean =>
+  token.startsWith(word) && SUBJECT_ENDINGS.includes(token.slice(word.length));
+
+/**
+ * The subjects the tokens name, each as its words typed where it first stands: its words in order,
+ * the last one perhaps with an ending. Only the subjects starting with a token's word are tried.
+ */
+function namedSubjects(tokens: string[], lang: Locale): string[] {
+  const typed = new Map<string[], string>();
+  for (let at = 0; at < tokens.length; at += 1) {
+    const token = tokens[at]!;
+    for (const ending of SUBJECT_ENDINGS) {
+      if (!token.endsWith(ending)) continue;
+      for (const subject of BY_FIRST_WORD[lang].get(token.slice(0, token.length - ending.length)) ?? []) {
+        if (typed.has(subject)) continue;
+        const last = subject.length - 1;
+        if (last === 0) typed.set(subject, token);
+        else if (
+          ending === '' &&
+          at + last < tokens.length &&
+          subject.every((word, i) => (i === last ? withEnding(tokens[at + i]!, word) : tokens[at + i] === word))
+        )
+          typed.set(subject, tokens.slice(at, at + last + 1).join(' '));
+      }
+    }
+  }
+  return [...typed.values()];
 }
 
 /** True when a short message names a subject the help never covers and the passage does not name it. */
 export function namesOutsideSubject(message: string, passage: Passage): boolean {
   const tokens = words(message);
   if (tokens.length > SUBJECT_WORDS) return false;
-  const typed = OUTSIDE_SUBJECTS[passage.lang]
-    .map((subject) => named(tokens, subject))
-    .filter((t): t is string => t !== undefined);
+  const typed = namedSubjects(tokens, passage.lang);
   if (typed.length === 0) return false;
   let own = passageWords.get(passage);
   if (!own) {
