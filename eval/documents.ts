@@ -67,49 +67,76 @@ function handbook(
 
 const share = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1).padStart(5)} % (${part}/${whole})`;
 
+/** Per kind of question, how many there are and how many went each way. */
+interface Tally {
+  answerable: number;
+  ranked: number;
+  right: number;
+  pageQuestions: number;
+  pageRight: number;
+  outOfScope: number;
+  refused: number;
+}
+
+function measure(knowledge: KnowledgeBase, lang: Lang, questions: Question[], answerOf: Map<string, string>): Tally {
+  const tally: Tally = {
+    answerable: 0,
+    ranked: 0,
+    right: 0,
+    pageQuestions: 0,
+    pageRight: 0,
+    outOfScope: 0,
+    refused: 0,
+  };
+  for (const q of questions) {
+    const understood = understand(knowledge, { message: q.query });
+    const first = understood.language === lang ? understood.passages[0]?.id : undefined;
+    if (q.expected === OUT_OF_SCOPE) {
+      tally.outOfScope += 1;
+      if (first === undefined) tally.refused += 1;
+      continue;
+    }
+    const answer = answerOf.get(q.expected)!;
+    const onPage = answer.startsWith('file-');
+    tally.answerable += 1;
+    if (onPage) tally.pageQuestions += 1;
+    if (first === answer) {
+      tally.right += 1;
+      if (onPage) tally.pageRight += 1;
+    }
+    if (knowledge.match(q.query, lang, 1).hits[0]?.passage.id === answer) tally.ranked += 1;
+  }
+  return tally;
+}
+
 export default async function run(): Promise<number> {
   const thesaurus = loadThesaurus();
   const outside = loadOutside();
   const lines = [
     'lang group     layout indexed as   ranked first         answered, right first   out-of-scope said so  mixed: answered right, questions of a page / of an article',
   ];
-  for (const lang of LANGS) {
+  for (const lang of LANGS)
     for (const [group, files] of GROUPS) {
       const questions: Question[] = files.flatMap((file) => readQuestions(lang, file));
       for (const layout of ['faq', 'prose', 'mixed'] as const)
         for (const asDocument of [true, false]) {
           const { passages, answerOf } = handbook(lang, layout, asDocument);
-          const knowledge = new KnowledgeBase(passages, thesaurus, DEFAULT_RANKING, outside);
-          let right = 0;
-          let pageRight = 0;
-          let pageQuestions = 0;
-          let ranked = 0;
-          let answerable = 0;
-          let refused = 0;
-          let outOfScope = 0;
-          for (const q of questions) {
-            const understood = understand(knowledge, { message: q.query });
-            const first = understood.language === lang ? understood.passages[0]?.id : undefined;
-            if (q.expected === OUT_OF_SCOPE) {
-              outOfScope += 1;
-              if (first === undefined) refused += 1;
-            } else {
-              answerable += 1;
-              const onPage = answerOf.get(q.expected)!.startsWith('file-');
-              if (onPage) pageQuestions += 1;
-              if (first !== undefined && first === answerOf.get(q.expected)) {
-                right += 1;
-                if (onPage) pageRight += 1;
-              }
-              if (knowledge.match(q.query, lang, 1).hits[0]?.passage.id === answerOf.get(q.expected)) ranked += 1;
-            }
-          }
+          const t = measure(
+            new KnowledgeBase(passages, thesaurus, DEFAULT_RANKING, outside),
+            lang,
+            questions,
+            answerOf,
+          );
+          const mixed =
+            layout === 'mixed'
+              ? `${share(t.pageRight, t.pageQuestions)} / ${share(t.right - t.pageRight, t.answerable - t.pageQuestions)}`
+              : '';
           lines.push(
-            `${lang}   ${group.padEnd(9)} ${layout.padEnd(6)} ${(asDocument ? 'documents' : 'articles').padEnd(10)} ${share(ranked, answerable).padEnd(20)} ${share(right, answerable).padEnd(23)} ${share(refused, outOfScope).padEnd(21)} ${layout === 'mixed' ? `${share(pageRight, pageQuestions)} / ${share(right - pageRight, answerable - pageQuestions)}` : ''}`,
+            `${lang}   ${group.padEnd(9)} ${layout.padEnd(6)} ${(asDocument ? 'documents' : 'articles').padEnd(10)} ` +
+              `${share(t.ranked, t.answerable).padEnd(20)} ${share(t.right, t.answerable).padEnd(23)} ${share(t.refused, t.outOfScope).padEnd(21)} ${mixed}`,
           );
         }
     }
-  }
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }
