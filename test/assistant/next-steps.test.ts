@@ -84,6 +84,14 @@ describe('a follow-up after a passage with next steps', () => {
     expect(ids(withoutNext, 'پولم کی برمیگرده؟', unfunded)).toEqual(['projects.not-funded']);
   });
 
+  it('leads from paying for an investment to its receipt and a failed payment', () => {
+    const invested = [{ message: 'How do I invest in a project?', sources: ['investing.how-to-invest'] }];
+    expect(ids(kb, 'will i get a receipt after paying', invested)[0]).toBe('payments.receipt');
+    expect(ids(kb, 'what if the payment fails', invested)[0]).toBe('payments.failed');
+    // Without the next lines the investing topic keeps the first place.
+    expect(ids(withoutNext, 'will i get a receipt after paying', invested)[0]).toBe('investing.how-to-invest');
+  });
+
   it('answers an unanswered "and then?" with the first declared step', () => {
     const deleted = [{ message: 'How do I close my account?', sources: ['accounts.delete'] }];
     expect(ids(kb, 'k and then??', deleted)).toEqual(['tickets.open']);
