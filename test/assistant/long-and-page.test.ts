@@ -1,6 +1,5 @@
 // A long message weak as a whole that its parts bear out (long-messages.ts), and the page's own
-// passage: first among a page's passages the words barely tell apart, and the answer to a message
-// with no words to search (page-context.ts, understanding.ts).
+// passage, the answer to a message with no words to search (page-context.ts, understanding.ts).
 import { describe, expect, it } from 'vitest';
 import { bundledKnowledgeBase, parseKnowledgeFile, type SearchMatch } from '../../src/modules/assistant/knowledge.js';
 import { borneOut } from '../../src/modules/assistant/long-messages.js';
@@ -85,15 +84,6 @@ describe("the page's own passage", () => {
     // A route listed as it is counts over a module, however specific the passage listed by module.
     expect(pageOwnPassage([first!, second!], page('/wallet/transactions'), 0.5)?.id).toBe('t.a');
     expect(pageOwnPassage([first!, second!], page('/projects'), 0.5)).toBeUndefined();
-  });
-
-  it('comes first where the words barely tell two passages of the page apart, by specificShare', () => {
-    const message = 'can i clear these';
-    const ids = (specificShare: number) =>
-      understand(kb, { message, page: page('/notifications') }, { reading: { ...DEFAULT_READING, specificShare } })
-        .passages[0]?.id;
-    expect(ids(DEFAULT_READING.specificShare)).toBe('notifications.delete');
-    expect(ids(0)).toBe('notifications.mark-read');
   });
 
   it('answers a message with no words to search asked on a page, but not greetings or thanks', () => {

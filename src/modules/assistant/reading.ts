@@ -51,12 +51,6 @@ export interface Reading {
    * passage when one of its parts alone finds that passage first (long-messages.ts).
    */
   nearMiss: number;
-  /**
-   * On a page, a passage listing few routes belongs to it more than one listing many: the page's
-   * weight in the passages' order (not in whether to answer) drops by this share of
-   * 1 − 1/(routes listed) (page-context.ts, pageSpecificity).
-   */
-  specificShare: number;
 }
 
 export const DEFAULT_READING: Reading = {
@@ -79,5 +73,4 @@ export const DEFAULT_READING: Reading = {
   outsideWords: 5,
   askedMargin: 0.05,
   nearMiss: 0.03,
-  specificShare: 0.4,
 };

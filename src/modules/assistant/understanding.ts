@@ -7,7 +7,7 @@ import { isFinglish } from './finglish-words.js';
 import type { Hit, KnowledgeBase, Passage, SearchMatch } from './knowledge.js';
 import { borneOut } from './long-messages.js';
 import { asksSomething, messageParts, onlyCourtesy, refersToContext, wordCount } from './message-parts.js';
-import { type PageRef, pageAffinities, pageOwnPassage, pageSpecificity } from './page-context.js';
+import { type PageRef, pageAffinities, pageOwnPassage } from './page-context.js';
 import {
   answerPassages,
   confidence,
@@ -195,14 +195,8 @@ function inContext(knowledge: KnowledgeBase, match: SearchMatch, turn: Turn, rea
   };
   if (turn.page) {
     const passages = match.hits.map((hit) => hit.passage);
-    const byId = new Map(passages.map((passage) => [passage.id, passage]));
-    for (const [id, affinity] of pageAffinities(passages, turn.page, reading.moduleShare)) {
+    for (const [id, affinity] of pageAffinities(passages, turn.page, reading.moduleShare))
       add(id, reading.pageBoost * affinity, reading.pageCredit);
-      // Where the words barely tell a page's passages apart, the page's own passage comes first;
-      // only the order changes, not whether the message is answered.
-      const general = reading.specificShare * (1 - pageSpecificity(byId.get(id)!));
-      prior.set(id, prior.get(id)! - reading.pageBoost * affinity * general);
-    }
   }
   const earlier = (turn.earlier ?? []).slice(0, EARLIER_EXCHANGES);
   if (earlier.length > 0) {
