@@ -124,3 +124,18 @@ export function refersToContext(message: string): boolean {
 export function wordCount(message: string): number {
   return tokens(message).length;
 }
+
+// Greetings, thanks and assent: a message of only these asks nothing, wherever it is written.
+const COURTESY = new Set(
+  (
+    'hi hello hey hiya thanks thank you thx ty ok okay k cool great good morning afternoon evening bye yes no ' +
+    'سلام درود مرسی ممنون ممنونم متشکرم سپاس باشه اوکی خداحافظ بله آره نه صبح بخیر عصر شب وقت خسته نباشید'
+  )
+    .split(' ')
+    .map((w) => normalizeText(w)),
+);
+
+/** True when the message is only greetings, thanks or assent ("thanks!", "سلام وقت بخیر"), or has no words at all. */
+export function onlyCourtesy(message: string): boolean {
+  return tokens(message).every((word) => COURTESY.has(word));
+}

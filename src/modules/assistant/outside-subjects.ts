@@ -34,6 +34,10 @@ const SUBJECTS: Record<Locale, string[]> = {
     'die, death, privacy policy, terms of service, terms and conditions, ombudsman, internship, job, jobs',
     'installment, installments, instalment, instalments, demo, trial, student, students, donation, donate, charity',
     'anonymous, anonymously, upcoming',
+    // Calling, reviewing for the platform, handing an investment on, sharing an account, investing on a schedule.
+    'do i call, can i call, call you, call someone, as a reviewer, become a project reviewer, be a project reviewer',
+    'transfer my investment, transfer my investments, give my investment, business account, share one account',
+    'share an account, use one account, recurring, monthly investment, monthly investing, invest every month',
   ],
   fa: [
     'کارمزد, وام, قرض, مالیات, مالیاتی, وثیقه, بیمه, بهره, سود ثابت, سود تضمینی, نرخ ارز, بورس, کریپتو, بیتکوین',

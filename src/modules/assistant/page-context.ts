@@ -74,3 +74,25 @@ export function pageAffinities(passages: Passage[], page: PageRef, moduleShare: 
     if (exact.size === 0 || value < 1) affinities.set(id, Math.max(affinities.get(id) ?? 0, value));
   return affinities;
 }
+
+/**
+ * How much a passage belongs to any one of its pages: 1 over the number of routes it lists (at
+ * least one). A passage listed on one page is that page's own; one listed on many is about
+ * something that shows on all of them (a password is reset from the login page and from settings).
+ */
+export function pageSpecificity(passage: Passage): number {
+  return 1 / Math.max(1, (passage.pages ?? []).filter((entry) => entry.startsWith('/')).length);
+}
+
+/**
+ * The page's own passage: of those on the page (pageAffinities), the closest, then the one listed
+ * on fewest pages (pageSpecificity), then the first written. For a message with no words to search
+ * ("what are these for", "cant get in"): the page is all it says.
+ */
+export function pageOwnPassage(passages: Passage[], page: PageRef, moduleShare: number): Passage | undefined {
+  const affinities = pageAffinities(passages, page, moduleShare);
+  const rank = (passage: Passage) => (affinities.get(passage.id) ?? 0) * (1 + pageSpecificity(passage));
+  let own: Passage | undefined;
+  for (const passage of passages) if (affinities.has(passage.id) && (!own || rank(passage) > rank(own))) own = passage;
+  return own;
+}

@@ -5,8 +5,9 @@
 import type { Locale } from '../../core/i18n.js';
 import { isFinglish } from './finglish-words.js';
 import type { Hit, KnowledgeBase, Passage, SearchMatch } from './knowledge.js';
-import { asksSomething, messageParts, refersToContext, wordCount } from './message-parts.js';
-import { type PageRef, pageAffinities } from './page-context.js';
+import { borneOut } from './long-messages.js';
+import { asksSomething, messageParts, onlyCourtesy, refersToContext, wordCount } from './message-parts.js';
+import { type PageRef, pageAffinities, pageOwnPassage } from './page-context.js';
 import {
   answerPassages,
   confidence,
@@ -16,6 +17,7 @@ import {
   ordered,
   type Thresholds,
 } from './retrieval.js';
+import { DEFAULT_READING, type Reading } from './reading.js';
 import { messageLanguage } from './text.js';
 import { asksNextStep, nextSteps, pointedAt, sayingWhen } from './vague-turns.js';
 
@@ -49,75 +51,7 @@ export interface Understanding {
   via: 'message' | 'questions' | 'context';
 }
 
-/** How the page and the conversation weigh, and when a message is read in parts (chosen with eval/assistant/tune-kinds.ts). */
-export interface Reading {
-  /** A message this confident alone (see retrieval.ts, confidence) is answered alone: nothing around it overrides it. */
-  clear: number;
-  /** Added to the score of a passage that lists the member's page (route or route name; a module counts moduleShare). */
-  pageBoost: number;
-  moduleShare: number;
-  /** Added to the score of a passage the previous answer used; a passage of the same topic gets topicShare of it. */
-  followBoost: number;
-  topicShare: number;
-  /** Added to topicShare for the last answer's next steps, in any topic (vague-turns.ts nextSteps). */
-  nextShare: number;
-  /** Share of followBoost for the very passage an earlier answer used (the member has read it; a follow-up often asks the next step). */
-  sameShare: number;
-  /** Added to the rank of a passage the conversation points to whose heading asks when, as the follow-up does (vague-turns.ts). */
-  timeBoost: number;
-  /** Each exchange further back counts this share of the one after it. */
-  decay: number;
-  /**
-   * Share of what the page (pageCredit) and the conversation (followCredit) add that counts towards
-   * answering at all, for a message that says everything itself (the rest only orders the
-   * passages); a message that points outside itself (this, it, here, and…: message-parts.ts) gets all of it.
-   */
-  pageCredit: number;
-  followCredit: number;
-  /** A message of at most this many words says too little to stand alone: it gets the page's and the conversation's weight in full. */
-  shortWords: number;
-  /** A part of a long message must be this confident alone for its passage to answer a second question. */
-  partConfidence: number;
-  /** Weight of the English search of a Finglish message (its English words: refund, ticket, high) added to each passage's Persian score. */
-  englishWeight: number;
-  /**
-   * A long message with a question inside a story: the passages are ordered by the chosen search's
-   * score plus this share of the other one's (the whole message's, or its asking parts').
-   */
-  askedWeight: number;
-  /**
-   * A message of at most outsideWords words asked on a page: so few words sit near some question
-   * outside the scope by chance, so only this share of how much closer it is to one than to any
-   * passage (retrieval.ts, confidence) counts; a longer one keeps all of it.
-   */
-  contextOutside: number;
-  outsideWords: number;
-  /** The asking parts' search replaces the whole message's only when this much more confident. */
-  askedMargin: number;
-}
-
-export const DEFAULT_READING: Reading = {
-  clear: 0.8,
-  pageBoost: 0.6,
-  moduleShare: 0.5,
-  followBoost: 0.6,
-  topicShare: 0.8,
-  sameShare: 1,
-  nextShare: 0.12,
-  timeBoost: 0.12,
-  decay: 0.8,
-  pageCredit: 0.25,
-  followCredit: 0.4,
-  shortWords: 6,
-  partConfidence: 0.5,
-  englishWeight: 0.3,
-  askedWeight: 0.4,
-  contextOutside: 0.25,
-  outsideWords: 5,
-  askedMargin: 0.05,
-};
-
-/** The parts of a long message that ask something, searched on their own at most. */
+/** The parts of a long message (those that ask something, or any for borneOut), searched on their own at most. */
 const MAX_ASKED = 6;
 
 /** Exchanges further back than this are not read. */
@@ -130,6 +64,8 @@ const EARLIER_EXCHANGES = 2;
  */
 const CANDIDATES = 50;
 
+export { DEFAULT_READING, type Reading } from './reading.js';
+
 export interface UnderstandOptions {
   thresholds?: Record<Locale, Thresholds>;
   reading?: Reading;
@@ -141,10 +77,18 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
   const language = finglish ? 'fa' : messageLanguage(turn.message);
   const rule = (options.thresholds ?? DEFAULT_THRESHOLDS)[language];
   const around = aroundTurn(knowledge, language, turn, reading);
-  const search = (text: string): SearchMatch =>
-    finglish
-      ? searchFinglish(knowledge, text, reading.englishWeight, around)
-      : knowledge.match(text, language, CANDIDATES, { also: around });
+  // Each text is searched once: a part may be searched for its question and again for borneOut.
+  const searches = new Map<string, SearchMatch>();
+  const search = (text: string): SearchMatch => {
+    let found = searches.get(text);
+    if (!found) {
+      found = finglish
+        ? searchFinglish(knowledge, text, reading.englishWeight, around)
+        : knowledge.match(text, language, CANDIDATES, { also: around });
+      searches.set(text, found);
+    }
+    return found;
+  };
 
   let match = search(turn.message);
   const parts = messageParts(turn.message);
@@ -162,6 +106,12 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
   }
 
   let via: Understanding['via'] = parts.length >= 2 ? 'questions' : 'message';
+  // No word to search ("what are these for", "cant get in"), asked on a page at the start of a
+  // conversation (later, vague-turns.ts reads it with what was just said): the page's own passage.
+  const onPageOnly = match.hits.length === 0 && !turn.earlier?.length && !onlyCourtesy(turn.message);
+  const own =
+    onPageOnly && turn.page ? pageOwnPassage(knowledge.withPages(language), turn.page, reading.moduleShare) : undefined;
+  if (own) return { language, finglish, hits: [unscored(own)], weakMatch: false, passages: [own], via: 'context' };
   if (match.hits.length > 0 && confidence(match, rule) < reading.clear && (turn.page || turn.earlier?.length)) {
     match = inContext(knowledge, match, turn, reading);
     via = 'context';
@@ -169,6 +119,15 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
   let hits = match.hits.slice(0, 3);
   let weakMatch = isWeakMatch({ ...match, hits }, rule);
   let passages = answerPassages({ hits, weakMatch, secondRatio: rule.secondRatio });
+  // A long message weak as a whole, its parts bearing out its best passage (long-messages.ts).
+  if (weakMatch && parts.length >= 2) {
+    const read = {
+      parts: parts.slice(0, MAX_ASKED).map((text) => ({ text, match: search(text) })),
+      asked: new Set(asked),
+    };
+    const best = borneOut(match, read, rule, reading.nearMiss);
+    if (best) [passages, weakMatch] = [[best], false];
+  }
 
   // A second question: a part that finds a passage of its own confidently joins the answer as its
   // second passage (two such parts answer a message that is weak as a whole).
@@ -194,7 +153,7 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
     const [chosen] = nextSteps(knowledge, language, last);
     if (chosen) {
       passages = [chosen];
-      hits = [{ passage: chosen, score: 0, coverage: 0, similarity: 0, own: 0 }];
+      hits = [unscored(chosen)];
       weakMatch = false;
       via = 'context';
     }
@@ -206,6 +165,9 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
   }
   return { language, finglish, hits, weakMatch, passages, via };
 }
+
+/** A passage chosen by what surrounds the message, not by a search. */
+const unscored = (passage: Passage): Hit => ({ passage, score: 0, coverage: 0, similarity: 0, own: 0 });
 
 /** The passages the page or the conversation could raise (see inContext), ranked whatever their score. */
 function aroundTurn(knowledge: KnowledgeBase, language: Locale, turn: Turn, reading: Reading): Set<string> | undefined {
