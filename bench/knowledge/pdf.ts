@@ -1,33 +1,61 @@
-// A small PDF writer for the benchmark's documents: one page per text, its lines set in a font
-// whose character codes are the text's own UTF-16 code units (a Type 0 font, Identity-H) with a
-// ToUnicode map, so any Latin or Persian text is extracted back as it was written (no glyphs are
-// embedded: the file is for reading, as the service reads it, not for printing). Persian lines
-// are written in visual order (right to left reversed), as PDF producers store them, and PDF
-// readers put them back in reading order.
+// A small PDF writer for the benchmark's documents, the tests' and the evaluation's: one page per
+// text, headings set larger than the body, its lines set in a font whose character codes are the
+// text's own UTF-16 code units (a Type 0 font, Identity-H) with a ToUnicode map, so any Latin or
+// Persian text is extracted back as it was written (no glyphs are embedded: the file is for
+// reading, as the service reads it, not for printing). Persian lines are written in visual order
+// (right to left reversed), as PDF producers store them, and PDF readers put them back in reading
+// order.
 
 const LINE_CHARS = 80;
 
-/** The text of a page cut into lines of at most LINE_CHARS characters, between words. */
-function lines(text: string): string[] {
-  const out: string[] = [];
+/** The body's type size and a heading's (points). */
+const BODY_SIZE = 11;
+const HEADING_SIZE = 16;
+
+/**
+ * The text of a page cut into lines of at most LINE_CHARS characters, between words; a paragraph
+ * that starts with "# " is a heading, set larger.
+ */
+function lines(text: string): Array<{ line: string; heading: boolean }> {
+  const out: Array<{ line: string; heading: boolean }> = [];
   for (const paragraph of text.split(/\n\s*\n/)) {
+    const heading = paragraph.startsWith('# ');
     let line = '';
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+    for (const word of (heading ? paragraph.slice(2) : paragraph).split(/\s+/).filter(Boolean)) {
       if (line !== '' && line.length + 1 + word.length > LINE_CHARS) {
-        out.push(line);
+        out.push({ line, heading });
         line = word;
       } else line = line === '' ? word : `${line} ${word}`;
     }
-    if (line !== '') out.push(line);
+    if (line !== '') out.push({ line, heading });
   }
   return out;
 }
 
 const RTL = /[\u0600-\u06FF]/;
+/** A run of left-to-right text inside a right-to-left line: Latin words and digits with what joins them. */
+const LTR_RUN = /[A-Za-z0-9](?:[A-Za-z0-9 .,:;_<>/@'"-]*[A-Za-z0-9>])?/g;
+
+/**
+ * A line in visual order: a right-to-left line's runs from right to left, its own letters reversed
+ * and its Latin runs left as they read (as PDF producers lay out mixed lines).
+ */
+function visual(line: string): string {
+  if (!RTL.test(line)) return line;
+  const runs: string[] = [];
+  let at = 0;
+  for (const match of line.matchAll(LTR_RUN)) {
+    if (match.index > at) runs.push([...line.slice(at, match.index)].reverse().join(''));
+    runs.push(match[0]);
+    at = match.index + match[0].length;
+  }
+  if (at < line.length) runs.push([...line.slice(at)].reverse().join(''));
+  return runs.reverse().join('');
+}
 
 /** A line as a PDF hex string of its code units, in visual order. */
 function shown(line: string): string {
-  const units = RTL.test(line) ? [...line].reverse().join('') : line;
+  const units = visual(line);
   let hex = '';
   for (let i = 0; i < units.length; i += 1) hex += units.charCodeAt(i).toString(16).padStart(4, '0');
   return `<${hex}>`;
@@ -59,7 +87,7 @@ const TO_UNICODE = [
 const stream = (dict: string, data: string) =>
   `<< ${dict} /Length ${Buffer.byteLength(data, 'latin1')} >>\nstream\n${data}\nendstream`;
 
-/** A PDF of one page per text (paragraphs separated by a blank line). */
+/** A PDF of one page per text (paragraphs separated by a blank line; "# " starts a heading). */
 export function pdfOfPages(pages: string[]): Buffer {
   // 1 catalogue, 2 page tree, 3 font, 4 descendant font, 5 descriptor, 6 ToUnicode, then page and content pairs.
   const objects: string[] = [
@@ -74,8 +102,10 @@ export function pdfOfPages(pages: string[]): Buffer {
     objects.push(
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${8 + i * 2} 0 R >>`,
     );
-    const content = `BT /F1 11 Tf 56 740 Td 14 TL\n${lines(text)
-      .map((line) => `${shown(line)} Tj T*`)
+    const content = `BT /F1 ${BODY_SIZE} Tf 56 740 Td 14 TL\n${lines(text)
+      .map(({ line, heading }) =>
+        heading ? `/F1 ${HEADING_SIZE} Tf ${shown(line)} Tj T* /F1 ${BODY_SIZE} Tf` : `${shown(line)} Tj T*`,
+      )
       .join('\n')}\nET`;
     objects.push(stream('', content));
   }

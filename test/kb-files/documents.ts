@@ -24,7 +24,11 @@ function pdfOf(objects: string[], trailerExtra = ''): Buffer {
 
 const escapePdf = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
 
-/** A PDF with one page per entry, each page showing its lines of (Latin-1) text in Helvetica. */
+/** A line of a test PDF: a "# " line is set in 18 pt (a heading), the rest in 12 pt. */
+const shownLine = (line: string) =>
+  line.startsWith('# ') ? `/F1 18 Tf (${escapePdf(line.slice(2))}) Tj T* /F1 12 Tf` : `(${escapePdf(line)}) Tj T*`;
+
+/** A PDF with one page per entry, each page showing its lines of (Latin-1) text in Helvetica ("# ": larger). */
 export function textPdf(pages: string[][], trailerExtra = ''): Buffer {
   const font = 3 + pages.length * 2;
   const objects = ['<< /Type /Catalog /Pages 2 0 R >>'];
@@ -35,7 +39,7 @@ export function textPdf(pages: string[][], trailerExtra = ''): Buffer {
     objects.push(
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${contentId} 0 R >>`,
     );
-    const stream = `BT /F1 12 Tf 72 720 Td 14 TL ${lines.map((l) => `(${escapePdf(l)}) Tj T*`).join(' ')} ET`;
+    const stream = `BT /F1 12 Tf 72 720 Td 14 TL ${lines.map(shownLine).join(' ')} ET`;
     objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
   }
   objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');

@@ -55,6 +55,27 @@ describe('each kind of document', () => {
     ]);
   });
 
+  it("reads a PDF's headings by their type size: the text under each, its page still cited", async () => {
+    const file = await s.uploaded(
+      'handbook.pdf',
+      textPdf([
+        ['Welcome to the handbook.', '# Refund times', 'A refund reaches the card in five working days.'],
+        ['It can take longer at the end of the month.', '# Closing an account', 'Write to support first.'],
+      ]),
+      [['title', 'Handbook']],
+    );
+    expect(file).toMatchObject({ status: 'ready', page_count: 2 });
+    const { body } = await s.call('GET', `/api/admin/kb/files/${file.id}/passages`, { auth: s.admin.auth });
+    expect(
+      body.data.map((p: { page: number; heading: string | null; body: string }) => [p.page, p.heading, p.body]),
+    ).toEqual([
+      [1, null, 'Welcome to the handbook.'],
+      [1, 'Refund times', 'A refund reaches the card in five working days.'],
+      [2, 'Refund times', 'It can take longer at the end of the month.'],
+      [2, 'Closing an account', 'Write to support first.'],
+    ]);
+  });
+
   it('reads a DOCX as raw text, with its heading-like lines as headings and markup as text', async () => {
     const file = await s.uploaded(
       'rules.docx',

@@ -1,8 +1,10 @@
 // The text of an uploaded document, read in the extraction worker (extract-worker.ts): PDF with
 // Mozilla's pdf.js (the legacy build, which runs on Node without a browser; text content only,
-// nothing is rendered, no font is loaded, and its eval-based font compiler is off), DOCX with
-// mammoth's raw-text reader (never its HTML), plain text and Markdown decoded by text-decoding.ts.
+// nothing is rendered, no font is loaded, and its eval-based font compiler is off; headings are told
+// by their type size, pdf-headings.ts), DOCX with mammoth's raw-text reader (never its HTML), plain
+// text and Markdown decoded by text-decoding.ts.
 // Markup in the text (HTML tags, comments) is dropped: the passages are plain text wherever they go.
+import { linesOf, type PdfLine, type PdfTextItem, pdfSections } from './pdf-headings.js';
 import { decodeText } from './text-decoding.js';
 import { EXTRACTION_LIMITS, UnreadableDocument, type DocumentKind } from './limits.js';
 import { checkZip } from './zip-check.js';
@@ -82,19 +84,19 @@ async function extractPdf(bytes: Uint8Array): Promise<Extracted> {
   try {
     if (document.numPages > EXTRACTION_LIMITS.maxPages)
       throw new UnreadableDocument('too_many_pages', { pages: document.numPages, max: EXTRACTION_LIMITS.maxPages });
-    const sections: Section[] = [];
+    const pages: PdfLine[][] = [];
     let total = 0;
     for (let number = 1; number <= document.numPages; number++) {
       const page = await document.getPage(number);
       const content = await page.getTextContent();
-      const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join('');
+      const lines = linesOf(content.items as PdfTextItem[]);
       page.cleanup();
-      total += text.length;
+      for (const line of lines) total += line.text.length + 1;
       if (total > EXTRACTION_LIMITS.maxTextChars * 2)
         throw new UnreadableDocument('too_much_text', { max: EXTRACTION_LIMITS.maxTextChars });
-      sections.push({ page: number, heading: null, text });
+      pages.push(lines);
     }
-    return { pageCount: document.numPages, sections };
+    return { pageCount: document.numPages, sections: pdfSections(pages) };
   } catch (error) {
     if (error instanceof UnreadableDocument) throw error;
     throw new UnreadableDocument('malformed');
