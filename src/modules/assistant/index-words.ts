@@ -12,6 +12,8 @@ const REMEMBERED = 50_000;
 
 export interface Vocabulary {
   readonly vocabulary: ReadonlyMap<string, number>;
+  /** Persian words the passages write with a ZWNJ, by the token they make glued: their parts. */
+  readonly joins?: ReadonlyMap<string, { parts: string[] }>;
   /** Changes whenever a word enters or leaves the vocabulary. */
   readonly vocabularyVersion: number;
 }
@@ -43,8 +45,13 @@ export class IndexWords {
     return [...new Set(words)];
   }
 
-  /** words() of one token, read with the vocabulary as it is now. */
+  /** words() of one token, read with the vocabulary as it is now (a glued Persian word as its parts). */
   private wordsOfToken(token: string): string[] {
+    const parts = this.index().joins?.get(token)?.parts;
+    return parts ? parts.flatMap((part) => this.wordsOfPart(part)) : this.wordsOfPart(token);
+  }
+
+  private wordsOfPart(token: string): string[] {
     const { vocabulary } = this.index();
     const words: string[] = [];
     const forms = this.lang === 'fa' && !vocabulary.has(token) ? formalPersian(token) : [token];

@@ -62,6 +62,12 @@ export class LanguageIndex {
   vocabularyVersion = 0;
   /** In how many passages (heading, alternates or answer) each word occurs. */
   readonly frequency = new Map<string, number>();
+  /**
+   * Persian words that a passage other than a document's page writes with a ZWNJ (سرمایه‌گذاری),
+   * under the token they make glued (سرمایهگذاری): their parts, and in how many passages. Text read
+   * from a PDF, and members' messages, often glue them; words() reads the glued token as its parts.
+   */
+  readonly joins = new Map<string, { parts: string[]; count: number }>();
   /** By slot: the passage holding it. */
   readonly bySlot: Array<Passage | undefined> = [];
   /** By slot: 1 when it holds a page of an uploaded document. */
@@ -79,6 +85,7 @@ export class LanguageIndex {
   ) {
     this.sentences = new DocumentSentences(this, wordsOf);
     // The words first: how a phrasing is read depends on the vocabulary of every passage.
+    for (const p of passages) this.countJoins(p, 1);
     for (const p of passages) {
       this.passages.set(p.id, p);
       const tokens = tokensOf(p);
@@ -115,6 +122,27 @@ export class LanguageIndex {
     countInto(this.frequency, termSet(tokens.alternates, headingAndAnswer), delta);
   }
 
+  /** Counts a passage's words written with a ZWNJ in or out (a change of them changes what words() reads). */
+  private countJoins(p: Passage, delta: number): void {
+    if (p.document || this.lang !== 'fa') return;
+    for (const text of [p.question, ...p.alternates, p.answer]) {
+      if (!text.includes('\u200C')) continue;
+      for (const [written] of text.matchAll(JOINED)) {
+        const glued = tokenize(written.replaceAll('\u200C', ''));
+        if (glued.length !== 1) continue;
+        const key = glued[0]!;
+        const known = this.joins.get(key);
+        if (known) {
+          known.count += delta;
+          if (known.count > 0) continue;
+          this.joins.delete(key);
+        } else if (delta > 0) this.joins.set(key, { parts: tokenize(written), count: delta });
+        else continue;
+        this.vocabularyVersion += 1;
+      }
+    }
+  }
+
   private phrasingsOf(p: Passage, owner: number): Array<{ owner: number; words: string[]; weight?: number }> {
     const asked = [p.question, ...p.alternates].map((text) => ({ owner, words: this.wordsOf(text) }));
     if (p.document) return asked;
@@ -130,6 +158,7 @@ export class LanguageIndex {
     if (!passage) return undefined;
     this.passages.delete(id);
     this.count(tokensOf(passage), -1);
+    this.countJoins(passage, -1);
     const slot = this.slots.get(id)!;
     this.words.remove(slot);
     this.phrasings.remove(slot);
@@ -144,6 +173,7 @@ export class LanguageIndex {
   add(passage: Passage): void {
     this.remove(passage.id);
     this.passages.set(passage.id, passage);
+    this.countJoins(passage, 1);
     const tokens = tokensOf(passage);
     this.count(tokens, 1);
     const slot = this.takeSlot(passage);
@@ -151,6 +181,9 @@ export class LanguageIndex {
     this.phrasings.add(this.phrasingsOf(passage, slot));
   }
 }
+
+/** A Persian word written in parts joined by ZWNJs. */
+const JOINED = /[\u0600-\u06FF]+(?:\u200C[\u0600-\u06FF]+)+/g;
 
 /** A passage's parts as tokens, each tokenised once for the counts and the word index. */
 interface Tokens {

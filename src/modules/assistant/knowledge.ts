@@ -25,7 +25,7 @@ import {
   type SearchMatch,
   topSlots,
 } from './ranking.js';
-import { indexedStem, SUFFIXES, tokenize } from './terms.js';
+import { gluedTerms, indexedStem, SUFFIXES, tokenize } from './terms.js';
 
 export { DEFAULT_RANKING, type Hit, type MatchOptions, type Ranking, type SearchMatch } from './ranking.js';
 export type { PassageSource } from './knowledge-index.js';
@@ -204,6 +204,7 @@ export class KnowledgeBase implements PassageSource {
       const under = translated.get(strip(word));
       if (under && !translated.has(word)) translated.set(word, under);
     }
+    if (lang === 'fa') for (const glued of gluedTerms(tokens, this.languages.get(lang)!.vocabulary)) terms.add(glued);
     return { words, terms: [...terms], translated };
   }
 

@@ -133,3 +133,21 @@ export function tokenTerms(tokens: readonly string[]): string[] {
 export function queryTerms(text: string): string[] {
   return tokenTerms(tokenize(text));
 }
+
+/**
+ * Persian writes the parts of a word with a ZWNJ, a space or nothing (سرمایه‌گذاری), and text read
+ * from a PDF loses the ZWNJ: a page may hold the glued word where a message has its parts. Two or
+ * three tokens in a row whose glued form a passage uses: that form, as a term searched besides.
+ */
+export function gluedTerms(tokens: readonly string[], vocabulary: ReadonlyMap<string, number>): string[] {
+  const found: string[] = [];
+  for (let i = 0; i + 1 < tokens.length; i += 1) {
+    let glued = tokens[i]!;
+    for (let j = i + 1; j < Math.min(tokens.length, i + 3); j += 1) {
+      glued += tokens[j]!;
+      const term = searchTerm(glued);
+      if (term !== null && vocabulary.has(term)) found.push(term);
+    }
+  }
+  return found;
+}
