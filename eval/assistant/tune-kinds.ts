@@ -4,7 +4,8 @@
 // GRID='{"sameShare":[1,0.7]}' with --grid tries that grid instead of the one below.
 // Each case goes through understand() as the chat does: a conversation's earlier turns first, each
 // answer's sources kept for the next turn; a page question with its page. The older sets' tuning
-// halves are measured too, so a setting that costs them shows. The held-out halves are never read.
+// halves are measured too, so a setting that costs them shows, and asked after an exchange on
+// another topic or on another topic's page (switch-*). The held-out halves are never read.
 // Without --grid it prints the current defaults' figures (and with --misses the tuning misses);
 // with --grid it tries each setting of the grid below and prints the best ones, best first.
 import { bundledKnowledgeBase, type SearchMatch } from '../../src/modules/assistant/knowledge.js';
@@ -78,6 +79,24 @@ for (const lang of ['en', 'fa'] as const) {
       lang,
     })),
   });
+}
+// Switches: each tuning question asked after an exchange on another topic, and on the page of a
+// passage of another topic; a clear question keeps its own passage (out-of-scope ones stay unanswered).
+for (const lang of ['en', 'fa'] as const) {
+  const passages = [...new Map(knowledge.withPages(lang).map((p) => [p.id, p])).values()];
+  const follow: Row['cases'] = [];
+  const page: Row['cases'] = [];
+  split.sets[lang].tuning.forEach((q, i) => {
+    const topic = knowledge.passage(lang, q.expected)?.topic;
+    const others = passages.filter((p) => p.topic !== topic);
+    const other = others[i % others.length]!;
+    const routes = others.flatMap((p) => p.pages?.filter((r) => r.startsWith('/')).slice(0, 1) ?? []);
+    const route = routes[i % routes.length]!;
+    const c = { expected: [q.expected], query: q.query };
+    follow.push({ c: { ...c, earlier: [{ expected: other.id, query: other.question }] }, lang });
+    page.push({ c: { ...c, page: { module: route.split('/')[1]!, route } }, lang });
+  });
+  rows.push({ name: `switch-follow.${lang}`, cases: follow }, { name: `switch-page.${lang}`, cases: page });
 }
 for (const lang of ['en', 'fa'] as const)
   rows.push({

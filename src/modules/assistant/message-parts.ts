@@ -91,7 +91,7 @@ export function messageParts(message: string): string[] {
 // pdf of this", "can u guys add it", "فاکتور اینو کجا بگیرم", "همونو میشه دوباره باز کرد").
 const REFERRING = new Set(
   (
-    'this these those it its here them one same then ' +
+    'this these those it its here them one same then mine yours ' +
     'این اینو اینا ازینا اینجا اینجاش همین همینو همینا اون اونو اونا ازونا اونجا ازش بهش توش روش بالاش تهش همون همونو یکی بعدش ' +
     // Spoken Persian points without a pronoun: like this, all of them, where is it.
     'اینجوری اینطوری همینجوری اونجوری همرو همشو همشون کو'
@@ -113,8 +113,21 @@ const CONTINUING = new Set(
 export function refersToContext(message: string): boolean {
   const words = tokens(message);
   if (words.length > 0 && CONTINUING.has(words[0]!)) return true;
-  return words.some((w) => REFERRING.has(w) || (/[\u0600-\u06FF]{2,}(شو|شون|اشو|اشون)$/u.test(w) && w.length >= 4));
+  return words.some(
+    (w, i) =>
+      REFERRING.has(w) ||
+      (w === 'that' && pointsBack(words, i)) ||
+      (/[\u0600-\u06FF]{2,}(شو|شون|اشو|اشون)$/u.test(w) && w.length >= 4),
+  );
 }
+
+// Words before which "that" points at something said ("in that case", "for that payment"), where
+// it cannot join a clause to a noun as it does in "a fee that covers the cost".
+const BEFORE_POINTING = new Set('in for of on about with from after before like to at by than'.split(' '));
+
+/** True when the "that" at i points back: it opens or ends the message, or follows a preposition. */
+const pointsBack = (words: string[], i: number): boolean =>
+  i === 0 || i === words.length - 1 || BEFORE_POINTING.has(words[i - 1]!);
 
 /**
  * The number of words in a message (letters and digits, normalised): a message of very few words

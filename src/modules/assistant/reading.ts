@@ -19,6 +19,13 @@ export interface Reading {
   timeBoost: number;
   /** Each exchange further back counts this share of the one after it. */
   decay: number;
+  /** An earlier message left unanswered counts this share of an answered one, by its best passage (turn-context.ts). */
+  unansweredShare: number;
+  /**
+   * A message at least this confident alone, saying enough and pointing nowhere outside itself,
+   * is read without a page or a conversation its best passages have nothing to do with (turn-context.ts).
+   */
+  apartConfidence: number;
   /**
    * Share of what the page (pageCredit) and the conversation (followCredit) add that counts towards
    * answering at all, for a message that says everything itself (the rest only orders the
@@ -63,6 +70,8 @@ export const DEFAULT_READING: Reading = {
   nextShare: 0.12,
   timeBoost: 0.12,
   decay: 0.8,
+  unansweredShare: 0.5,
+  apartConfidence: 0.65,
   pageCredit: 0.25,
   followCredit: 0.4,
   shortWords: 6,

@@ -7,7 +7,7 @@ import { isFinglish } from './finglish-words.js';
 import type { Hit, KnowledgeBase, Passage, SearchMatch } from './knowledge.js';
 import { borneOut } from './long-messages.js';
 import { asksSomething, messageParts, onlyCourtesy, refersToContext, wordCount } from './message-parts.js';
-import { type PageRef, pageAffinities, pageOwnPassage } from './page-context.js';
+import { pageAffinities, pageOwnPassage } from './page-context.js';
 import {
   answerPassages,
   confidence,
@@ -19,22 +19,10 @@ import {
 } from './retrieval.js';
 import { DEFAULT_READING, type Reading } from './reading.js';
 import { messageLanguage } from './text.js';
+import { aroundWhatItSays, EARLIER_EXCHANGES, type Turn, withSubjects } from './turn-context.js';
 import { asksNextStep, nextSteps, pointedAt, sayingWhen } from './vague-turns.js';
 
-/** One earlier exchange of the conversation: the member's message and the ids of its answer's sources. */
-export interface Exchange {
-  message: string;
-  sources: string[];
-}
-
-/** One message of a member, with what the chat knows around it. */
-export interface Turn {
-  message: string;
-  /** The conversation's earlier exchanges, the most recent first. */
-  earlier?: Exchange[];
-  /** The page the member is on (the chat's context.page). */
-  page?: PageRef;
-}
+export type { Exchange, Turn } from './turn-context.js';
 
 export interface Understanding {
   /** The language the answer is written in: the message's, Persian for Persian typed in Latin letters. */
@@ -53,9 +41,6 @@ export interface Understanding {
 
 /** The parts of a long message (those that ask something, or any for borneOut), searched on their own at most. */
 const MAX_ASKED = 6;
-
-/** Exchanges further back than this are not read. */
-const EARLIER_EXCHANGES = 2;
 
 /**
  * How many passages a search ranks in full. The page and the conversation can raise a passage
@@ -76,6 +61,9 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
   const finglish = isFinglish(turn.message);
   const language = finglish ? 'fa' : messageLanguage(turn.message);
   const rule = (options.thresholds ?? DEFAULT_THRESHOLDS)[language];
+  // The answers the chat gave; the turn reads an unanswered message by its best passage (turn-context.ts).
+  const answered = turn.earlier;
+  turn = withSubjects(knowledge, turn, reading);
   const around = aroundTurn(knowledge, language, turn, reading);
   // Each text is searched once: a part may be searched for its question and again for borneOut.
   const searches = new Map<string, SearchMatch>();
@@ -113,7 +101,7 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
     onPageOnly && turn.page ? pageOwnPassage(knowledge.withPages(language), turn.page, reading.moduleShare) : undefined;
   if (own) return { language, finglish, hits: [unscored(own)], weakMatch: false, passages: [own], via: 'context' };
   if (match.hits.length > 0 && confidence(match, rule) < reading.clear && (turn.page || turn.earlier?.length)) {
-    match = inContext(knowledge, match, turn, reading);
+    match = inContext(knowledge, match, aroundWhatItSays(knowledge, match, turn, rule, reading), reading);
     via = 'context';
   }
   let hits = match.hits.slice(0, 3);
@@ -148,7 +136,7 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
   }
   // Unanswered, a follow-up that asks only what comes next ("and after that?"): the last answer's
   // first next step (vague-turns.ts).
-  const last = turn.earlier?.[0]?.sources[0];
+  const last = answered?.[0]?.sources[0];
   if (weakMatch && last && asksNextStep(knowledge, turn.message, language)) {
     const [chosen] = nextSteps(knowledge, language, last);
     if (chosen) {
@@ -202,7 +190,7 @@ function inContext(knowledge: KnowledgeBase, match: SearchMatch, turn: Turn, rea
   if (earlier.length > 0) {
     const follow = new Map<string, number>();
     earlier.forEach((exchange, back) => {
-      const weight = reading.decay ** back;
+      const weight = reading.decay ** back * (exchange.share ?? 1);
       const sources = exchange.sources
         .map((id) => knowledge.passage(match.hits[0]!.passage.lang, id))
         .filter((p): p is Passage => p !== undefined);
