@@ -6,6 +6,9 @@
 // Every evaluation question is asked of a knowledge base holding only those passages. Rows
 // "documents" index the pages as the service indexes uploads (document-sentences.ts); rows
 // "articles" are the control, the same pages indexed as articles are (every sentence a phrasing).
+// Rows "pdf headed" and "pdf plain" write the FAQ and mixed layouts as a PDF, read it with the
+// service's own extraction (pdf.js, headings by type size) and index its passages as uploads are:
+// each page's heading set larger than the body, or in the body's type (their control).
 // Columns: the right passage ranked first by the search; answered with it first (not "I don't
 // know"); out-of-scope questions refused; in the mixed layout, answered right for the questions a
 // page answers and for those an article answers. "chosen on" rows: the older question set, on which
