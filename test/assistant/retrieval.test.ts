@@ -93,6 +93,22 @@ describe('the abstention rule', () => {
     expect(confidence({ hits: [], known: 1, outside: 0, closest: 0 }, rule)).toBe(0);
   });
 
+  it("lowers the bar by the page lift when the best passage is a document's page, and only then", () => {
+    const match = kb.match('refund not received', 'en');
+    const best = match.hits[0]!;
+    const asPage = {
+      ...match,
+      hits: [{ ...best, passage: { ...best.passage, document: true } }, ...match.hits.slice(1)],
+    };
+    const lifted = { ...rule, pageLift: 0.05 };
+    expect(confidence(asPage, lifted)).toBeCloseTo(confidence(match, rule) + 0.05, 10);
+    expect(confidence(match, lifted)).toBe(confidence(match, rule));
+    expect(confidence(asPage, rule)).toBe(confidence(match, rule));
+    const bar = { ...lifted, minConfidence: confidence(match, rule) + 0.01 };
+    expect(isWeakMatch(match, bar)).toBe(true);
+    expect(isWeakMatch(asPage, bar)).toBe(false);
+  });
+
   it('answers a question the passages cover and says "I don\'t know" to one they do not', () => {
     expect(isWeakMatch(kb.match('my refund is not received yet', 'en'), rule)).toBe(false);
     expect(isWeakMatch(kb.match('who won the football match', 'en'), rule)).toBe(true);
