@@ -2,7 +2,7 @@
 //                            [--duration S] [--rounds R] [--warmup S]
 // The knowledge base at size: N generated articles per language (default 2,000) besides the
 // bundled ones, and D uploaded documents (default 50) of P pages (default 100), PDFs written by
-// bench/knowledge/pdf.ts, uploaded through POST /api/admin/kb/files and read by the server's own
+// harness/pdf.ts, uploaded through POST /api/admin/kb/files and read by the server's own
 // extraction worker until every one is ready (bench/knowledge/store.ts), on a scratch database
 // (PostgreSQL when DATABASE_URL is set). Then, on that store:
 // - in this process: how long the index of the whole store takes to build (reading included) and

@@ -27,7 +27,7 @@ import { asKnowledgePassage, passageId } from '../src/modules/kb-files/document-
 import { extract } from '../src/modules/kb-files/extract.js';
 import '../src/modules/kb-files/messages.js';
 import { toPassages } from '../src/modules/kb-files/passages.js';
-import { pdfOfPages } from '../bench/knowledge/pdf.js';
+import { pdfOfPages } from '../harness/pdf.js';
 import { type Lang, OUT_OF_SCOPE, type Question, type QuestionFile, readQuestions } from './assistant/questions.js';
 
 const LANGS: Lang[] = ['en', 'fa'];

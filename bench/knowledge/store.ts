@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema.js';
 import { writeArticle } from '../../src/modules/kb/service.js';
 import { type GeneratedDocument, generatedArticles } from './corpus.js';
-import { pdfOfPages } from './pdf.js';
+import { pdfOfPages } from '../../harness/pdf.js';
 
 /** Writes perLanguage generated articles per language, published, 500 to a transaction. */
 export async function writeGeneratedArticles(db: Kysely<Database>, perLanguage: number): Promise<void> {

@@ -4,17 +4,11 @@
 // by their type size, pdf-headings.ts), DOCX with mammoth's raw-text reader (never its HTML), plain
 // text and Markdown decoded by text-decoding.ts.
 // Markup in the text (HTML tags, comments) is dropped: the passages are plain text wherever they go.
+import type { Section } from './passages.js';
 import { linesOf, type PdfLine, type PdfTextItem, pdfSections } from './pdf-headings.js';
 import { decodeText } from './text-decoding.js';
 import { EXTRACTION_LIMITS, UnreadableDocument, type DocumentKind } from './limits.js';
 import { checkZip } from './zip-check.js';
-
-/** A run of a document's text with where it is: its page (PDF) or the heading above it. */
-export interface Section {
-  page: number | null;
-  heading: string | null;
-  text: string;
-}
 
 export interface Extracted {
   pageCount: number | null;

@@ -1,9 +1,15 @@
 // A document's sections cut into passages the assistant can quote: at most PASSAGE_CHARS each,
 // cut between paragraphs, else between sentences, else between words, each keeping its page or
 // heading. A passage is what a chat source points at ("Refund policy, page 3").
-import type { Section } from './extract.js';
 
 export const PASSAGE_CHARS = 1_200;
+
+/** A run of a document's text with where it is: its page (PDF) or the heading above it (extract.ts). */
+export interface Section {
+  page: number | null;
+  heading: string | null;
+  text: string;
+}
 
 export interface DocumentPassage {
   position: number;

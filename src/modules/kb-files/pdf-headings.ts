@@ -5,7 +5,7 @@
 // the page as before and carry the heading, which the assistant matches as a way of asking them
 // (document-index.ts). A document set in one size has no headings and reads as it did: one section
 // per page. Linear in the text: every run is looked at once.
-import type { Section } from './extract.js';
+import type { Section } from './passages.js';
 
 /** A line of a page: its text and the size most of its characters are set in. */
 export interface PdfLine {
