@@ -6,6 +6,7 @@
 // moment. A page's sentence vectors are made the first time it is compared and kept while the
 // counts they were weighed with hold (docs/decisions.md, "Document pages are found by their words,
 // and their sentences weigh as a page's").
+import { grown } from './grown.js';
 import type { Passage } from './knowledge-files.js';
 import type { PhrasingIndex } from './ngrams.js';
 import { trigrams } from './trigrams.js';
@@ -114,11 +115,7 @@ export class DocumentSentences {
       id = this.grams.length;
       this.ids.set(gram, id);
       this.grams.push(gram);
-      if (id >= this.query.length) {
-        const wider = new Float64Array(this.query.length * 2);
-        wider.set(this.query);
-        this.query = wider;
-      }
+      if (id >= this.query.length) this.query = grown(this.query, id);
     }
     return id;
   }
