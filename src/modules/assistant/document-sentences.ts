@@ -7,6 +7,7 @@
 // counts they were weighed with hold (docs/decisions.md, "Document pages are found by their words,
 // and their sentences weigh as a page's").
 import { grown } from './grown.js';
+import { emptyBest, keepBest } from './keep-best.js';
 import type { Passage } from './knowledge-files.js';
 import type { PhrasingIndex } from './ngrams.js';
 import { trigrams } from './trigrams.js';
@@ -74,16 +75,9 @@ export class DocumentSentences {
     bySlot: ReadonlyArray<Passage | undefined>,
     documentSlot: readonly number[],
   ): void {
-    const chosen: number[] = [];
-    for (const slot of found.slots) {
-      if (documentSlot[slot] !== 1) continue;
-      const score = found.scores[slot]!;
-      if (chosen.length === COMPARED_PAGES && score <= found.scores[chosen[COMPARED_PAGES - 1]!]!) continue;
-      let at = chosen.length;
-      while (at > 0 && found.scores[chosen[at - 1]!]! < score) at -= 1;
-      chosen.splice(at, 0, slot);
-      if (chosen.length > COMPARED_PAGES) chosen.pop();
-    }
+    const best = emptyBest(COMPARED_PAGES);
+    for (const slot of found.slots) if (documentSlot[slot] === 1) keepBest(best, slot, found.scores[slot]!);
+    const chosen = best.items;
     if (chosen.length === 0) return;
     const pages = chosen.map((slot) => this.vectorsOf(bySlot[slot]!));
     // The question's vector by trigram number; a trigram no compared sentence has cannot add to a dot.
