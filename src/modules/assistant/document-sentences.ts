@@ -9,7 +9,7 @@
 import { grown } from './grown.js';
 import { emptyBest, keepBest } from './keep-best.js';
 import type { Passage } from './knowledge-files.js';
-import type { PhrasingIndex } from './ngrams.js';
+import type { PhrasingIndex, Vector } from './ngrams.js';
 import { trigrams } from './trigrams.js';
 import type { WordResults } from './word-index.js';
 
@@ -66,11 +66,11 @@ export class DocumentSentences {
   /**
    * Raises each compared page's similarity (by slot) to its closest sentence's, when that is
    * higher: the pages are the document pages the word search found, the COMPARED_PAGES of the
-   * highest word score.
+   * highest word score. The question comes as its trigram vector (PhrasingIndex.vector).
    */
   raise(
     similarity: Float64Array,
-    words: string[],
+    vector: Vector,
     found: WordResults,
     bySlot: ReadonlyArray<Passage | undefined>,
     documentSlot: readonly number[],
@@ -82,7 +82,7 @@ export class DocumentSentences {
     const pages = chosen.map((slot) => this.vectorsOf(bySlot[slot]!));
     // The question's vector by trigram number; a trigram no compared sentence has cannot add to a dot.
     const set: number[] = [];
-    for (const [gram, value] of this.index.phrasings.vector(words)) {
+    for (const [gram, value] of vector) {
       const id = this.ids.get(gram);
       if (id === undefined) continue;
       this.query[id] = value;

@@ -263,13 +263,13 @@ export class PhrasingIndex {
     return vector;
   }
 
-  /** Per owner, the best (weighted) cosine similarity of the words to one of its phrasings (0 to 1). */
-  similarities(words: string[], owners: number): Float64Array {
+  /** Per owner, the best (weighted) cosine similarity of a query (its vector()) to one of its phrasings (0 to 1). */
+  similarities(query: Vector, owners: number): Float64Array {
     if (this.changed > this.documents * DRIFT) this.reweigh();
     const count = this.owners.length;
     if (this.dots.length < count) this.dots = new Float64Array(count * 2);
     const dots = this.dots;
-    for (const [g, v] of this.vector(words)) {
+    for (const [g, v] of query) {
       const id = this.ids.get(g);
       if (id === undefined) continue;
       const entries = this.postingEntries[id]!;

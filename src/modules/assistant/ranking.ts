@@ -90,8 +90,10 @@ export function rankPassages(
   // A term of several words (a thesaurus phrase's addition) is searched word by word, each time it comes.
   const searched = terms.join(' ').split(' ').filter(Boolean);
   const found = index.words.search(searched, { prefixFrom: 4, fuzzyFrom: 5 });
-  const similarity = index.phrasings.similarities(words, index.owners);
-  index.sentences.raise(similarity, words, found, index.bySlot, index.documentSlot);
+  // The query's trigram vector, weighed once for the phrasings and the document pages' sentences.
+  const vector = index.phrasings.vector(words);
+  const similarity = index.phrasings.similarities(vector, index.owners);
+  index.sentences.raise(similarity, vector, found, index.bySlot, index.documentSlot);
   const { wordWeight, halfScore, coverageWeight } = ranking;
   const passages = index.passages.size;
   const weights = words.map((word) => Math.log(1 + passages / (index.frequency.get(word) ?? 1)));
