@@ -52,6 +52,8 @@ function countInto(counts: Map<string, number>, terms: Iterable<string>, delta: 
 export class LanguageIndex {
   /** By id, in the order they were added (a tie in score keeps it). */
   readonly passages = new Map<string, Passage>();
+  /** By topic, then by id: the topic's passages in the order of `passages`. */
+  readonly byTopic = new Map<string, Map<string, Passage>>();
   /** Per passage id: its owner number in the phrasing index. */
   readonly slots = new Map<string, number>();
   private readonly freeSlots: number[] = [];
@@ -81,6 +83,7 @@ export class LanguageIndex {
     // The words first: how a phrasing is read depends on the vocabulary of every passage.
     for (const p of passages) {
       this.passages.set(p.id, p);
+      this.enterTopic(p);
       const tokens = tokensOf(p);
       this.count(tokens, 1);
       this.words.add(this.takeSlot(p), fields(tokens));
@@ -97,6 +100,12 @@ export class LanguageIndex {
   /** The number of phrasing owners (the size of a similarity array). */
   get owners(): number {
     return this.nextSlot;
+  }
+
+  private enterTopic(passage: Passage): void {
+    const topic = this.byTopic.get(passage.topic);
+    if (topic) topic.set(passage.id, passage);
+    else this.byTopic.set(passage.topic, new Map([[passage.id, passage]]));
   }
 
   private takeSlot(passage: Passage): number {
@@ -129,6 +138,9 @@ export class LanguageIndex {
     const passage = this.passages.get(id);
     if (!passage) return undefined;
     this.passages.delete(id);
+    const topic = this.byTopic.get(passage.topic);
+    topic?.delete(id);
+    if (topic?.size === 0) this.byTopic.delete(passage.topic);
     this.count(tokensOf(passage), -1);
     const slot = this.slots.get(id)!;
     this.words.remove(slot);
@@ -144,6 +156,7 @@ export class LanguageIndex {
   add(passage: Passage): void {
     this.remove(passage.id);
     this.passages.set(passage.id, passage);
+    this.enterTopic(passage);
     const tokens = tokensOf(passage);
     this.count(tokens, 1);
     const slot = this.takeSlot(passage);
