@@ -68,6 +68,27 @@ describe('passages by source', () => {
     kb.remove('article:energy.solar-panels');
   });
 
+  it('keeps the passages of each topic in the order of a scan as passages are added, moved to another topic and removed', () => {
+    const kb = build();
+    const scan = (topic: string) => kb.passages.filter((p) => p.lang === 'en' && p.topic === topic).map((p) => p.id);
+    const ofTopic = (topic: string) => kb.ofTopic('en', topic).map((p) => p.id);
+    const payments = kb.passage('en', 'payments.refund-time')!;
+    kb.add('doc:1', [solar]);
+    expect(ofTopic('energy')).toEqual([solar.id]);
+    kb.add('doc:1', [{ ...solar, topic: 'payments' }]);
+    expect(ofTopic('energy')).toEqual([]);
+    expect(ofTopic('payments')).toEqual(scan('payments'));
+    expect(ofTopic('payments').at(-1)).toBe(solar.id);
+    // A bundled passage replaced moves to the end of its topic, as it does among all passages.
+    kb.add('en:payments.refund-time', [{ ...payments }]);
+    expect(ofTopic('payments')).toEqual(scan('payments'));
+    expect(ofTopic('payments').at(-1)).toBe('payments.refund-time');
+    expect(kb.related(payments, 100).map((p) => p.id)).toEqual(scan('payments').filter((id) => id !== payments.id));
+    kb.remove('doc:1');
+    expect(ofTopic('payments')).toEqual(scan('payments'));
+    expect(ofTopic('payments')).not.toContain(solar.id);
+  });
+
   it('answers the held-out paraphrases as a fresh build does after a bundled passage is removed and added back', () => {
     const fresh = build();
     const edited = build();

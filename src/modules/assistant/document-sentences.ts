@@ -6,8 +6,10 @@
 // moment. A page's sentence vectors are made the first time it is compared and kept while the
 // counts they were weighed with hold (docs/decisions.md, "Document pages are found by their words,
 // and their sentences weigh as a page's").
+import { grown } from './grown.js';
+import { emptyBest, keepBest } from './keep-best.js';
 import type { Passage } from './knowledge-files.js';
-import type { PhrasingIndex } from './ngrams.js';
+import type { PhrasingIndex, Vector } from './ngrams.js';
 import { trigrams } from './trigrams.js';
 import type { WordResults } from './word-index.js';
 
@@ -64,30 +66,23 @@ export class DocumentSentences {
   /**
    * Raises each compared page's similarity (by slot) to its closest sentence's, when that is
    * higher: the pages are the document pages the word search found, the COMPARED_PAGES of the
-   * highest word score.
+   * highest word score. The question comes as its trigram vector (PhrasingIndex.vector).
    */
   raise(
     similarity: Float64Array,
-    words: string[],
+    vector: Vector,
     found: WordResults,
     bySlot: ReadonlyArray<Passage | undefined>,
     documentSlot: readonly number[],
   ): void {
-    const chosen: number[] = [];
-    for (const slot of found.slots) {
-      if (documentSlot[slot] !== 1) continue;
-      const score = found.scores[slot]!;
-      if (chosen.length === COMPARED_PAGES && score <= found.scores[chosen[COMPARED_PAGES - 1]!]!) continue;
-      let at = chosen.length;
-      while (at > 0 && found.scores[chosen[at - 1]!]! < score) at -= 1;
-      chosen.splice(at, 0, slot);
-      if (chosen.length > COMPARED_PAGES) chosen.pop();
-    }
+    const best = emptyBest(COMPARED_PAGES);
+    for (const slot of found.slots) if (documentSlot[slot] === 1) keepBest(best, slot, found.scores[slot]!);
+    const chosen = best.items;
     if (chosen.length === 0) return;
     const pages = chosen.map((slot) => this.vectorsOf(bySlot[slot]!));
     // The question's vector by trigram number; a trigram no compared sentence has cannot add to a dot.
     const set: number[] = [];
-    for (const [gram, value] of this.index.phrasings.vector(words)) {
+    for (const [gram, value] of vector) {
       const id = this.ids.get(gram);
       if (id === undefined) continue;
       this.query[id] = value;
@@ -114,11 +109,7 @@ export class DocumentSentences {
       id = this.grams.length;
       this.ids.set(gram, id);
       this.grams.push(gram);
-      if (id >= this.query.length) {
-        const wider = new Float64Array(this.query.length * 2);
-        wider.set(this.query);
-        this.query = wider;
-      }
+      if (id >= this.query.length) this.query = grown(this.query, id);
     }
     return id;
   }

@@ -52,6 +52,8 @@ function countInto(counts: Map<string, number>, terms: Iterable<string>, delta: 
 export class LanguageIndex {
   /** By id, in the order they were added (a tie in score keeps it). */
   readonly passages = new Map<string, Passage>();
+  /** By topic, then by id: the topic's passages in the order of `passages`. */
+  readonly byTopic = new Map<string, Map<string, Passage>>();
   /** Per passage id: its owner number in the phrasing index. */
   readonly slots = new Map<string, number>();
   private readonly freeSlots: number[] = [];
@@ -88,6 +90,7 @@ export class LanguageIndex {
     for (const p of passages) this.countJoins(p, 1);
     for (const p of passages) {
       this.passages.set(p.id, p);
+      this.enterTopic(p);
       const tokens = tokensOf(p);
       this.count(tokens, 1);
       this.words.add(this.takeSlot(p), fields(tokens));
@@ -104,6 +107,12 @@ export class LanguageIndex {
   /** The number of phrasing owners (the size of a similarity array). */
   get owners(): number {
     return this.nextSlot;
+  }
+
+  private enterTopic(passage: Passage): void {
+    const topic = this.byTopic.get(passage.topic);
+    if (topic) topic.set(passage.id, passage);
+    else this.byTopic.set(passage.topic, new Map([[passage.id, passage]]));
   }
 
   private takeSlot(passage: Passage): number {
@@ -157,6 +166,9 @@ export class LanguageIndex {
     const passage = this.passages.get(id);
     if (!passage) return undefined;
     this.passages.delete(id);
+    const topic = this.byTopic.get(passage.topic);
+    topic?.delete(id);
+    if (topic?.size === 0) this.byTopic.delete(passage.topic);
     this.count(tokensOf(passage), -1);
     this.countJoins(passage, -1);
     const slot = this.slots.get(id)!;
@@ -173,6 +185,7 @@ export class LanguageIndex {
   add(passage: Passage): void {
     this.remove(passage.id);
     this.passages.set(passage.id, passage);
+    this.enterTopic(passage);
     this.countJoins(passage, 1);
     const tokens = tokensOf(passage);
     this.count(tokens, 1);

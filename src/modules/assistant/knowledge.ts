@@ -262,17 +262,17 @@ export class KnowledgeBase implements PassageSource {
     return [...this.languages.get(lang)!.passages.values()].filter((p) => p.pages && p.pages.length > 0);
   }
 
-  /** The passages of a topic in a language. */
+  /** The passages of a topic in a language, in the order they were added. */
   ofTopic(lang: Locale, topic: string): Passage[] {
-    return [...this.languages.get(lang)!.passages.values()].filter((p) => p.topic === topic);
+    return [...(this.languages.get(lang)!.byTopic.get(topic)?.values() ?? [])];
   }
 
   /** Other passages of the same topic, for suggestions. */
   related(passage: Passage, limit: number): Passage[] {
     const related: Passage[] = [];
-    for (const p of this.languages.get(passage.lang)!.passages.values()) {
+    for (const p of this.languages.get(passage.lang)!.byTopic.get(passage.topic)?.values() ?? []) {
       if (related.length >= limit) break;
-      if (p.topic === passage.topic && p.id !== passage.id) related.push(p);
+      if (p.id !== passage.id) related.push(p);
     }
     return related;
   }

@@ -1,6 +1,7 @@
 // Character n-gram similarity between a question and the ways a passage is asked (its heading and
 // alternate questions): a misspelt or colloquial word still shares most of its trigrams with the
 // written one (acount/account, پروژم/پروژه), where whole-word search finds nothing.
+import { grown } from './grown.js';
 import { trigrams, wordTrigrams } from './trigrams.js';
 
 export type Vector = Map<string, number>;
@@ -78,12 +79,12 @@ export class PhrasingIndex {
       this.postingValues.push(NO_VALUES);
       this.postingLength.push(0);
       if (id >= this.mark.length) {
-        const mark = new Int32Array(this.mark.length * 2);
-        mark.set(this.mark);
-        this.mark = mark;
-        this.sums = new Float64Array(mark.length);
-        this.idf = new Float64Array(mark.length);
-        this.idfState = new Int32Array(mark.length);
+        this.mark = grown(this.mark, id);
+        // Sums are set before they are read, and a weight whose state is not the counts' is
+        // computed again: these start empty at the new length.
+        this.sums = new Float64Array(this.mark.length);
+        this.idf = new Float64Array(this.mark.length);
+        this.idfState = new Int32Array(this.mark.length);
       }
     }
     return id;
@@ -107,11 +108,7 @@ export class PhrasingIndex {
   }
 
   private push(id: number): void {
-    if (this.used === this.data.length) {
-      const data = new Int32Array(this.data.length * 2);
-      data.set(this.data);
-      this.data = data;
-    }
+    if (this.used === this.data.length) this.data = grown(this.data, this.used);
     this.data[this.used++] = id;
   }
 
@@ -266,13 +263,13 @@ export class PhrasingIndex {
     return vector;
   }
 
-  /** Per owner, the best (weighted) cosine similarity of the words to one of its phrasings (0 to 1). */
-  similarities(words: string[], owners: number): Float64Array {
+  /** Per owner, the best (weighted) cosine similarity of a query (its vector()) to one of its phrasings (0 to 1). */
+  similarities(query: Vector, owners: number): Float64Array {
     if (this.changed > this.documents * DRIFT) this.reweigh();
     const count = this.owners.length;
     if (this.dots.length < count) this.dots = new Float64Array(count * 2);
     const dots = this.dots;
-    for (const [g, v] of this.vector(words)) {
+    for (const [g, v] of query) {
       const id = this.ids.get(g);
       if (id === undefined) continue;
       const entries = this.postingEntries[id]!;

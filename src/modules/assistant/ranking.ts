@@ -2,6 +2,7 @@
 // share of the message the knowledge base knows, and the weights that mix them (chosen on the
 // evaluation's tuning half with eval/assistant/tune.ts).
 import type { Locale } from '../../core/i18n.js';
+import { emptyBest, keepBest } from './keep-best.js';
 import type { Passage } from './knowledge-files.js';
 import { type LanguageIndex, OUTSIDE_OWNER } from './knowledge-index.js';
 import type { WordResults } from './word-index.js';
@@ -89,8 +90,10 @@ export function rankPassages(
   // A term of several words (a thesaurus phrase's addition) is searched word by word, each time it comes.
   const searched = terms.join(' ').split(' ').filter(Boolean);
   const found = index.words.search(searched, { prefixFrom: 4, fuzzyFrom: 5 });
-  const similarity = index.phrasings.similarities(words, index.owners);
-  index.sentences.raise(similarity, words, found, index.bySlot, index.documentSlot);
+  // The query's trigram vector, weighed once for the phrasings and the document pages' sentences.
+  const vector = index.phrasings.vector(words);
+  const similarity = index.phrasings.similarities(vector, index.owners);
+  index.sentences.raise(similarity, vector, found, index.bySlot, index.documentSlot);
   const { wordWeight, halfScore, coverageWeight } = ranking;
   const passages = index.passages.size;
   const weights = words.map((word) => Math.log(1 + passages / (index.frequency.get(word) ?? 1)));
@@ -164,14 +167,8 @@ export function topSlots(
       if (bySlot[slot]) best.push({ slot, score: scoreOf(slot) });
     return best.sort((a, b) => b.score - a.score || a.slot - b.slot).slice(0, limit);
   }
-  for (let slot = OUTSIDE_OWNER + 1; slot < bySlot.length; slot += 1) {
-    if (!bySlot[slot]) continue;
-    const score = scoreOf(slot);
-    if (best.length === limit && score <= best[limit - 1]!.score) continue;
-    let at = best.length;
-    while (at > 0 && best[at - 1]!.score < score) at -= 1;
-    best.splice(at, 0, { slot, score });
-    if (best.length > limit) best.pop();
-  }
-  return best;
+  const kept = emptyBest(limit);
+  for (let slot = OUTSIDE_OWNER + 1; slot < bySlot.length; slot += 1)
+    if (bySlot[slot]) keepBest(kept, slot, scoreOf(slot));
+  return kept.items.map((slot, i) => ({ slot, score: kept.scores[i]! }));
 }

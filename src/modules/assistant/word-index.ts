@@ -5,6 +5,7 @@
 // and fuzzy matches, the terms found in its radix tree); the dictionary is MiniSearch's own radix
 // tree, so prefix and fuzzy matches come in the same order and the sums are the same numbers.
 import SearchableMap from 'minisearch/SearchableMap';
+import { grown } from './grown.js';
 
 // MiniSearch's defaults (BM25+ parameters and the weights of derived terms).
 const K = 1.2;
@@ -266,11 +267,4 @@ export class WordIndex {
       }
     return out;
   }
-}
-
-/** A copy of a scratch array with room for index `at`, by doubling. */
-function grown(array: Int32Array, at: number): Int32Array<ArrayBuffer> {
-  const wider = new Int32Array(Math.max(array.length * 2, at + 1));
-  wider.set(array);
-  return wider;
 }
