@@ -108,3 +108,31 @@ export function documentPassages(count: number, pages: number): Array<{ id: numb
     return { id: file.id, passages: toPassages(sections).map((p) => asKnowledgePassage(file, p)) };
   });
 }
+
+/** The size options of the in-memory benchmarks (--articles N --documents D --pages P). */
+export const SIZE_OPTIONS = {
+  articles: { type: 'string' },
+  documents: { type: 'string' },
+  pages: { type: 'string' },
+} as const;
+
+/** The size asked for, by default the benchmark's: 2,000 articles per language, 50 documents of 100 pages. */
+export function sizeOf(values: { articles?: string; documents?: string; pages?: string }): {
+  perLanguage: number;
+  documents: number;
+  pages: number;
+} {
+  return {
+    perLanguage: Number(values.articles ?? 2000),
+    documents: Number(values.documents ?? 50),
+    pages: Number(values.pages ?? 100),
+  };
+}
+
+/** The generated articles' passages and the documents' pages of that size, as one build takes them. */
+export function passagesOfSize(size: { perLanguage: number; documents: number; pages: number }): Passage[] {
+  return [
+    ...articlePassages(size.perLanguage),
+    ...documentPassages(size.documents, size.pages).flatMap((file) => file.passages),
+  ];
+}

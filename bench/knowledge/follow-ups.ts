@@ -6,28 +6,12 @@
 // pair in the last round, and how many passages the pairs named (the same count for the same answers).
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import {
-  DEFAULT_RANKING,
-  KnowledgeBase,
-  loadOutside,
-  loadThesaurus,
-  type Passage,
-} from '../../src/modules/assistant/knowledge.js';
+import { DEFAULT_RANKING, KnowledgeBase, loadOutside, loadThesaurus } from '../../src/modules/assistant/knowledge.js';
 import { nextSteps, pointedAt } from '../../src/modules/assistant/vague-turns.js';
-import { articlePassages, documentPassages } from './corpus.js';
+import { passagesOfSize, SIZE_OPTIONS, sizeOf } from './corpus.js';
 
-const { values } = parseArgs({
-  options: {
-    articles: { type: 'string' },
-    documents: { type: 'string' },
-    pages: { type: 'string' },
-    passages: { type: 'string' },
-  },
-});
-const passages: Passage[] = [
-  ...articlePassages(Number(values.articles ?? 2000)),
-  ...documentPassages(Number(values.documents ?? 50), Number(values.pages ?? 100)).flatMap((file) => file.passages),
-];
+const { values } = parseArgs({ options: { ...SIZE_OPTIONS, passages: { type: 'string' } } });
+const passages = passagesOfSize(sizeOf(values));
 const knowledge = new KnowledgeBase(passages, loadThesaurus(), DEFAULT_RANKING, loadOutside());
 const asked = knowledge.passages.filter((p) => !p.document).slice(0, Number(values.passages ?? 400));
 let named = 0;

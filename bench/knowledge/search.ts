@@ -8,17 +8,11 @@
 // is no ceiling; CPU time per message is the figure that depends least on what else the machine runs.
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import {
-  DEFAULT_RANKING,
-  KnowledgeBase,
-  loadOutside,
-  loadThesaurus,
-  type Passage,
-} from '../../src/modules/assistant/knowledge.js';
+import { DEFAULT_RANKING, KnowledgeBase, loadOutside, loadThesaurus } from '../../src/modules/assistant/knowledge.js';
 import { understand } from '../../src/modules/assistant/understanding.js';
 import { percentile } from '../../src/core/percentile.js';
 import { fullCollection } from '../lib/proc.js';
-import { articlePassages, documentPassages } from './corpus.js';
+import { passagesOfSize, SIZE_OPTIONS, sizeOf } from './corpus.js';
 
 const MESSAGES = [
   'How long does a refund take?',
@@ -31,24 +25,12 @@ const MESSAGES = [
   'salam, chetori pool varis konam?',
 ];
 
-const { values } = parseArgs({
-  options: {
-    articles: { type: 'string' },
-    documents: { type: 'string' },
-    pages: { type: 'string' },
-    messages: { type: 'string' },
-  },
-});
-const perLanguage = Number(values.articles ?? 2000);
-const documents = Number(values.documents ?? 50);
-const pages = Number(values.pages ?? 100);
+const { values } = parseArgs({ options: { ...SIZE_OPTIONS, messages: { type: 'string' } } });
+const { perLanguage, documents, pages } = sizeOf(values);
 const messages = Number(values.messages ?? 2000);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-const passages: Passage[] = [
-  ...articlePassages(perLanguage),
-  ...documentPassages(documents, pages).flatMap((file) => file.passages),
-];
+const passages = passagesOfSize({ perLanguage, documents, pages });
 const thesaurus = loadThesaurus();
 const outside = loadOutside();
 
