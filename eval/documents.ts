@@ -8,7 +8,11 @@
 // "articles" are the control, the same pages indexed as articles are (every sentence a phrasing).
 // Rows "pdf headed" and "pdf plain" write the FAQ and mixed layouts as a PDF, read it with the
 // service's own extraction (pdf.js, headings by type size) and index its passages as uploads are:
-// each page's heading set larger than the body, or in the body's type (their control).
+// each page's heading set larger than the body, or in the body's type (their control). Rows
+// "docx styled" and "docx plain" write the same layouts as a Word document (no pages: each
+// passage's heading a paragraph before its answer), read by the service's DOCX extraction: the
+// heading in Word's "heading 1" style, or in the body's style, which leaves the headings to be
+// guessed from the lines (their control).
 // Columns: the right passage ranked first by the search; answered with it first (not "I don't
 // know"); out-of-scope questions refused; in the mixed layout, answered right for the questions a
 // page answers and for those an article answers. "chosen on" rows: the older question set, on which
@@ -24,9 +28,10 @@ import {
 } from '../src/modules/assistant/knowledge.js';
 import { understand } from '../src/modules/assistant/understanding.js';
 import { asKnowledgePassage, passageId } from '../src/modules/kb-files/document-index.js';
-import { extract } from '../src/modules/kb-files/extract.js';
+import { cleanText, extract } from '../src/modules/kb-files/extract.js';
 import '../src/modules/kb-files/messages.js';
 import { toPassages } from '../src/modules/kb-files/passages.js';
+import { docx } from '../harness/docx.js';
 import { pdfOfPages } from '../harness/pdf.js';
 import { type Lang, OUT_OF_SCOPE, type Question, type QuestionFile, readQuestions } from './assistant/questions.js';
 
@@ -107,6 +112,50 @@ export async function pdfHandbook(
   return { passages: [...articles, ...read.map((p) => asKnowledgePassage(file, p))], answerOf };
 }
 
+/**
+ * The same handbook as a Word document read by the service's DOCX extraction (docx-sections.ts) and
+ * indexed as uploads are. A Word document has no pages, so a question's answer is every passage
+ * read from its entry's paragraphs (a passage is cut from one section, so it holds one entry's
+ * text): found by its text in the entry's answer or as its heading.
+ */
+export async function docxHandbook(
+  lang: Lang,
+  layout: 'faq' | 'mixed',
+  styled: boolean,
+): Promise<{ passages: Passage[]; answerOf: AnswerOf }> {
+  const answerOf: AnswerOf = new Map();
+  const articles: Passage[] = [];
+  const entries: Passage[] = [];
+  const paragraphs: Array<{ text: string; style: string }> = [];
+  loadPassages()
+    .filter((p) => p.lang === lang)
+    .forEach((p, i) => {
+      if (layout === 'mixed' && i % 2 === 0) {
+        answerOf.set(p.id, [p.id]);
+        articles.push(p);
+        return;
+      }
+      entries.push(p);
+      paragraphs.push({ text: p.question, style: styled ? 'Heading1' : 'Normal' });
+      for (const part of p.answer.split(/\n\s*\n/)) paragraphs.push({ text: part, style: 'Normal' });
+    });
+  const extracted = await extract('docx', new Uint8Array(docx(paragraphs)));
+  const file = { id: 1, title: TITLE[lang], lang };
+  const read = toPassages(extracted.sections);
+  const flat = (text: string) => cleanText(text).replace(/\s+/g, ' ');
+  for (const entry of entries) {
+    const answer = flat(entry.answer);
+    const heading = flat(entry.question);
+    answerOf.set(
+      entry.id,
+      read
+        .filter((p) => p.heading === heading || (flat(p.body) !== heading && answer.includes(flat(p.body))))
+        .map((p) => passageId(file.id, p.position)),
+    );
+  }
+  return { passages: [...articles, ...read.map((p) => asKnowledgePassage(file, p))], answerOf };
+}
+
 const share = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1).padStart(5)} % (${part}/${whole})`;
 
 /** Per kind of question, how many there are and how many went each way. */
@@ -156,7 +205,7 @@ export default async function run(): Promise<number> {
   const thesaurus = loadThesaurus();
   const outside = loadOutside();
   const lines = [
-    'lang group     layout indexed as   ranked first         answered, right first   out-of-scope said so  mixed: answered right, questions of a page / of an article',
+    'lang group     layout indexed as    ranked first         answered, right first   out-of-scope said so  mixed: answered right, questions of a page / of an article',
   ];
   for (const lang of LANGS)
     for (const [group, files] of GROUPS) {
@@ -172,6 +221,9 @@ export default async function run(): Promise<number> {
       for (const layout of ['faq', 'mixed'] as const)
         for (const headed of [true, false])
           variants.push([layout, headed ? 'pdf headed' : 'pdf plain', () => pdfHandbook(lang, layout, headed)]);
+      for (const layout of ['faq', 'mixed'] as const)
+        for (const styled of [true, false])
+          variants.push([layout, styled ? 'docx styled' : 'docx plain', () => docxHandbook(lang, layout, styled)]);
       for (const [layout, label, build] of variants) {
         const { passages, answerOf } = await build();
         const t = measure(new KnowledgeBase(passages, thesaurus, DEFAULT_RANKING, outside), lang, questions, answerOf);
@@ -180,7 +232,7 @@ export default async function run(): Promise<number> {
             ? `${share(t.pageRight, t.pageQuestions)} / ${share(t.right - t.pageRight, t.answerable - t.pageQuestions)}`
             : '';
         lines.push(
-          `${lang}   ${group.padEnd(9)} ${layout.padEnd(6)} ${label.padEnd(10)} ` +
+          `${lang}   ${group.padEnd(9)} ${layout.padEnd(6)} ${label.padEnd(11)} ` +
             `${share(t.ranked, t.answerable).padEnd(20)} ${share(t.right, t.answerable).padEnd(23)} ${share(t.refused, t.outOfScope).padEnd(21)} ${mixed}`,
         );
       }

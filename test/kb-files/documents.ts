@@ -2,7 +2,9 @@
 // written object by object with a correct cross-reference table (text pages, 10,000 empty pages,
 // an encryption dictionary, a broken body), DOCX files zipped with node:zlib (a real one and zip
 // bombs, honest and lying about their sizes), and text in several encodings.
-import { zip } from '../helpers/zip.js';
+import { wordZip } from '../../harness/docx.js';
+
+export { docx } from '../../harness/docx.js';
 
 /** A PDF of the given objects (1-based, in order) with catalogue 1 and an optional trailer extra. */
 function pdfOf(objects: string[], trailerExtra = ''): Buffer {
@@ -76,27 +78,6 @@ export function malformedPdf(): Buffer {
   );
 }
 
-const CONTENT_TYPES =
-  '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>';
-const RELS =
-  '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>';
-
-const escapeXml = (text: string) => text.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!);
-
-function documentXml(paragraphs: string[]): string {
-  const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${escapeXml(p)}</w:t></w:r></w:p>`).join('');
-  return `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`;
-}
-
-/** A minimal Word document of the paragraphs. */
-export function docx(paragraphs: string[]): Buffer {
-  return zip([
-    { name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES) },
-    { name: '_rels/.rels', data: Buffer.from(RELS) },
-    { name: 'word/document.xml', data: Buffer.from(documentXml(paragraphs)) },
-  ]);
-}
-
 /** A Word document whose body inflates to size bytes of one repeated paragraph; claimed: the size its zip states. */
 export function zipBombDocx(size: number, claimed?: number): Buffer {
   const head =
@@ -105,9 +86,5 @@ export function zipBombDocx(size: number, claimed?: number): Buffer {
   const xml = Buffer.alloc(size, 0x61);
   xml.write(head, 0);
   xml.write(tail, size - tail.length);
-  return zip([
-    { name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES) },
-    { name: '_rels/.rels', data: Buffer.from(RELS) },
-    { name: 'word/document.xml', data: xml, claimedSize: claimed },
-  ]);
+  return wordZip(xml, { claimedSize: claimed });
 }

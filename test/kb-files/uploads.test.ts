@@ -94,6 +94,26 @@ describe('each kind of document', () => {
     ]);
   });
 
+  it('reads a DOCX by its heading styles when it has them, and the chat cites the heading', async () => {
+    const file = await s.uploaded(
+      'guide.docx',
+      docx([
+        { text: 'Proxy voting', style: 'Heading1' },
+        'A member who cannot attend the annual meeting may name a proxy in writing',
+        { text: 'Quorum', style: 'Heading1' },
+        'The meeting decides when a third of the members are present.',
+      ]),
+    );
+    expect(file).toMatchObject({ kind: 'docx', status: 'ready', passage_count: 2 });
+    const { body } = await s.call('GET', `/api/admin/kb/files/${file.id}/passages`, { auth: s.admin.auth });
+    expect(body.data.map((p: { heading: string | null; body: string }) => [p.heading, p.body])).toEqual([
+      ['Proxy voting', 'A member who cannot attend the annual meeting may name a proxy in writing'],
+      ['Quorum', 'The meeting decides when a third of the members are present.'],
+    ]);
+    const answer = await s.chat('Can I name a proxy in writing if I cannot attend the annual meeting?');
+    expect(answer.body.sources[0]).toEqual({ id: `file-${file.id}.1`, title: 'guide: Proxy voting' });
+  });
+
   it('reads Markdown section by section and plain text paragraph by paragraph', async () => {
     const md = await s.uploaded(
       'faq.md',

@@ -1,7 +1,7 @@
 // Builders for ticket tests: small real files of each allowed type and a ticket made through the
 // API. (Multipart bodies: test/helpers/multipart.ts.)
 import type { TestApp } from '../helpers/app.js';
-import { zip as zipOf } from '../helpers/zip.js';
+import { zip as zipOf } from '../../harness/zip.js';
 import type { TestUser } from '../helpers/factories.js';
 
 export const PNG = Buffer.concat([

@@ -1,9 +1,11 @@
 // The text of an uploaded document, read in the extraction worker (extract-worker.ts): PDF with
 // Mozilla's pdf.js (the legacy build, which runs on Node without a browser; text content only,
 // nothing is rendered, no font is loaded, and its eval-based font compiler is off; headings are told
-// by their type size, pdf-headings.ts), DOCX with mammoth's raw-text reader (never its HTML), plain
-// text and Markdown decoded by text-decoding.ts.
+// by their type size, pdf-headings.ts), DOCX with mammoth's document tree (never its HTML; headings
+// told by their paragraph style, docx-sections.ts), plain text and Markdown decoded by
+// text-decoding.ts.
 // Markup in the text (HTML tags, comments) is dropped: the passages are plain text wherever they go.
+import { docxParagraphs, styledSections } from './docx-sections.js';
 import type { Section } from './passages.js';
 import { linesOf, type PdfLine, type PdfTextItem, pdfSections } from './pdf-headings.js';
 import { decodeText } from './text-decoding.js';
@@ -101,15 +103,9 @@ async function extractPdf(bytes: Uint8Array): Promise<Extracted> {
 
 async function extractDocx(bytes: Uint8Array): Promise<Extracted> {
   checkZip(bytes);
-  const mammoth = (await import('mammoth')).default;
-  let text: string;
-  try {
-    text = (await mammoth.extractRawText({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }))
-      .value;
-  } catch {
-    throw new UnreadableDocument('malformed');
-  }
-  return { pageCount: null, sections: plainSections(text) };
+  const paragraphs = await docxParagraphs(bytes);
+  const sections = styledSections(paragraphs) ?? plainSections(paragraphs.map((p) => `${p.text}\n\n`).join(''));
+  return { pageCount: null, sections };
 }
 
 /** A short line without closing punctuation, alone in its paragraph, reads as a heading. */

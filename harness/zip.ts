@@ -1,4 +1,4 @@
-// Zip archives written by hand for the upload tests: Office documents, archives the tickets refuse,
+// Zip archives written by hand: Office documents (docx.ts), archives the ticket uploads refuse,
 // and zip bombs, honest or lying about their size.
 import zlib from 'node:zlib';
 
