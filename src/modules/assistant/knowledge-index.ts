@@ -86,11 +86,12 @@ export class LanguageIndex {
     private readonly wordsOf: Words,
   ) {
     this.sentences = new DocumentSentences(this, wordsOf);
-    // The words first: how a phrasing is read depends on the vocabulary of every passage.
-    for (const p of passages) this.countJoins(p, 1);
+    // The words first (the phrasings come in indexPhrasings): how a phrasing is read depends on the
+    // vocabulary and the joined words of every passage.
     for (const p of passages) {
       this.passages.set(p.id, p);
       this.enterTopic(p);
+      this.countJoins(p, 1);
       const tokens = tokensOf(p);
       this.count(tokens, 1);
       this.words.add(this.takeSlot(p), fields(tokens));

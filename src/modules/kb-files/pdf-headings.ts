@@ -98,24 +98,33 @@ export function pdfSections(pages: readonly PdfLine[][]): Section[] {
   pages.forEach((lines, i) => {
     const page = i + 1;
     let text: string[] = [];
+    // Whether a line of text has been read since the last section was cut.
+    let hasText = false;
     // Whether the last line read was a heading with no text under it yet.
     let open = false;
+    const cut = () => {
+      if (hasText) sections.push({ page, heading, text: text.join('\n') });
+      text = [];
+      hasText = false;
+    };
     for (const line of lines) {
       if (!isHeading(line)) {
         text.push(line.text);
-        if (line.text.trim() !== '') open = false;
+        if (line.text.trim() !== '') {
+          hasText = true;
+          open = false;
+        }
         continue;
       }
       if (open) {
         heading = `${heading} ${line.text.trim()}`;
         continue;
       }
-      if (text.join('').trim() !== '') sections.push({ page, heading, text: text.join('\n') });
-      text = [];
+      cut();
       heading = line.text.trim();
       open = true;
     }
-    if (text.join('').trim() !== '') sections.push({ page, heading, text: text.join('\n') });
+    cut();
   });
   return sections;
 }
