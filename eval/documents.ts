@@ -76,72 +76,78 @@ function handbook(lang: Lang, layout: Layout, asDocument: boolean): { passages: 
 }
 
 /**
+ * The handbook of a language split for an uploaded file: "faq" puts every passage in the file,
+ * "mixed" keeps every other passage an article (answered by itself) and puts the rest in the file.
+ */
+function fileEntries(
+  lang: Lang,
+  layout: 'faq' | 'mixed',
+): { articles: Passage[]; entries: Passage[]; answerOf: AnswerOf } {
+  const answerOf: AnswerOf = new Map();
+  const articles: Passage[] = [];
+  const entries: Passage[] = [];
+  loadPassages()
+    .filter((p) => p.lang === lang)
+    .forEach((p, i) => {
+      if (layout === 'mixed' && i % 2 === 0) {
+        answerOf.set(p.id, [p.id]);
+        articles.push(p);
+      } else entries.push(p);
+    });
+  return { articles, entries, answerOf };
+}
+
+/** The file's bytes read by the service's extraction and cut into passages, as an upload is. */
+async function readAsUpload(lang: Lang, kind: 'pdf' | 'docx', bytes: Buffer) {
+  const file = { id: 1, title: TITLE[lang], lang };
+  const read = toPassages((await extract(kind, new Uint8Array(bytes))).sections);
+  return {
+    read,
+    indexed: read.map((p) => asKnowledgePassage(file, p)),
+    idOf: (position: number) => passageId(file.id, position),
+  };
+}
+
+/**
  * The same handbook as a PDF read by the service's own extraction (pdf.js, pdf-headings.ts,
  * passages.ts) and indexed as uploads are: each page shows the passage's heading above its answer,
- * set larger than the body ("headed") or in the body's type (the control). Layouts "faq" (every
- * passage a page) and "mixed" (every other passage stays an article).
+ * set larger than the body ("headed") or in the body's type (the control).
  */
 export async function pdfHandbook(
   lang: Lang,
   layout: 'faq' | 'mixed',
   headed: boolean,
 ): Promise<{ passages: Passage[]; answerOf: AnswerOf }> {
-  const answerOf: AnswerOf = new Map();
-  const articles: Passage[] = [];
-  const pages: string[] = [];
-  const pageOf = new Map<string, number>();
-  loadPassages()
-    .filter((p) => p.lang === lang)
-    .forEach((p, i) => {
-      if (layout === 'mixed' && i % 2 === 0) {
-        answerOf.set(p.id, [p.id]);
-        articles.push(p);
-        return;
-      }
-      pages.push(`${headed ? '# ' : ''}${p.question}\n\n${p.answer}`);
-      pageOf.set(p.id, pages.length);
-    });
-  const extracted = await extract('pdf', new Uint8Array(pdfOfPages(pages)));
-  const file = { id: 1, title: TITLE[lang], lang };
-  const read = toPassages(extracted.sections);
-  for (const [id, page] of pageOf)
+  const { articles, entries, answerOf } = fileEntries(lang, layout);
+  const pages = entries.map((p) => `${headed ? '# ' : ''}${p.question}\n\n${p.answer}`);
+  const { read, indexed, idOf } = await readAsUpload(lang, 'pdf', pdfOfPages(pages));
+  entries.forEach((entry, i) =>
     answerOf.set(
-      id,
-      read.filter((p) => p.page === page).map((p) => passageId(file.id, p.position)),
-    );
-  return { passages: [...articles, ...read.map((p) => asKnowledgePassage(file, p))], answerOf };
+      entry.id,
+      read.filter((p) => p.page === i + 1).map((p) => idOf(p.position)),
+    ),
+  );
+  return { passages: [...articles, ...indexed], answerOf };
 }
 
 /**
  * The same handbook as a Word document read by the service's DOCX extraction (docx-sections.ts) and
- * indexed as uploads are. A Word document has no pages, so a question's answer is every passage
- * read from its entry's paragraphs (a passage is cut from one section, so it holds one entry's
- * text): found by its text in the entry's answer or as its heading.
+ * indexed as uploads are: each passage's heading a paragraph in Word's "heading 1" style ("styled")
+ * or in the body's (the control), then its answer's paragraphs. A Word document has no pages, so a
+ * question's answer is every passage read from its entry (a passage is cut from one section, so it
+ * holds one entry's text): found by its heading, or by its text in the entry's answer.
  */
 export async function docxHandbook(
   lang: Lang,
   layout: 'faq' | 'mixed',
   styled: boolean,
 ): Promise<{ passages: Passage[]; answerOf: AnswerOf }> {
-  const answerOf: AnswerOf = new Map();
-  const articles: Passage[] = [];
-  const entries: Passage[] = [];
-  const paragraphs: Array<{ text: string; style: string }> = [];
-  loadPassages()
-    .filter((p) => p.lang === lang)
-    .forEach((p, i) => {
-      if (layout === 'mixed' && i % 2 === 0) {
-        answerOf.set(p.id, [p.id]);
-        articles.push(p);
-        return;
-      }
-      entries.push(p);
-      paragraphs.push({ text: p.question, style: styled ? 'Heading1' : 'Normal' });
-      for (const part of p.answer.split(/\n\s*\n/)) paragraphs.push({ text: part, style: 'Normal' });
-    });
-  const extracted = await extract('docx', new Uint8Array(docx(paragraphs)));
-  const file = { id: 1, title: TITLE[lang], lang };
-  const read = toPassages(extracted.sections);
+  const { articles, entries, answerOf } = fileEntries(lang, layout);
+  const paragraphs = entries.flatMap((p) => [
+    { text: p.question, style: styled ? 'Heading1' : 'Normal' },
+    ...p.answer.split(/\n\s*\n/).map((text) => ({ text, style: 'Normal' })),
+  ]);
+  const { read, indexed, idOf } = await readAsUpload(lang, 'docx', docx(paragraphs));
   const flat = (text: string) => cleanText(text).replace(/\s+/g, ' ');
   for (const entry of entries) {
     const answer = flat(entry.answer);
@@ -150,10 +156,10 @@ export async function docxHandbook(
       entry.id,
       read
         .filter((p) => p.heading === heading || (flat(p.body) !== heading && answer.includes(flat(p.body))))
-        .map((p) => passageId(file.id, p.position)),
+        .map((p) => idOf(p.position)),
     );
   }
-  return { passages: [...articles, ...read.map((p) => asKnowledgePassage(file, p))], answerOf };
+  return { passages: [...articles, ...indexed], answerOf };
 }
 
 const share = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1).padStart(5)} % (${part}/${whole})`;
