@@ -121,12 +121,12 @@ export async function pdfHandbook(
   const { articles, entries, answerOf } = fileEntries(lang, layout);
   const pages = entries.map((p) => `${headed ? '# ' : ''}${p.question}\n\n${p.answer}`);
   const { read, indexed, idOf } = await readAsUpload(lang, 'pdf', pdfOfPages(pages));
-  entries.forEach((entry, i) =>
+  entries.forEach((entry, i) => {
     answerOf.set(
       entry.id,
       read.filter((p) => p.page === i + 1).map((p) => idOf(p.position)),
-    ),
-  );
+    );
+  });
   return { passages: [...articles, ...indexed], answerOf };
 }
 
