@@ -57,6 +57,8 @@ export class LanguageIndex {
   /** Per passage id: its owner number in the phrasing index. */
   readonly slots = new Map<string, number>();
   private readonly freeSlots: number[] = [];
+  /** Changes whenever a slot is taken or freed (what bySlot and slots hold changed). */
+  slotsVersion = 0;
   private nextSlot = OUTSIDE_OWNER + 1;
   /** In how many passages (heading or answer) each word occurs: the words the passages use. */
   readonly vocabulary = new Map<string, number>();
@@ -118,6 +120,7 @@ export class LanguageIndex {
 
   private takeSlot(passage: Passage): number {
     const slot = this.freeSlots.pop() ?? this.nextSlot++;
+    this.slotsVersion += 1;
     this.slots.set(passage.id, slot);
     this.bySlot[slot] = passage;
     this.documentSlot[slot] = passage.document ? 1 : 0;
@@ -179,6 +182,7 @@ export class LanguageIndex {
     this.bySlot[slot] = undefined;
     this.documentSlot[slot] = 0;
     this.freeSlots.push(slot);
+    this.slotsVersion += 1;
     return passage;
   }
 

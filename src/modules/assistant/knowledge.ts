@@ -26,6 +26,7 @@ import {
   topSlots,
 } from './ranking.js';
 import { gluedTerms, indexedStem, SUFFIXES, tokenize } from './terms.js';
+import { type TwinTables, twinSlots } from './twin-slots.js';
 
 export { DEFAULT_RANKING, type Hit, type MatchOptions, type Ranking, type SearchMatch } from './ranking.js';
 export type { PassageSource } from './knowledge-index.js';
@@ -59,6 +60,8 @@ export class KnowledgeBase implements PassageSource {
     en: new IndexWords('en', () => this.languages.get('en')!),
     fa: new IndexWords('fa', () => this.languages.get('fa')!),
   };
+  /** Per pair of languages: which slot of one index holds the passage of a slot of the other. */
+  private readonly twins: TwinTables = new Map();
   /** Reads Persian typed in Latin letters as Persian, with the Persian side's words (finglish.ts). */
   private readonly latinReader: LatinReader;
 
@@ -239,14 +242,18 @@ export class KnowledgeBase implements PassageSource {
     return describe(ranked, best);
   }
 
-  /** Every passage's score for the query (match's score), by passage id (0 for an id it does not hold). */
-  scorer(query: string, lang: Locale): (id: string) => number {
-    const ranked = this.rank(query, lang);
+  /**
+   * Every passage's score for the query searched in `from` (match's score), read by the slot of the
+   * passage with the same id in `to`'s index (0 where `from` holds no such passage): a bonus for a
+   * search in `to`.
+   */
+  scorer(query: string, from: Locale, to: Locale): (slot: number) => number {
+    const ranked = this.rank(query, from);
     if (!ranked) return () => 0;
-    const { slots } = ranked.index;
-    return (id) => {
-      const slot = slots.get(id);
-      return slot === undefined ? 0 : ranked.scoreOf(slot);
+    const twins = twinSlots(this.twins, `${from}>${to}`, this.languages.get(from)!, this.languages.get(to)!);
+    return (slot) => {
+      const twin = twins[slot] ?? -1;
+      return twin < 0 ? 0 : ranked.scoreOf(twin);
     };
   }
 

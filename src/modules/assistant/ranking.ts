@@ -50,8 +50,8 @@ export const DEFAULT_RANKING: Record<Locale, Ranking> = {
 export interface MatchOptions {
   /** Passages ranked whatever their score (they join the best `limit`). */
   also?: ReadonlySet<string>;
-  /** Added to each passage's score: weight × score(its id). */
-  bonus?: { score: (id: string) => number; weight: number };
+  /** Added to each passage's score: weight × score(its slot in the index searched). */
+  bonus?: { score: (slot: number) => number; weight: number };
 }
 
 /** A query as the knowledge base reads it (KnowledgeBase.expand). */
@@ -105,7 +105,7 @@ export function rankPassages(
       wordWeight * (bm25 / (bm25 + halfScore)) +
       coverageWeight * coverage +
       (1 - wordWeight - coverageWeight) * (similarity[slot] ?? 0);
-    return bonus ? score + bonus.weight * bonus.score(index.bySlot[slot]!.id) : score;
+    return bonus ? score + bonus.weight * bonus.score(slot) : score;
   };
   return { index, expanded, searched, found, similarity, weights, totalWeight, scoreOf };
 }

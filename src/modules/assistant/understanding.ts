@@ -236,7 +236,7 @@ function searchFinglish(
   const persian = knowledge.readLatin(message);
   if (englishWeight === 0) return knowledge.match(persian, 'fa', CANDIDATES, { also: around });
   // Every passage's English score joins its Persian one before the best are chosen (a passage has the same id in both).
-  const english = knowledge.scorer(message, 'en');
+  const english = knowledge.scorer(message, 'en', 'fa');
   return knowledge.match(persian, 'fa', CANDIDATES, {
     also: around,
     bonus: { score: english, weight: englishWeight },
