@@ -1,4 +1,5 @@
-// geo:import as operators run it: the real CLI in its own process, on this test's database.
+// geo:import as operators run it: the real CLI (node dist/cli.js, built before the first file runs)
+// in its own process, on this test's database.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,7 +26,7 @@ describe('geo:import in a real process', () => {
   afterAll(() => database.destroy());
 
   const cli = (...args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli.ts'), ...args], {
+    spawnSync(process.execPath, [path.join(root, 'dist/cli.js'), ...args], {
       cwd: root,
       env,
       encoding: 'utf8',
