@@ -3,9 +3,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/app.js';
 import { runCli } from '../helpers/process.js';
+
+// A guard against a hang, not a speed bound: a test here runs the CLI process several times.
+vi.setConfig({ testTimeout: 120_000 });
 
 describe('operator CLI: lists and the environment', () => {
   let t: TestDatabase;

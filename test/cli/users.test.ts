@@ -1,8 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findUserByEmail } from '../../src/modules/users/repository.js';
 import { TokenVerifier } from '../../src/modules/users/tokens.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
 import { runCli } from '../helpers/process.js';
+
+// A guard against a hang, not a speed bound: a test here runs the CLI process several times.
+vi.setConfig({ testTimeout: 120_000 });
 
 describe('operator CLI: users and tokens', () => {
   let t: TestDatabase;

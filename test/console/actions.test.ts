@@ -3,9 +3,13 @@
 // message, an internal note the member never sees, the CSV export of the filtered list, and a new
 // ticket arriving live (the same across two instances: instances.test.ts).
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { apiAs, type ConsoleRun, type ConsoleServer, pageReady, startConsoleRun, type Staff } from './browser.js';
 import { fileTicket, memberComment } from './seed.js';
+
+// A guard against a hang, not a speed bound: a test here loads many pages in a real browser, and
+// on a slow, loaded machine one took 28 s of the default 30.
+vi.setConfig({ testTimeout: 120_000 });
 
 let run: ConsoleRun;
 let server: ConsoleServer;

@@ -5,10 +5,14 @@
 // ticket within 2 s (the staff stream), and the colleague's presence (kept in the database that
 // both instances share when no Redis is configured).
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { launchServer, type ServerProcess } from '../../harness/server.js';
 import { apiAs, type ConsoleRun, type ConsoleServer, pageReady, startConsoleRun, type Staff } from './browser.js';
 import { fileTicket } from './seed.js';
+
+// A guard against a hang, not a speed bound: a test here loads many pages in a real browser, and
+// on a slow, loaded machine one took 28 s of the default 30.
+vi.setConfig({ testTimeout: 120_000 });
 
 let run: ConsoleRun;
 let server: ConsoleServer;

@@ -3,7 +3,7 @@
 // serious or critical violation. With CONSOLE_SCREENSHOTS=<dir> the main pages are saved there.
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   apiAs,
   type ConsoleRun,
@@ -15,6 +15,10 @@ import {
 } from './browser.js';
 import { seedSupportHistory } from '../../harness/console-history.js';
 import { seedQueue } from './seed.js';
+
+// A guard against a hang, not a speed bound: a test here loads many pages in a real browser, and
+// on a slow, loaded machine one took 28 s of the default 30.
+vi.setConfig({ testTimeout: 120_000 });
 
 let run: ConsoleRun;
 let server: ConsoleServer;

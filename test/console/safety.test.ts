@@ -5,11 +5,15 @@
 // set a global (__xss); dialogs, page errors and console errors (a CSP refusal is one) are
 // recorded too. The payloads must be on the page as visible text.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeTag } from '../helpers/factories.js';
 import { PNG, PDF } from '../tickets/helpers.js';
 import { apiAs, type ConsoleRun, type ConsoleServer, pageReady, startConsoleRun, type Staff } from './browser.js';
 import { fileTicket, memberComment } from './seed.js';
+
+// A guard against a hang, not a speed bound: a test here loads many pages in a real browser, and
+// on a slow, loaded machine one took 28 s of the default 30.
+vi.setConfig({ testTimeout: 120_000 });
 
 const PAYLOADS = [
   `<img src=x onerror="__pwned('img');window.__xss=1">`,

@@ -3,7 +3,7 @@
 // or their link: the cookie is SameSite=Strict, every change needs the anti-forgery header, and
 // the link's POST checks its Origin.
 import type { BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import {
   type ConsoleRun,
   type ConsoleServer,
@@ -13,6 +13,10 @@ import {
   startConsoleRun,
   type Staff,
 } from './browser.js';
+
+// A guard against a hang, not a speed bound: a test here loads many pages in a real browser, and
+// on a slow, loaded machine one took 28 s of the default 30.
+vi.setConfig({ testTimeout: 120_000 });
 
 let run: ConsoleRun;
 let server: ConsoleServer;
