@@ -66,13 +66,12 @@ const SQLITE_MIGRATION_WAIT_MS = 60_000;
  */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   if (isPostgres(db)) {
-    const schema = await currentSchema(db);
     return db.connection().execute(async (conn) => {
       // DATABASE_STATEMENT_TIMEOUT_MS bounds requests; a migration building an index on a large
-      // table may rightly take minutes, so its connection runs without it.
+      // table may rightly take minutes, so its connection runs without it, from its first read on.
       await sql`set statement_timeout = 0`.execute(conn);
       try {
-        return appliedOrThrow(await migrator(conn, schema).migrateToLatest());
+        return appliedOrThrow(await migrator(conn, await currentSchema(conn)).migrateToLatest());
       } finally {
         await sql`reset statement_timeout`.execute(conn);
       }
