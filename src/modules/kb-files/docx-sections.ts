@@ -25,7 +25,7 @@ export interface DocxParagraph {
 
 const HEADING_STYLE = /^(?:heading\s*[1-6]|title)$/i;
 
-export function isHeadingStyle(paragraph: Pick<DocxNode, 'styleId' | 'styleName'>): boolean {
+function isHeadingStyle(paragraph: Pick<DocxNode, 'styleId' | 'styleName'>): boolean {
   return HEADING_STYLE.test(paragraph.styleName ?? '') || HEADING_STYLE.test(paragraph.styleId ?? '');
 }
 
@@ -39,7 +39,7 @@ function textOf(node: DocxNode): string {
 }
 
 /** Every paragraph in document order, those in tables' cells included. */
-export function paragraphsOf(node: DocxNode, into: DocxParagraph[] = []): DocxParagraph[] {
+function paragraphsOf(node: DocxNode, into: DocxParagraph[] = []): DocxParagraph[] {
   if (node.type === 'paragraph') into.push({ text: textOf(node), heading: isHeadingStyle(node) });
   else for (const child of node.children ?? []) paragraphsOf(child, into);
   return into;
