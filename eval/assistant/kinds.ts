@@ -15,7 +15,16 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { messageLanguage } from '../../src/modules/assistant/text.js';
 import { insertUser } from '../../src/modules/users/repository.js';
 import { createToken } from '../../src/modules/users/tokens.js';
-import { type Case, describeCase, KINDS, type Kind, type Lang, OUT_OF_SCOPE, type Split } from './questions.js';
+import {
+  type Case,
+  describeCase,
+  KINDS,
+  type Kind,
+  type Lang,
+  OUT_OF_SCOPE,
+  readCases,
+  type Split,
+} from './questions.js';
 
 interface Reply {
   conversationId: number;
@@ -111,7 +120,8 @@ const percent = (part: number, whole: number): string =>
 /**
  * Per kind, language and half: cases, right passage first (both passages for a two-question
  * message), the control's figure, in-scope cases answered "I don't know", and out-of-scope ones
- * answered so. Misses are listed for the tuning halves only, and only when asked.
+ * answered so; then the kind's sealed batch, when there is one. Misses are listed for the tuning
+ * halves only, and only when asked.
  */
 export async function measureKinds(
   split: Split,
@@ -125,9 +135,11 @@ export async function measureKinds(
   try {
     for (const kind of KINDS) {
       for (const lang of ['en', 'fa'] as const) {
-        const halves = split.kinds[kind][lang];
-        if (!halves) continue;
-        for (const half of ['heldout', 'tuning'] as const) {
+        const drawn = split.kinds[kind][lang];
+        if (!drawn) continue;
+        const halves = { ...drawn, sealed: readCases(kind, lang, 'sealed') };
+        for (const half of ['heldout', 'tuning', 'sealed'] as const) {
+          if (halves[half].length === 0) continue;
           const language = answerLanguage(kind, lang);
           let inScope = 0;
           let right = 0;

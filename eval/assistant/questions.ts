@@ -6,7 +6,8 @@
 // sealed.<lang>.txt is a fourth measured set, written in the fourth session by writers who saw only
 // the passages' headings and answers (not the alternates, the thesaurus or any other question).
 // The later kinds (readCases): Finglish, conversations, page-context questions, long messages and
-// near-topic questions, each split once into its own tuning and held-out halves (split.ts).
+// near-topic questions, each split once into its own tuning and held-out halves (split.ts), and a
+// sealed batch per kind written later by other writers, measured on its own and never split.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,9 +117,22 @@ export function kindTuningFiles(kind: Kind, lang: Lang): string[] {
   return file && fs.existsSync(path.join(here, file)) ? [file] : [];
 }
 
-/** The cases of a kind in a language, in file order: the split ones, or with 'tuning' the tuning-only ones. */
-export function readCases(kind: Kind, lang: Lang, part: 'split' | 'tuning' = 'split'): Case[] {
-  const files = part === 'split' ? kindFiles(kind, lang) : kindTuningFiles(kind, lang);
+/**
+ * The kind's sealed file in a language (a later batch by other writers, never split and never tuned
+ * on: measured as a set of its own, its misses never printed): `<kind>.sealed.<lang>.txt`,
+ * `finglish.sealed.txt` for Finglish.
+ */
+export function kindSealedFiles(kind: Kind, lang: Lang): string[] {
+  const file = kind === 'finglish' ? (lang === 'fa' ? 'finglish.sealed.txt' : undefined) : `${kind}.sealed.${lang}.txt`;
+  return file && fs.existsSync(path.join(here, file)) ? [file] : [];
+}
+
+/**
+ * The cases of a kind in a language, in file order: the split ones, with 'tuning' the tuning-only
+ * ones, with 'sealed' the sealed batch's.
+ */
+export function readCases(kind: Kind, lang: Lang, part: 'split' | 'tuning' | 'sealed' = 'split'): Case[] {
+  const files = { split: kindFiles, tuning: kindTuningFiles, sealed: kindSealedFiles }[part](kind, lang);
   return files.flatMap((file): Case[] => {
     const lines = dataLines(file);
     if (kind === 'conversations') {

@@ -251,12 +251,51 @@ describe('assistant evaluation set', () => {
       }
     });
 
-    it('keep every measured case and every tuning-only line out of the knowledge base, the thesaurus and the questions outside the scope', () => {
+    it('have a sealed batch per kind and language, never split, over real passages (Finglish: nearly every one), none of it in the first batch', () => {
+      const first = (kind: (typeof KINDS)[number], lang: 'en' | 'fa') =>
+        [...readCases(kind, lang), ...readCases(kind, lang, 'tuning')].map((c) => words(c.query));
+      const drawn = JSON.stringify(stored);
+      const finglish = readCases('finglish', 'fa', 'sealed');
+      // One message per passage was written; the intake drops by rule a line that repeats another batch's.
+      const covered = new Set(finglish.flatMap((c) => c.expected).filter((e) => e !== OUT_OF_SCOPE));
+      expect(covered.size).toBeGreaterThanOrEqual(passageIds('fa').size - 2);
+      expect(finglish.filter((c) => c.expected[0] === OUT_OF_SCOPE).length).toBeGreaterThanOrEqual(10);
+      expect(readCases('finglish', 'en', 'sealed')).toEqual([]);
+      for (const lang of ['en', 'fa'] as const) {
+        const ids = passageIds(lang);
+        for (const kind of KINDS) {
+          const sealed = readCases(kind, lang, 'sealed');
+          if (kind !== 'finglish') expect(sealed.length, `${kind}.${lang}`).toBeGreaterThanOrEqual(14);
+          if (kind === 'neartopic') expect(sealed.every((c) => c.expected[0] === OUT_OF_SCOPE)).toBe(true);
+          if (kind === 'conversations')
+            for (const c of sealed) expect(c.earlier!.length, c.query).toBeGreaterThanOrEqual(1);
+          const earlier = first(kind, lang);
+          for (const c of sealed) {
+            for (const id of [...c.expected, ...(c.earlier ?? []).map((t) => t.expected)])
+              if (id !== OUT_OF_SCOPE) expect(ids.has(id), `${kind}.${lang}: ${id}`).toBe(true);
+            expect(
+              drawn.includes(JSON.stringify(c.query)),
+              `sealed ${kind}.${lang} "${c.query}" is in split.json`,
+            ).toBe(false);
+            expect(
+              earlier.some((line) => line.includes(words(c.query))),
+              `sealed ${kind}.${lang} "${c.query}" repeats the first batch`,
+            ).toBe(false);
+          }
+        }
+      }
+    });
+
+    it('keep every measured case, sealed one and tuning-only line out of the knowledge base, the thesaurus and the questions outside the scope', () => {
       const outside = loadOutside();
       for (const lang of ['en', 'fa'] as const) {
         const assets = [...knowledgeLines(lang), ...thesaurusLines(lang), ...outside[lang].map(words)];
         for (const kind of KINDS)
-          for (const c of [...(stored.kinds[kind][lang]?.heldout ?? []), ...readCases(kind, lang, 'tuning')]) {
+          for (const c of [
+            ...(stored.kinds[kind][lang]?.heldout ?? []),
+            ...readCases(kind, lang, 'tuning'),
+            ...readCases(kind, lang, 'sealed'),
+          ]) {
             const needle = words(c.query);
             // Finglish carries English words: it may repeat neither language's assets.
             const others = kind === 'finglish' ? [...knowledgeLines('en'), ...thesaurusLines('en')] : [];
