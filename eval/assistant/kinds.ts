@@ -148,6 +148,9 @@ export async function measureKinds(
           let noAnswer = 0;
           let outOfScope = 0;
           let saidSo = 0;
+          // Two-question messages (long): how many of them are right, to tell which shape misses.
+          let pairs = 0;
+          let pairsRight = 0;
           for (const c of halves[half]) {
             const { reply, control } = await askCase(client, c);
             const ok = isRight(c.expected, reply, language);
@@ -157,6 +160,7 @@ export async function measureKinds(
             } else {
               inScope += 1;
               if (ok) right += 1;
+              if (c.expected.length === 2) [pairs, pairsRight] = [pairs + 1, pairsRight + (ok ? 1 : 0)];
               if (reply.sources.length === 0) noAnswer += 1;
               if (control) {
                 controlled += 1;
@@ -176,6 +180,10 @@ export async function measureKinds(
               `${count(right, inScope)} ${count(controlRight, controlled)} ${String(noAnswer).padStart(5)}      ` +
               `${outOfScope === 0 ? '—' : `${percent(saidSo, outOfScope)} (${saidSo}/${outOfScope})`}`,
           );
+          if (pairs > 0)
+            lines.push(
+              `${''.padEnd(13)}           of them: two questions ${pairsRight}/${pairs}, one question ${right - pairsRight}/${inScope - pairs}`,
+            );
         }
       }
     }
