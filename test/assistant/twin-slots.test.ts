@@ -74,4 +74,19 @@ describe('the table from one index’s slots to the other’s', () => {
     en.add(passage('en', 'b.two'));
     expect(pairs(tables, en, fa)[0]).toEqual(['b.two', 'b.two']);
   });
+
+  it('is made again for another index at the same slot version', () => {
+    const tables: TwinTables = new Map();
+    const fa = indexOf('fa', ['a.one', 'b.two']);
+    expect(pairs(tables, indexOf('en', ['a.one', 'b.two']), fa)).toEqual([
+      ['a.one', 'a.one'],
+      ['b.two', 'b.two'],
+    ]);
+    // A new index of the same size has the same slot version as the one the table was made from.
+    const other = indexOf('en', ['b.two', 'c.three']);
+    expect(pairs(tables, other, fa)).toEqual([
+      ['a.one', null],
+      ['b.two', 'b.two'],
+    ]);
+  });
 });
