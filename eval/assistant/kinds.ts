@@ -25,6 +25,7 @@ import {
   readCases,
   type Split,
 } from './questions.js';
+import { NEAR_COPY, similarity } from './split.js';
 
 interface Reply {
   conversationId: number;
@@ -117,11 +118,58 @@ async function askCase(client: ChatClient, c: Case): Promise<{ reply: Reply; con
 const percent = (part: number, whole: number): string =>
   whole === 0 ? '     —' : `${((100 * part) / whole).toFixed(1).padStart(5)} %`;
 
+/** What one half's cases came to (see measureKinds). */
+interface Tally {
+  inScope: number;
+  right: number;
+  controlled: number;
+  controlRight: number;
+  noAnswer: number;
+  outOfScope: number;
+  saidSo: number;
+  /** Two-question messages (long), to tell which shape misses. */
+  pairs: number;
+  pairsRight: number;
+}
+
+const emptyTally = (): Tally => ({
+  inScope: 0,
+  right: 0,
+  controlled: 0,
+  controlRight: 0,
+  noAnswer: 0,
+  outOfScope: 0,
+  saidSo: 0,
+  pairs: 0,
+  pairsRight: 0,
+});
+
+function record(t: Tally, c: Case, ok: boolean, reply: Reply, controlOk: boolean | undefined): void {
+  if (c.expected[0] === OUT_OF_SCOPE) {
+    t.outOfScope += 1;
+    if (ok) t.saidSo += 1;
+    return;
+  }
+  t.inScope += 1;
+  if (ok) t.right += 1;
+  if (c.expected.length === 2) [t.pairs, t.pairsRight] = [t.pairs + 1, t.pairsRight + (ok ? 1 : 0)];
+  if (reply.sources.length === 0) t.noAnswer += 1;
+  if (controlOk !== undefined)
+    [t.controlled, t.controlRight] = [t.controlled + 1, t.controlRight + (controlOk ? 1 : 0)];
+}
+
+const count = (part: number, whole: number) =>
+  whole === 0 ? '—'.padEnd(16) : `${percent(part, whole)} (${part}/${whole})`.padEnd(16);
+
+/** True when a case is within NEAR_COPY of a case of the tuning half (a paraphrase the tuning has seen). */
+const nearTuning = (c: Case, tuning: Case[]): boolean => tuning.some((t) => similarity(t.query, c.query) >= NEAR_COPY);
+
 /**
  * Per kind, language and half: cases, right passage first (both passages for a two-question
  * message), the control's figure, in-scope cases answered "I don't know", and out-of-scope ones
- * answered so; then the kind's sealed batch, when there is one. Misses are listed for the tuning
- * halves only, and only when asked.
+ * answered so; then the kind's sealed batch, when there is one, and the same for its cases that
+ * are not near a tuning case (another writer with the same packet often writes a close
+ * paraphrase). Misses are listed for the tuning halves only, and only when asked.
  */
 export async function measureKinds(
   split: Split,
@@ -138,52 +186,29 @@ export async function measureKinds(
         const drawn = split.kinds[kind][lang];
         if (!drawn) continue;
         const halves = { ...drawn, sealed: readCases(kind, lang, 'sealed') };
+        const language = answerLanguage(kind, lang);
         for (const half of ['heldout', 'tuning', 'sealed'] as const) {
           if (halves[half].length === 0) continue;
-          const language = answerLanguage(kind, lang);
-          let inScope = 0;
-          let right = 0;
-          let controlled = 0;
-          let controlRight = 0;
-          let noAnswer = 0;
-          let outOfScope = 0;
-          let saidSo = 0;
-          // Two-question messages (long): how many of them are right, to tell which shape misses.
-          let pairs = 0;
-          let pairsRight = 0;
+          const tally = emptyTally();
+          const far = emptyTally();
           for (const c of halves[half]) {
             const { reply, control } = await askCase(client, c);
             const ok = isRight(c.expected, reply, language);
-            if (c.expected[0] === OUT_OF_SCOPE) {
-              outOfScope += 1;
-              if (ok) saidSo += 1;
-            } else {
-              inScope += 1;
-              if (ok) right += 1;
-              if (c.expected.length === 2) [pairs, pairsRight] = [pairs + 1, pairsRight + (ok ? 1 : 0)];
-              if (reply.sources.length === 0) noAnswer += 1;
-              if (control) {
-                controlled += 1;
-                if (isRight(c.expected, control, language)) controlRight += 1;
-              }
-            }
+            const controlOk = control && isRight(c.expected, control, language);
+            record(tally, c, ok, reply, controlOk);
+            if (half === 'sealed' && !nearTuning(c, halves.tuning)) record(far, c, ok, reply, controlOk);
             if (!ok && half === 'tuning' && showTuningMisses)
               misses.push(
                 `${kind} ${lang} tuning: ${describeCase(c)} expected ${c.expected.join(' + ')}, ` +
                   `answered ${reply.sources.join(' + ') || OUT_OF_SCOPE}${reply.language !== language ? ` in ${reply.language}` : ''}`,
               );
           }
-          const count = (part: number, whole: number) =>
-            whole === 0 ? '—'.padEnd(16) : `${percent(part, whole)} (${part}/${whole})`.padEnd(16);
-          lines.push(
-            `${kind.padEnd(13)} ${lang}   ${half.padEnd(8)} ${String(halves[half].length).padStart(5)}  ` +
-              `${count(right, inScope)} ${count(controlRight, controlled)} ${String(noAnswer).padStart(5)}      ` +
-              `${outOfScope === 0 ? '—' : `${percent(saidSo, outOfScope)} (${saidSo}/${outOfScope})`}`,
-          );
-          if (pairs > 0)
+          lines.push(row(kind, lang, half, halves[half].length, tally));
+          if (tally.pairs > 0)
             lines.push(
-              `${''.padEnd(13)}           of them: two questions ${pairsRight}/${pairs}, one question ${right - pairsRight}/${inScope - pairs}`,
+              `${''.padEnd(13)}           of them: two questions ${tally.pairsRight}/${tally.pairs}, one question ${tally.right - tally.pairsRight}/${tally.inScope - tally.pairs}`,
             );
+          if (half === 'sealed') lines.push(row(kind, lang, ' far', far.inScope + far.outOfScope, far));
         }
       }
     }
@@ -191,4 +216,12 @@ export async function measureKinds(
     await client.close();
   }
   return { lines, misses };
+}
+
+function row(kind: Kind, lang: Lang, half: string, cases: number, t: Tally): string {
+  return (
+    `${kind.padEnd(13)} ${lang}   ${half.padEnd(8)} ${String(cases).padStart(5)}  ` +
+    `${count(t.right, t.inScope)} ${count(t.controlRight, t.controlled)} ${String(t.noAnswer).padStart(5)}      ` +
+    `${t.outOfScope === 0 ? '—' : `${percent(t.saidSo, t.outOfScope)} (${t.saidSo}/${t.outOfScope})`}`
+  );
 }

@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KINDS, OUT_OF_SCOPE, readCases, readQuestions, readSplit } from '../../eval/assistant/questions.js';
+import {
+  here as EVAL_DIR,
+  KINDS,
+  OUT_OF_SCOPE,
+  readCases,
+  readQuestions,
+  readSplit,
+} from '../../eval/assistant/questions.js';
 import { PARAPHRASES } from '../../eval/assistant/paraphrases.js';
 import { NEAR_COPY, NEAR_DUPLICATE, SEED, similarity, split } from '../../eval/assistant/split.js';
 import { DEFAULT_THESAURUS_DIR, loadOutside, loadPassages } from '../../src/modules/assistant/knowledge.js';
@@ -284,6 +291,43 @@ describe('assistant evaluation set', () => {
           }
         }
       }
+    });
+
+    it('keep the tuning-only lines written after the sealed batch away from its cases, as from the held-out ones', () => {
+      const marker = "# Added 2026-11-26 after the sealed batch's first reading";
+      let checked = 0;
+      for (const kind of ['long', 'conversations'] as const)
+        for (const lang of ['en', 'fa'] as const) {
+          const text = fs.readFileSync(path.join(EVAL_DIR, `${kind}.tuning.${lang}.txt`), 'utf8');
+          expect(text.includes(marker), `${kind}.tuning.${lang}.txt`).toBe(true);
+          const lines = text.slice(text.indexOf(marker)).split('\n').slice(1);
+          // The measured text: each line's, or a conversation's last turn.
+          const measured =
+            kind === 'long'
+              ? lines.filter((l) => l.includes(' | '))
+              : lines
+                  .join('\n')
+                  .split(/^---$/m)
+                  .map((block) =>
+                    block
+                      .split('\n')
+                      .filter((l) => l.includes(' | '))
+                      .at(-1),
+                  )
+                  .filter((l): l is string => l !== undefined);
+          const guarded = [...stored.kinds[kind][lang]!.heldout, ...readCases(kind, lang, 'sealed')].map(
+            (c) => c.query,
+          );
+          for (const line of measured) {
+            const query = line.slice(line.lastIndexOf(' | ') + 3);
+            checked += 1;
+            expect(
+              guarded.some((g) => similarity(g, query) >= NEAR_COPY),
+              `${kind}.tuning.${lang} "${query}" nearly repeats a held-out or sealed case`,
+            ).toBe(false);
+          }
+        }
+      expect(checked).toBeGreaterThanOrEqual(70);
     });
 
     it('keep every measured case, sealed one and tuning-only line out of the knowledge base, the thesaurus and the questions outside the scope', () => {
