@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_THESAURUS_DIR, loadOutside, loadPassages } from '../../src/modules/assistant/knowledge.js';
-import { here, KINDS, kindFiles, kindTuningFiles, type Lang, words } from './questions.js';
+import { here, KINDS, type Lang, readCases, words } from './questions.js';
 
 type Batch = 'split' | 'sealed';
 
@@ -106,12 +106,11 @@ function assetLines(lang: Lang): string[] {
 /** The measured text of a raw line: the part after the last " | ". */
 const measuredText = (line: string): string => line.slice(line.lastIndexOf(' | ') + 3);
 
-/** The measured lines of the first batch's files (split and tuning-only) of a language, as words. */
+/** Every turn of the first batch's cases (split and tuning-only) in a language, as words. */
 function firstBatchLines(lang: Lang): string[] {
-  return KINDS.flatMap((kind) => [...kindFiles(kind, lang), ...kindTuningFiles(kind, lang)])
-    .flatMap((file) => fs.readFileSync(path.join(here, file), 'utf8').split('\n'))
-    .filter((line) => line.includes(' | '))
-    .map((line) => words(measuredText(line)));
+  return KINDS.flatMap((kind) => [...readCases(kind, lang), ...readCases(kind, lang, 'tuning')])
+    .flatMap((c) => [c.query, ...(c.earlier ?? []).map((turn) => turn.query)])
+    .map(words);
 }
 
 function intake(rawDir: string, batch: Batch): void {

@@ -133,36 +133,38 @@ export function kindSealedFiles(kind: Kind, lang: Lang): string[] {
  */
 export function readCases(kind: Kind, lang: Lang, part: 'split' | 'tuning' | 'sealed' = 'split'): Case[] {
   const files = { split: kindFiles, tuning: kindTuningFiles, sealed: kindSealedFiles }[part](kind, lang);
-  return files.flatMap((file): Case[] => {
-    const lines = dataLines(file);
-    if (kind === 'conversations') {
-      const cases: Case[] = [];
-      let turns: Array<{ expected: string; query: string }> = [];
-      const close = () => {
-        if (turns.length === 0) return;
-        const last = turns.at(-1)!;
-        cases.push({ expected: [last.expected], query: last.query, earlier: turns.slice(0, -1) });
-        turns = [];
-      };
-      for (const line of lines) {
-        if (line === '---') close();
-        else {
-          const [expected, query] = fields(line, 2, file);
-          turns.push({ expected: expected!, query: query! });
-        }
+  return files.flatMap((file) => parseCases(kind, dataLines(file), file));
+}
+
+/** The cases of a kind's data lines (trimmed, comments out), in order; `file` names them in errors. */
+export function parseCases(kind: Kind, lines: string[], file: string): Case[] {
+  if (kind === 'conversations') {
+    const cases: Case[] = [];
+    let turns: Array<{ expected: string; query: string }> = [];
+    const close = () => {
+      if (turns.length === 0) return;
+      const last = turns.at(-1)!;
+      cases.push({ expected: [last.expected], query: last.query, earlier: turns.slice(0, -1) });
+      turns = [];
+    };
+    for (const line of lines) {
+      if (line === '---') close();
+      else {
+        const [expected, query] = fields(line, 2, file);
+        turns.push({ expected: expected!, query: query! });
       }
-      close();
-      return cases;
     }
-    if (kind === 'page')
-      return lines.map((line) => {
-        const [expected, module, route, query] = fields(line, 4, file);
-        return { expected: [expected!], query: query!, page: { module: module!, route: route! } };
-      });
+    close();
+    return cases;
+  }
+  if (kind === 'page')
     return lines.map((line) => {
-      const [expected, query] = fields(line, 2, file);
-      return { expected: expected!.split(',').map((id) => id.trim()), query: query! };
+      const [expected, module, route, query] = fields(line, 4, file);
+      return { expected: [expected!], query: query!, page: { module: module!, route: route! } };
     });
+  return lines.map((line) => {
+    const [expected, query] = fields(line, 2, file);
+    return { expected: expected!.split(',').map((id) => id.trim()), query: query! };
   });
 }
 

@@ -5,6 +5,7 @@ import {
   here as EVAL_DIR,
   KINDS,
   OUT_OF_SCOPE,
+  parseCases,
   readCases,
   readQuestions,
   readSplit,
@@ -298,32 +299,22 @@ describe('assistant evaluation set', () => {
       let checked = 0;
       for (const kind of ['long', 'conversations'] as const)
         for (const lang of ['en', 'fa'] as const) {
-          const text = fs.readFileSync(path.join(EVAL_DIR, `${kind}.tuning.${lang}.txt`), 'utf8');
-          expect(text.includes(marker), `${kind}.tuning.${lang}.txt`).toBe(true);
-          const lines = text.slice(text.indexOf(marker)).split('\n').slice(1);
-          // The measured text: each line's, or a conversation's last turn.
-          const measured =
-            kind === 'long'
-              ? lines.filter((l) => l.includes(' | '))
-              : lines
-                  .join('\n')
-                  .split(/^---$/m)
-                  .map((block) =>
-                    block
-                      .split('\n')
-                      .filter((l) => l.includes(' | '))
-                      .at(-1),
-                  )
-                  .filter((l): l is string => l !== undefined);
+          const file = `${kind}.tuning.${lang}.txt`;
+          const text = fs.readFileSync(path.join(EVAL_DIR, file), 'utf8');
+          expect(text.includes(marker), file).toBe(true);
+          const lines = text
+            .slice(text.indexOf(marker))
+            .split('\n')
+            .map((l) => l.trim())
+            .filter((l) => l && !l.startsWith('#'));
           const guarded = [...stored.kinds[kind][lang]!.heldout, ...readCases(kind, lang, 'sealed')].map(
             (c) => c.query,
           );
-          for (const line of measured) {
-            const query = line.slice(line.lastIndexOf(' | ') + 3);
+          for (const { query } of parseCases(kind, lines, file)) {
             checked += 1;
             expect(
               guarded.some((g) => similarity(g, query) >= NEAR_COPY),
-              `${kind}.tuning.${lang} "${query}" nearly repeats a held-out or sealed case`,
+              `${file} "${query}" nearly repeats a held-out or sealed case`,
             ).toBe(false);
           }
         }
