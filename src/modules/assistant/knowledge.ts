@@ -73,8 +73,13 @@ export class KnowledgeBase implements PassageSource {
     /** The source of each passage (see PassageSource); by default each passage is its own. */
     sourceOf: (passage: Passage) => string = ownSource,
   ) {
-    for (const p of passages)
-      this.sources.set(sourceOf(p), [...(this.sources.get(sourceOf(p)) ?? []), `${p.lang}:${p.id}`]);
+    for (const p of passages) {
+      // Appended in place: copying the list per passage made a source of many passages (a document's pages) quadratic.
+      const source = sourceOf(p);
+      const held = this.sources.get(source);
+      if (held) held.push(`${p.lang}:${p.id}`);
+      else this.sources.set(source, [`${p.lang}:${p.id}`]);
+    }
     for (const lang of ['en', 'fa'] as const) {
       const index = new LanguageIndex(
         lang,

@@ -2,6 +2,7 @@
 // alternate questions): a misspelt or colloquial word still shares most of its trigrams with the
 // written one (acount/account, پروژم/پروژه), where whole-word search finds nothing.
 import { grown } from './grown.js';
+import { addRun, append, newPostings, reserveAll } from './postings.js';
 import { trigrams, wordTrigrams } from './trigrams.js';
 
 export type Vector = Map<string, number>;
@@ -18,8 +19,6 @@ export interface Phrasing {
  * next search weighs them all again with the frequencies of the moment, as a full build would.
  */
 const DRIFT = 0.05;
-const NO_ENTRIES = new Int32Array(0);
-const NO_VALUES = new Float64Array(0);
 
 /**
  * TF-IDF trigram vectors of phrasings, each phrasing belonging to one owner (a passage's slot), kept
@@ -33,12 +32,13 @@ export class PhrasingIndex {
   private readonly ids = new Map<string, number>();
   /** Per trigram number: in how many live phrasings it occurs. */
   private readonly frequency: number[] = [];
-  // Per trigram number: the entries holding it and the trigram's value in each, in entry order, in
-  // typed arrays (outside the collected heap) with the length in use apart.
-  private readonly postingEntries: Int32Array[] = [];
-  private readonly postingValues: Float64Array[] = [];
-  private readonly postingLength: number[] = [];
-  private readonly wordGrams = new Map<string, Int32Array>();
+  /** Per trigram number: the entries holding it and the trigram's value in each, in entry order. */
+  private readonly postings = newPostings();
+  // Per word met: its number; per word number: its trigram numbers, and the number of each pair it
+  // starts by the second word's number (a pair met again is found without building its key).
+  private readonly wordNumbers = new Map<string, number>();
+  private readonly gramsOfWord: Int32Array[] = [];
+  private readonly pairsOf: Array<Map<number, number>> = [];
   private documents = 0;
   /** Per entry: its owner, or -1 once removed. */
   private readonly owners: number[] = [];
@@ -56,6 +56,9 @@ export class PhrasingIndex {
   private mark = new Int32Array(1024);
   private stamp = 0;
   private sums = new Float64Array(1024);
+  // Scratch: by trigram number, how many of add()'s phrasings hold it (0 between calls); distinct()'s result.
+  private more = new Int32Array(1024);
+  private unique = new Int32Array(1024);
   // Each trigram's weight, computed once per state of the counts (a build weighs all with one
   // state); the state changes whenever the counts do (a phrasing added or removed).
   private idf = new Float64Array(1024);
@@ -75,9 +78,7 @@ export class PhrasingIndex {
       id = this.frequency.length;
       this.ids.set(gram, id);
       this.frequency.push(0);
-      this.postingEntries.push(NO_ENTRIES);
-      this.postingValues.push(NO_VALUES);
-      this.postingLength.push(0);
+      addRun(this.postings);
       if (id >= this.mark.length) {
         this.mark = grown(this.mark, id);
         // Sums are set before they are read, and a weight whose state is not the counts' is
@@ -85,6 +86,8 @@ export class PhrasingIndex {
         this.sums = new Float64Array(this.mark.length);
         this.idf = new Float64Array(this.mark.length);
         this.idfState = new Int32Array(this.mark.length);
+        // Widened with the marks, keeping the counts of an add() under way.
+        this.more = grown(this.more, id);
       }
     }
     return id;
@@ -93,15 +96,27 @@ export class PhrasingIndex {
   /** Stores the trigram numbers of the words (as trigrams() lists them) as the next entry's sequence. */
   private store(words: string[]): void {
     const start = this.used;
+    let previous = -1;
     for (let i = 0; i < words.length; i += 1) {
       const word = words[i]!;
-      let grams = this.wordGrams.get(word);
-      if (grams === undefined) {
-        grams = Int32Array.from(wordTrigrams(word), (g) => this.idOf(g));
-        this.wordGrams.set(word, grams);
+      let number = this.wordNumbers.get(word);
+      if (number === undefined) {
+        number = this.gramsOfWord.length;
+        this.wordNumbers.set(word, number);
+        this.gramsOfWord.push(Int32Array.from(wordTrigrams(word), (g) => this.idOf(g)));
+        this.pairsOf.push(new Map());
       }
-      for (const g of grams) this.push(g);
-      if (i > 0) this.push(this.idOf(`${words[i - 1]}|${word}`));
+      for (const g of this.gramsOfWord[number]!) this.push(g);
+      if (previous >= 0) {
+        const pairs = this.pairsOf[previous]!;
+        let pair = pairs.get(number);
+        if (pair === undefined) {
+          pair = this.idOf(`${words[i - 1]}|${word}`);
+          pairs.set(number, pair);
+        }
+        this.push(pair);
+      }
+      previous = number;
     }
     this.starts.push(start);
     this.lengths.push(this.used - start);
@@ -118,59 +133,45 @@ export class PhrasingIndex {
     return this.data.subarray(start, start + this.lengths[entry]!);
   }
 
-  /** The distinct numbers of a sequence, in order of first occurrence. */
-  private distinct(sequence: Int32Array): number[] {
+  /** The distinct numbers of a sequence, in order of first occurrence: the first `count` of `unique`. */
+  private distinct(sequence: Int32Array): number {
     const stamp = ++this.stamp;
-    const out: number[] = [];
+    if (this.unique.length < sequence.length) this.unique = new Int32Array(sequence.length * 2);
+    const { mark, unique } = this;
+    let count = 0;
     for (const id of sequence)
-      if (this.mark[id] !== stamp) {
-        this.mark[id] = stamp;
-        out.push(id);
+      if (mark[id] !== stamp) {
+        mark[id] = stamp;
+        unique[count++] = id;
       }
-    return out;
+    return count;
   }
 
-  private count(grams: number[], delta: number): void {
+  /** Counts in or out the `distinct` numbers distinct() last found. */
+  private count(distinct: number, delta: number): void {
     this.state += 1;
     this.documents += delta;
-    for (const g of grams) this.frequency[g]! += delta;
+    const { unique, frequency } = this;
+    for (let k = 0; k < distinct; k += 1) frequency[unique[k]!]! += delta;
   }
 
   /** Puts an entry's vector, weighed with the document frequencies of the moment, in the postings. */
-  private post(entry: number, sequence: Int32Array, grams: number[]): void {
-    const sums = this.sums;
-    for (const g of grams) sums[g] = 0;
-    const { idf, idfState, state: countState } = this;
-    for (const g of grams)
+  private post(entry: number, sequence: Int32Array): void {
+    const distinct = this.distinct(sequence);
+    const { sums, unique: grams, idf, idfState, state: countState } = this;
+    for (let k = 0; k < distinct; k += 1) {
+      const g = grams[k]!;
+      sums[g] = 0;
       if (idfState[g] !== countState) {
         idf[g] = Math.log(1 + this.documents / this.frequency[g]!);
         idfState[g] = countState;
       }
+    }
     for (const g of sequence) sums[g] = sums[g]! + idf[g]!;
     let norm = 0;
-    for (const g of grams) norm += sums[g]! * sums[g]!;
+    for (let k = 0; k < distinct; k += 1) norm += sums[grams[k]!]! * sums[grams[k]!]!;
     norm = Math.sqrt(norm) || 1;
-    for (const g of grams) {
-      const at = this.postingLength[g]!;
-      if (at === this.postingEntries[g]!.length) this.reserve(g, 1);
-      this.postingEntries[g]![at] = entry;
-      this.postingValues[g]![at] = sums[g]! / norm;
-      this.postingLength[g] = at + 1;
-    }
-  }
-
-  /** Room in a trigram's postings for `more` entries: exactly in empty postings (a build), else by doubling. */
-  private reserve(g: number, more: number): void {
-    const length = this.postingLength[g]!;
-    const room = this.postingEntries[g]!.length;
-    if (length + more <= room) return;
-    const size = length === 0 ? more : Math.max(room * 2, length + more);
-    const entries = new Int32Array(size);
-    entries.set(this.postingEntries[g]!.subarray(0, length));
-    const values = new Float64Array(size);
-    values.set(this.postingValues[g]!.subarray(0, length));
-    this.postingEntries[g] = entries;
-    this.postingValues[g] = values;
+    for (let k = 0; k < distinct; k += 1) append(this.postings, grams[k]!, entry, sums[grams[k]!]! / norm);
   }
 
   /** Adds phrasings (each weighed with the document frequencies once all of them are counted). */
@@ -179,7 +180,10 @@ export class PhrasingIndex {
     // How many of the new phrasings hold each trigram (by number; `held` lists those counted): its
     // postings grow by that much, at once.
     const held: number[] = [];
-    let more = new Int32Array(this.mark.length);
+    // Room for the numbers of every new phrasing at once: a word has at most its length + 1, a pair 1.
+    let size = this.used;
+    for (const p of phrasings) for (const word of p.words) size += word.length + 2;
+    if (size > this.data.length) this.data = grown(this.data, size);
     for (const p of phrasings) {
       const entry = this.owners.length;
       this.owners.push(p.owner);
@@ -188,23 +192,17 @@ export class PhrasingIndex {
       const entries = this.entriesOf.get(p.owner);
       if (entries) entries.push(entry);
       else this.entriesOf.set(p.owner, [entry]);
-      const grams = this.distinct(this.sequence(entry));
-      this.count(grams, 1);
-      if (more.length < this.mark.length) {
-        const wider = new Int32Array(this.mark.length);
-        wider.set(more);
-        more = wider;
-      }
-      for (const g of grams) {
+      const distinct = this.distinct(this.sequence(entry));
+      this.count(distinct, 1);
+      const { more, unique } = this;
+      for (let k = 0; k < distinct; k += 1) {
+        const g = unique[k]!;
         if (more[g] === 0) held.push(g);
         more[g] = more[g]! + 1;
       }
     }
-    for (const g of held) this.reserve(g, more[g]!);
-    for (let entry = first; entry < this.owners.length; entry += 1) {
-      const sequence = this.sequence(entry);
-      this.post(entry, sequence, this.distinct(sequence));
-    }
+    reserveAll(this.postings, held, this.more);
+    for (let entry = first; entry < this.owners.length; entry += 1) this.post(entry, this.sequence(entry));
     this.changed += phrasings.length;
   }
 
@@ -222,12 +220,9 @@ export class PhrasingIndex {
   /** Weighs every live phrasing again with today's document frequencies, as a full build would. */
   reweigh(): void {
     this.pack();
-    this.postingLength.fill(0);
+    this.postings.length.fill(0);
     for (let entry = 0; entry < this.owners.length; entry += 1)
-      if (this.owners[entry]! >= 0) {
-        const sequence = this.sequence(entry);
-        this.post(entry, sequence, this.distinct(sequence));
-      }
+      if (this.owners[entry]! >= 0) this.post(entry, this.sequence(entry));
     this.changed = 0;
   }
 
@@ -272,10 +267,13 @@ export class PhrasingIndex {
     for (const [g, v] of query) {
       const id = this.ids.get(g);
       if (id === undefined) continue;
-      const entries = this.postingEntries[id]!;
-      const values = this.postingValues[id]!;
-      const length = this.postingLength[id]!;
-      for (let k = 0; k < length; k += 1) {
+      const { postings } = this;
+      const block = postings.block[id]!;
+      const entries = postings.entries[block]!;
+      const values = postings.values[block]!;
+      const start = postings.start[id]!;
+      const end = start + postings.length[id]!;
+      for (let k = start; k < end; k += 1) {
         const entry = entries[k]!;
         dots[entry] = dots[entry]! + v * values[k]!;
       }

@@ -6,6 +6,7 @@
 // tree, so prefix and fuzzy matches come in the same order and the sums are the same numbers.
 import SearchableMap from 'minisearch/SearchableMap';
 import { grown } from './grown.js';
+import { addRun, append, newPostings, removeFrom } from './postings.js';
 
 // MiniSearch's defaults (BM25+ parameters and the weights of derived terms).
 const K = 1.2;
@@ -40,19 +41,17 @@ export interface WordResults {
   matched: Set<string>;
 }
 
-/** One term's postings in one field: the slots holding it and how often. */
-interface Postings {
-  slots: number[];
-  freqs: number[];
-}
-
 export class WordIndex {
   private readonly dictionary = new SearchableMap<number>();
   /** The same terms in a plain map (a radix tree walk per token would cost more), and by number. */
   private readonly termIds = new Map<string, number>();
   private readonly termNames: string[] = [];
-  /** Per term number, per field: its postings. */
-  private readonly postings: Postings[][] = [];
+  /**
+   * Per term number and field (run term * 2 + field): the slots holding the term and how often, in
+   * shared typed arrays (postings.ts; arrays of numbers grown one push at a time were most of what a
+   * build left for the collector to copy).
+   */
+  private readonly postings = newPostings();
   private readonly freeTerms: number[] = [];
   /** Per field, per slot: the number of distinct tokens of the field (MiniSearch's field length). */
   private readonly lengths: number[][] = [[], []];
@@ -98,9 +97,7 @@ export class WordIndex {
         this.tally[id] = this.tally[id]! + 1;
       }
       for (const id of terms) {
-        const postings = this.postings[id]![field]!;
-        postings.slots.push(slot);
-        postings.freqs.push(this.tally[id]!);
+        append(this.postings, id * 2 + field, slot, this.tally[id]!);
         this.tally[id] = 0;
       }
       held.push(terms);
@@ -116,24 +113,21 @@ export class WordIndex {
       const length = this.lengths[field]![slot]!;
       this.average[field] =
         this.documents === 1 ? 0 : (this.average[field]! * this.documents - length) / (this.documents - 1);
-      for (const id of held[field]!) {
-        const postings = this.postings[id]![field]!;
-        const at = postings.slots.indexOf(slot);
-        const last = postings.slots.length - 1;
-        postings.slots[at] = postings.slots[last]!;
-        postings.freqs[at] = postings.freqs[last]!;
-        postings.slots.pop();
-        postings.freqs.pop();
-      }
+      for (const id of held[field]!) removeFrom(this.postings, id * 2 + field, slot);
     }
-    for (const id of new Set(held.flat())) if (this.postings[id]!.every((p) => p.slots.length === 0)) this.dropTerm(id);
+    const { length: holding } = this.postings;
+    for (const id of new Set(held.flat())) if (holding[id * 2] === 0 && holding[id * 2 + 1] === 0) this.dropTerm(id);
     delete this.termsOfSlot[slot];
     this.documents -= 1;
   }
 
   private newTerm(term: string): number {
-    const id = this.freeTerms.pop() ?? this.postings.length;
-    this.postings[id] = FIELDS.map(() => ({ slots: [], freqs: [] }));
+    // A freed number's two runs are empty (dropTerm), ready for the new term.
+    let id = this.freeTerms.pop();
+    if (id === undefined) {
+      id = this.termNames.length;
+      for (const _ of FIELDS) addRun(this.postings);
+    }
     this.termIds.set(term, id);
     this.termNames[id] = term;
     this.dictionary.set(term, id);
@@ -168,13 +162,17 @@ export class WordIndex {
       touched.length = 0;
       for (const [id, weight] of this.derived(term, query)) {
         for (let field = 0; field < FIELDS.length; field += 1) {
-          const { slots: held, freqs } = this.postings[id]![field]!;
-          if (held.length === 0) continue;
-          const idf = Math.log(1 + (this.documents - held.length + 0.5) / (held.length + 0.5));
+          const run = id * 2 + field;
+          const holding = this.postings.length[run]!;
+          if (holding === 0) continue;
+          const idf = Math.log(1 + (this.documents - holding + 0.5) / (holding + 0.5));
           const lengths = this.lengths[field]!;
           const average = this.average[field]!;
           const factor = weight * BOOSTS[field]!;
-          for (let k = 0; k < held.length; k += 1) {
+          const held = this.postings.entries[this.postings.block[run]!]!;
+          const freqs = this.postings.values[this.postings.block[run]!]!;
+          const start = this.postings.start[run]!;
+          for (let k = start; k < start + holding; k += 1) {
             const slot = held[k]!;
             const tf = freqs[k]!;
             const raw = idf * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * lengths[slot]!) / average)));
