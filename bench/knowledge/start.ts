@@ -1,0 +1,136 @@
+// The start of an instance on a store of the knowledge benchmark's size, from spawn to /health:
+//   npx tsx bench/knowledge/start.ts --store DIR [--fill] [--rounds N] [--project DIR]...
+//                                    [--articles N] [--documents D] [--pages P]
+// --fill first makes the store in DIR (a SQLite DATA_DIR; DIR must not exist yet): N generated
+// articles per language written as an editor's would be, and D generated PDFs of P pages uploaded
+// to a server of this checkout and read by its extraction worker, as `npm run bench -- knowledge`
+// does (defaults 2,000, 50, 100). Without --fill, DIR holds a store made so.
+// Each round then starts, in turn, `node <npm start's node flags> dist/server.js` of each project
+// (this checkout when no --project is given; `npm run build` in each first) on a fresh copy of the
+// store, pinned to core 0 when taskset is there, and polls /health every 20 ms. Starts of two
+// checkouts alternate round by round, so a machine that slows down meanwhile slows both. Prints
+// every start, then per project the min-max and the server's CPU time at /health.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { scratchDatabase } from '../../harness/database.js';
+import { freePort } from '../../harness/ports.js';
+import { launchServer, projectRoot } from '../../harness/server.js';
+import { userWithToken } from '../../harness/users.js';
+import { processCpuMicros } from '../lib/proc.js';
+import { serverCores, startFlags } from '../lib/server.js';
+import { generatedDocuments, SIZE_OPTIONS, sizeOf } from './corpus.js';
+import { uploadDocuments, writeGeneratedArticles } from './store.js';
+
+const { values } = parseArgs({
+  options: {
+    ...SIZE_OPTIONS,
+    store: { type: 'string' },
+    fill: { type: 'boolean' },
+    rounds: { type: 'string' },
+    project: { type: 'string', multiple: true },
+  },
+});
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const fail = (message: string): never => {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+};
+
+if (!values.store) fail('--store DIR is required (with --fill to make the store there)');
+const store = path.resolve(values.store!);
+const rounds = Number(values.rounds ?? 3);
+if (!Number.isInteger(rounds) || rounds < 1) fail('--rounds must be a whole number of at least 1');
+const projects = (values.project ?? [projectRoot]).map((dir) => path.resolve(dir));
+for (const dir of projects)
+  if (!fs.existsSync(path.join(dir, 'dist', 'server.js')))
+    fail(`${dir} has no dist/server.js: run npm run build there`);
+
+/** Fills a new store in `store`: the articles through this process's connection, the PDFs through a server. */
+async function fill(): Promise<void> {
+  if (fs.existsSync(store)) fail(`${store} exists already: --fill makes a new store`);
+  const size = sizeOf(values);
+  const scratch = await scratchDatabase({ dialect: 'sqlite', label: 'start' });
+  try {
+    const server = await launchServer({ entry: 'built', env: scratch.env, output: 'stderr', timeoutMs: 120_000 });
+    try {
+      const admin = await userWithToken(scratch.handle.db, { admin: true, email: 'editor@bench.local' });
+      let started = performance.now();
+      await writeGeneratedArticles(scratch.handle.db, size.perLanguage);
+      out(
+        `${size.perLanguage} articles per language written in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+      started = performance.now();
+      const uploaded = await uploadDocuments(server.url, admin.auth, generatedDocuments(size.documents, size.pages));
+      out(`${size.documents} PDFs (${uploaded.pages} pages) uploaded and read in ${(uploaded.ms / 1000).toFixed(1)} s`);
+    } finally {
+      await server.stop();
+    }
+    await scratch.handle.db.destroy();
+    fs.cpSync(scratch.dataDir, store, { recursive: true });
+  } finally {
+    await scratch.destroy();
+  }
+}
+
+/** One start of a project's built server on a copy of the store: ms to /health, and its CPU ms by then. */
+async function startOnce(dir: string): Promise<{ ms: number; cpuMs: number }> {
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-start-'));
+  fs.cpSync(store, data, { recursive: true });
+  const port = await freePort();
+  const [command, ...prefix] = [...serverCores(), process.execPath];
+  const started = performance.now();
+  const child = spawn(command!, [...prefix, ...startFlags(dir), 'dist/server.js'], {
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      DATA_DIR: data,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the server of ${dir} exited with ${child.exitCode}`);
+      if (performance.now() - started > 120_000)
+        throw new Error(`the server of ${dir} did not answer /health in 120 s`);
+      const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
+        (res) => res.status === 200,
+        () => false,
+      );
+      if (ok) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const ms = performance.now() - started;
+    return { ms, cpuMs: processCpuMicros(child.pid!) / 1000 };
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+    fs.rmSync(data, { recursive: true, force: true });
+  }
+}
+
+if (values.fill) await fill();
+else if (!fs.existsSync(path.join(store, 'platform.sqlite'))) fail(`${store} holds no store: make one with --fill`);
+const figures = new Map(projects.map((dir) => [dir, [] as Array<{ ms: number; cpuMs: number }>]));
+for (let round = 1; round <= rounds; round += 1)
+  for (const dir of projects) {
+    const figure = await startOnce(dir);
+    figures.get(dir)!.push(figure);
+    out(
+      `round ${round}, ${dir}: /health after ${figure.ms.toFixed(0)} ms, ${figure.cpuMs.toFixed(0)} ms of server CPU`,
+    );
+  }
+const range = (numbers: number[]) => `${Math.min(...numbers).toFixed(0)}–${Math.max(...numbers).toFixed(0)} ms`;
+for (const [dir, list] of figures)
+  out(
+    `${dir}: /health ${range(list.map((f) => f.ms))}, server CPU ${range(list.map((f) => f.cpuMs))} over ${list.length} starts (target < 2 s)`,
+  );
