@@ -191,10 +191,25 @@ describe('request ids and log lines', () => {
       startWorkers: false,
     });
     await app.ready();
+    startLines.push(...lines);
   });
+  const startLines: Array<Record<string, unknown>> = [];
   afterAll(async () => {
     await app.close();
     await d.destroy();
+  });
+
+  it("logs at start what reading the store and building the knowledge index took, and the index's size", () => {
+    const built = startLines.filter((l) => l.msg === 'knowledge: index built');
+    expect(built).toHaveLength(1);
+    const line = built[0]!;
+    // The bundled articles, imported on this first start: 42 passages per language.
+    expect(line.passages).toEqual({ en: 42, fa: 42 });
+    expect(line.documents).toBe(0);
+    for (const field of ['readMs', 'buildMs']) {
+      expect(Number.isInteger(line[field])).toBe(true);
+      expect(line[field] as number).toBeGreaterThanOrEqual(0);
+    }
   });
 
   it('keeps a sane X-Request-Id and echoes it', async () => {

@@ -4,6 +4,7 @@
 // source per article and language. At start the whole store is indexed at once (the bundled
 // Markdown is imported first when the store is empty); afterwards only the articles named by the
 // change log are re-read and replaced in the index.
+import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import {
@@ -56,7 +57,7 @@ export async function seedWhenEmpty(db: Kysely<Database>, dir = DEFAULT_KNOWLEDG
 export async function knowledgeFromStore(
   db: Kysely<Database>,
   more: Array<{ source: string; passages: Passage[] }> = [],
-): Promise<{ knowledge: KnowledgeBase; seen: number }> {
+): Promise<{ knowledge: KnowledgeBase; seen: number; buildMs: number }> {
   await seedWhenEmpty(db);
   // Read before the articles: a change made while they are read is applied again, never missed.
   const seen = await lastChange(db);
@@ -64,6 +65,7 @@ export async function knowledgeFromStore(
   const sourceOf = new Map<Passage, string>();
   for (const { source, passages } of more) for (const passage of passages) sourceOf.set(passage, source);
   const passages = [...articles.map(passageOf), ...sourceOf.keys()];
+  const started = performance.now();
   const knowledge = new KnowledgeBase(
     passages,
     loadThesaurus(),
@@ -71,7 +73,7 @@ export async function knowledgeFromStore(
     loadOutside(),
     (p) => sourceOf.get(p) ?? articleSource(p.id, p.lang),
   );
-  return { knowledge, seen };
+  return { knowledge, seen, buildMs: performance.now() - started };
 }
 
 /**
