@@ -74,14 +74,19 @@ export function append(postings: Postings, g: number, entry: number, value: numb
   postings.length[g] = at + 1;
 }
 
-/** Takes an entry out of a run: the run's last entry takes its place (the order of the rest is kept otherwise). */
+/**
+ * Takes an entry out of a run: the run's last entry takes its place (the order of the rest is kept
+ * otherwise). An entry the run does not hold is an index's bug: it throws, leaving the run as it
+ * was, rather than search on past the run's end.
+ */
 export function removeFrom(postings: Postings, g: number, entry: number): void {
   const entries = postings.entries[postings.block[g]!]!;
   const values = postings.values[postings.block[g]!]!;
   const start = postings.start[g]!;
   const last = start + postings.length[g]! - 1;
   let at = start;
-  while (entries[at] !== entry) at += 1;
+  while (at <= last && entries[at] !== entry) at += 1;
+  if (at > last) throw new Error(`postings: entry ${entry} is not in run ${g}`);
   entries[at] = entries[last]!;
   values[at] = values[last]!;
   postings.length[g] = last - start;
