@@ -22,20 +22,12 @@ import {
   type Question,
   type Split,
 } from './questions.js';
+import { seededRandom } from '../../harness/random.js';
 
 export const SEED = 20261123;
 
-/** mulberry32: a small seeded generator, so the split does not depend on Math.random. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (harness/random.ts), so the split does not depend on Math.random. */
+const generator = seededRandom;
 
 function shuffle<T>(items: T[], random: () => number): T[] {
   const out = [...items];

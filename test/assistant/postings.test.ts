@@ -3,6 +3,7 @@
 // lists given the same appends and removals would. The operations are drawn from a seeded
 // generator, many enough that the runs spread over several blocks.
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../harness/random.js';
 import {
   addRun,
   append,
@@ -11,18 +12,6 @@ import {
   removeFrom,
   reserveAll,
 } from '../../src/modules/assistant/postings.js';
-
-/** A small seeded generator (mulberry32): the same operations on every run of the test. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A run read back: its entries and values, in order. */
 function run(postings: Postings, g: number): Array<[number, number]> {
@@ -34,7 +23,8 @@ function run(postings: Postings, g: number): Array<[number, number]> {
 
 describe('shared postings', () => {
   it('read back as plain lists after appends, removals and reservations that span several blocks', () => {
-    const random = generator(20261126);
+    // Seeded: the same operations on every run of the test.
+    const random = seededRandom(20261126);
     const postings = newPostings();
     const model: Array<Array<[number, number]>> = [];
     const RUNS = 3000;
