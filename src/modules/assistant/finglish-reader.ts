@@ -3,6 +3,7 @@
 import { consonantKey, latinSymbols, persianSymbols, readingCost } from './finglish.js';
 import { FUNCTION_WORDS } from './finglish-words.js';
 import { normalizeText } from './text.js';
+import { splitWords } from './word-split.js';
 
 const PERSIAN_LETTERS = /[\u0600-\u06FF]/;
 const LATIN_WORD = /^[a-z0-9']+$/;
@@ -84,7 +85,7 @@ export class LatinReader {
   change(texts: string[], delta: 1 | -1): void {
     const counts = new Map<string, number>();
     for (const text of texts)
-      for (const token of normalizeText(text).split(/[^\p{L}\p{N}]+/u)) {
+      for (const token of splitWords(normalizeText(text))) {
         if (PERSIAN_LETTERS.test(token)) counts.set(token, (counts.get(token) ?? 0) + 1);
         else if (delta > 0 && LATIN_WORD.test(token) && !/^\d+$/.test(token)) this.latinWords.add(token);
       }

@@ -6,8 +6,9 @@ import type { Locale } from '../../core/i18n.js';
 import type { Passage } from './knowledge-files.js';
 import { ANSWER_SENTENCE_WEIGHT, DocumentSentences, sentencesOf } from './document-sentences.js';
 import { PhrasingIndex } from './ngrams.js';
-import { searchTerm, termSet, tokenize } from './terms.js';
-import { WordIndex } from './word-index.js';
+import { searchTerm, tokenize } from './terms.js';
+import { type PartTerms, type Term, termCounts } from './term-counts.js';
+import { type FieldTerms, WordIndex } from './word-index.js';
 
 /** The phrasing index's owner of the questions outside the scope; passages own 1, 2, ... */
 export const OUTSIDE_OWNER = 0;
@@ -90,14 +91,17 @@ export class LanguageIndex {
     this.sentences = new DocumentSentences(this, wordsOf);
     // The words first (the phrasings come in indexPhrasings): how a phrasing is read depends on the
     // vocabulary and the joined words of every passage.
+    // The terms are counted in all at once (term-counts.ts); the maps are empty until then.
+    const counts = termCounts();
     for (const p of passages) {
       this.passages.set(p.id, p);
       this.enterTopic(p);
       this.countJoins(p, 1);
       const tokens = tokensOf(p);
-      this.count(tokens, 1);
-      this.words.add(this.takeSlot(p), fields(tokens));
+      counts.add(tokens.terms);
+      this.words.addTerms(this.takeSlot(p), fields(tokens));
     }
+    if (counts.writeInto(this.vocabulary, this.frequency)) this.vocabularyVersion += 1;
   }
 
   /** Builds the phrasing index, once the knowledge base reads words with this language's vocabulary. */
@@ -129,10 +133,11 @@ export class LanguageIndex {
 
   private count(tokens: Tokens, delta: number): void {
     // The terms of each part once: the terms of the parts joined are the union of theirs.
-    const headingAndAnswer = termSet([tokens.question, tokens.answer]);
+    const { terms } = tokens;
+    const headingAndAnswer = distinctTerms([terms.question, terms.answer]);
     if (countInto(this.vocabulary, headingAndAnswer, delta)) this.vocabularyVersion += 1;
     countInto(this.frequency, headingAndAnswer, delta);
-    countInto(this.frequency, termSet(tokens.alternates, headingAndAnswer), delta);
+    countInto(this.frequency, distinctTerms(terms.alternates, headingAndAnswer), delta);
   }
 
   /** Counts a passage's words written with a ZWNJ in or out (a change of them changes what words() reads). */
@@ -195,7 +200,7 @@ export class LanguageIndex {
     const tokens = tokensOf(passage);
     this.count(tokens, 1);
     const slot = this.takeSlot(passage);
-    this.words.add(slot, fields(tokens));
+    this.words.addTerms(slot, fields(tokens));
     this.phrasings.add(this.phrasingsOf(passage, slot));
   }
 }
@@ -203,18 +208,40 @@ export class LanguageIndex {
 /** A Persian word written in parts joined by ZWNJs. */
 const JOINED = /[\u0600-\u06FF]+(?:\u200C[\u0600-\u06FF]+)+/g;
 
-/** A passage's parts as tokens, each tokenised once for the counts and the word index. */
+/**
+ * A passage's parts as tokens, each tokenised once for the counts and the word index, and the
+ * search term of each token, looked up once for both (at a large start, the look-ups of a term per
+ * token were a tenth of the build).
+ */
 interface Tokens {
   question: string[];
   alternates: string[][];
   answer: string[];
+  terms: PartTerms;
 }
+
+const termsOf = (tokens: string[]): Term[] => tokens.map(searchTerm);
 
 function tokensOf(p: Passage): Tokens {
-  return { question: tokenize(p.question), alternates: p.alternates.map(tokenize), answer: tokenize(p.answer) };
+  const question = tokenize(p.question);
+  const alternates = p.alternates.map(tokenize);
+  const answer = tokenize(p.answer);
+  const terms = { question: termsOf(question), alternates: alternates.map(termsOf), answer: termsOf(answer) };
+  return { question, alternates, answer, terms };
 }
 
-/** A passage's two searched fields as tokens: its questions (heading and alternates), its answer. */
-function fields(tokens: Tokens): [string[], string[]] {
-  return [[...tokens.question, ...tokens.alternates.flat()], tokens.answer];
+/** The distinct terms of term lists, in order of first use, leaving out those in `besides` (termSet's, from the terms). */
+function distinctTerms(lists: readonly (readonly Term[])[], besides?: ReadonlySet<string>): Set<string> {
+  const distinct = new Set<string>();
+  for (const terms of lists) for (const term of terms) if (term !== null && !besides?.has(term)) distinct.add(term);
+  return distinct;
+}
+
+/** A passage's two searched fields: its questions (heading and alternates), its answer. */
+function fields(tokens: Tokens): [FieldTerms, FieldTerms] {
+  const questions = [...tokens.question, ...tokens.alternates.flat()];
+  return [
+    { length: new Set(questions).size, terms: [...tokens.terms.question, ...tokens.terms.alternates.flat()] },
+    { length: new Set(tokens.answer).size, terms: tokens.terms.answer },
+  ];
 }

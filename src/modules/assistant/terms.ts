@@ -1,7 +1,8 @@
 // Words as the knowledge base's index sees them: tokens of normalised text, stop words dropped,
 // a light English stemmer, and glued Persian and English endings stripped back to an indexed stem.
 import type { Locale } from '../../core/i18n.js';
-import { isPlainAscii, normalizeText } from './text.js';
+import { normalizeText } from './text.js';
+import { splitWords } from './word-split.js';
 
 // Endings tried, longest first, when a word of the query is not in the index (پولم -> پول).
 export const SUFFIXES: Record<Locale, string[]> = {
@@ -95,9 +96,7 @@ function stemEnglish(word: string): string {
 }
 
 export function tokenize(text: string): string[] {
-  const normal = normalizeText(text);
-  // Plain ASCII text's letters and digits are A-Z, a-z and 0-9, and a plain split finds them faster.
-  return normal.split(isPlainAscii(normal) ? /[^A-Za-z0-9]+/ : /[^\p{L}\p{N}]+/u).filter(Boolean);
+  return splitWords(normalizeText(text));
 }
 
 /** searchTerm's answers, remembered: the same few thousand words come again and again. */

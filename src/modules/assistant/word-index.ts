@@ -20,6 +20,12 @@ const MAX_FUZZY = 6;
 const FIELDS = ['question', 'answer'] as const;
 const BOOSTS = [2, 1];
 
+/** One field of a slot: how many distinct tokens it has (its length), and each token's processed term (null for none). */
+export interface FieldTerms {
+  length: number;
+  terms: readonly (string | null)[];
+}
+
 export interface WordQuery {
   /** Terms of length ≥ this also match the terms they start. */
   prefixFrom: number;
@@ -79,17 +85,24 @@ export class WordIndex {
 
   /** Indexes a slot's two fields, given as their tokens. */
   add(slot: number, fields: readonly [string[], string[]]): void {
+    const field = (tokens: string[]): FieldTerms => ({
+      length: new Set(tokens).size,
+      terms: tokens.map(this.processTerm),
+    });
+    this.addTerms(slot, [field(fields[0]), field(fields[1])]);
+  }
+
+  /** Indexes a slot's two fields, given as the processed term of each token (add()'s, looked up once by the caller). */
+  addTerms(slot: number, fields: readonly [FieldTerms, FieldTerms]): void {
     if (this.termsOfSlot[slot]) this.remove(slot);
     const held: number[][] = [];
     for (let field = 0; field < FIELDS.length; field += 1) {
-      const tokens = fields[field]!;
-      const length = new Set(tokens).size;
+      const { length, terms: processed } = fields[field]!;
       this.lengths[field]![slot] = length;
       this.average[field] = (this.average[field]! * this.documents + length) / (this.documents + 1);
       // How often each term occurs, by term number, in order of first occurrence.
       const terms: number[] = [];
-      for (const token of tokens) {
-        const term = this.processTerm(token);
+      for (const term of processed) {
         if (!term) continue;
         const id = this.termIds.get(term) ?? this.newTerm(term);
         if (id >= this.tally.length) this.tally = grown(this.tally, id);
