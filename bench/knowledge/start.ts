@@ -10,7 +10,6 @@
 // store, pinned to core 0 when taskset is there, and polls /health every 20 ms. Starts of two
 // checkouts alternate round by round, so a machine that slows down meanwhile slows both. Prints
 // every start, then per project the min-max and the server's CPU time at /health.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -80,40 +79,23 @@ async function fill(): Promise<void> {
 async function startOnce(dir: string): Promise<{ ms: number; cpuMs: number }> {
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-start-'));
   fs.cpSync(store, data, { recursive: true });
+  // The port is taken before the clock starts; /health is asked every 20 ms.
   const port = await freePort();
-  const [command, ...prefix] = [...serverCores(), process.execPath];
   const started = performance.now();
-  const child = spawn(command!, [...prefix, ...startFlags(dir), 'dist/server.js'], {
+  const server = await launchServer({
+    command: [...serverCores(), process.execPath, ...startFlags(dir), path.join(dir, 'dist', 'server.js')],
     cwd: dir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      DATA_DIR: data,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { DATA_DIR: data, NODE_ENV: 'production' },
+    port,
+    pollMs: 20,
+    output: 'stderr',
+    timeoutMs: 120_000,
   });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the server of ${dir} exited with ${child.exitCode}`);
-      if (performance.now() - started > 120_000)
-        throw new Error(`the server of ${dir} did not answer /health in 120 s`);
-      const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
-        (res) => res.status === 200,
-        () => false,
-      );
-      if (ok) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
     const ms = performance.now() - started;
-    return { ms, cpuMs: processCpuMicros(child.pid!) / 1000 };
+    return { ms, cpuMs: processCpuMicros(server.pid) / 1000 };
   } finally {
-    child.kill('SIGTERM');
-    await exited;
+    await server.stop();
     fs.rmSync(data, { recursive: true, force: true });
   }
 }

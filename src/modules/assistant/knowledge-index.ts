@@ -7,8 +7,9 @@ import type { Passage } from './knowledge-files.js';
 import { ANSWER_SENTENCE_WEIGHT, DocumentSentences, sentencesOf } from './document-sentences.js';
 import { PhrasingIndex } from './ngrams.js';
 import { searchTerm, tokenize } from './terms.js';
-import { type PartTerms, type Term, termCounts } from './term-counts.js';
-import { type FieldTerms, WordIndex } from './word-index.js';
+import { distinctTerms, fields, tokensOf, type Tokens } from './passage-tokens.js';
+import { termCounts } from './term-counts.js';
+import { WordIndex } from './word-index.js';
 
 /** The phrasing index's owner of the questions outside the scope; passages own 1, 2, ... */
 export const OUTSIDE_OWNER = 0;
@@ -207,41 +208,3 @@ export class LanguageIndex {
 
 /** A Persian word written in parts joined by ZWNJs. */
 const JOINED = /[\u0600-\u06FF]+(?:\u200C[\u0600-\u06FF]+)+/g;
-
-/**
- * A passage's parts as tokens, each tokenised once for the counts and the word index, and the
- * search term of each token, looked up once for both (at a large start, the look-ups of a term per
- * token were a tenth of the build).
- */
-interface Tokens {
-  question: string[];
-  alternates: string[][];
-  answer: string[];
-  terms: PartTerms;
-}
-
-const termsOf = (tokens: string[]): Term[] => tokens.map(searchTerm);
-
-function tokensOf(p: Passage): Tokens {
-  const question = tokenize(p.question);
-  const alternates = p.alternates.map(tokenize);
-  const answer = tokenize(p.answer);
-  const terms = { question: termsOf(question), alternates: alternates.map(termsOf), answer: termsOf(answer) };
-  return { question, alternates, answer, terms };
-}
-
-/** The distinct terms of term lists, in order of first use, leaving out those in `besides` (termSet's, from the terms). */
-function distinctTerms(lists: readonly (readonly Term[])[], besides?: ReadonlySet<string>): Set<string> {
-  const distinct = new Set<string>();
-  for (const terms of lists) for (const term of terms) if (term !== null && !besides?.has(term)) distinct.add(term);
-  return distinct;
-}
-
-/** A passage's two searched fields: its questions (heading and alternates), its answer. */
-function fields(tokens: Tokens): [FieldTerms, FieldTerms] {
-  const questions = [...tokens.question, ...tokens.alternates.flat()];
-  return [
-    { length: new Set(questions).size, terms: [...tokens.terms.question, ...tokens.terms.alternates.flat()] },
-    { length: new Set(tokens.answer).size, terms: tokens.terms.answer },
-  ];
-}

@@ -99,17 +99,39 @@ export function tokenize(text: string): string[] {
   return splitWords(normalizeText(text));
 }
 
-/** searchTerm's answers, remembered: the same few thousand words come again and again. */
-const TERMS = new Map<string, string | null>();
+// searchTerm's answers, remembered: the same few thousand words come again and again. Each token
+// remembered has a number, the same for the life of the process, so an index build can tell a
+// passage's distinct tokens apart by number instead of putting them in a set.
+const TOKEN_NUMBERS = new Map<string, number>();
+const TERM_OF_TOKEN: Array<string | null> = [];
 const REMEMBERED_TERMS = 100_000;
 
-export function searchTerm(token: string): string | null {
-  const known = TERMS.get(token);
-  if (known !== undefined) return known;
+function termOf(token: string): string | null {
   const stem = STOP_WORDS.has(token) ? null : stemEnglish(token);
-  const term = stem === null || STOP_WORDS.has(stem) ? null : stem;
-  if (TERMS.size < REMEMBERED_TERMS) TERMS.set(token, term);
-  return term;
+  return stem === null || STOP_WORDS.has(stem) ? null : stem;
+}
+
+/** A token's number (see above); -1 once as many tokens as are remembered have one. */
+export function tokenNumber(token: string): number {
+  const known = TOKEN_NUMBERS.get(token);
+  if (known !== undefined) return known;
+  if (TERM_OF_TOKEN.length >= REMEMBERED_TERMS) return -1;
+  const number = TERM_OF_TOKEN.length;
+  TOKEN_NUMBERS.set(token, number);
+  TERM_OF_TOKEN.push(termOf(token));
+  return number;
+}
+
+/** The search term of a numbered token (tokenNumber's number, not -1). */
+export const termOfNumber = (number: number): string | null => TERM_OF_TOKEN[number]!;
+
+/** How many tokens have a number: every number is below it. */
+export const numberedTokens = (): number => TERM_OF_TOKEN.length;
+
+/** A token's search term: its stem, or null for a stop word. */
+export function searchTerm(token: string): string | null {
+  const number = tokenNumber(token);
+  return number >= 0 ? TERM_OF_TOKEN[number]! : termOf(token);
 }
 
 /** The distinct search terms of token lists, in order of first use, leaving out those in `besides`. */
