@@ -6,9 +6,6 @@
 // --answers it also prints a digest of every answer the index gives to the evaluation's questions
 // (hits, scores and the signals of "I don't know"), before and after an edit of a few articles: two
 // versions of the index code that print the same digests answer every question the same way.
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import {
@@ -18,9 +15,9 @@ import {
   loadOutside,
   loadThesaurus,
 } from '../../src/modules/assistant/knowledge.js';
-import { understand } from '../../src/modules/assistant/understanding.js';
 import { documentSource } from '../../src/modules/kb-files/document-index.js';
 import { articleSource } from '../../src/modules/kb/knowledge-feed.js';
+import { answerDigest } from './answer-digest.js';
 import { articlePassages, documentPassages } from './corpus.js';
 
 const { values } = parseArgs({
@@ -61,34 +58,9 @@ out(
 );
 
 if (values.answers) {
-  // Every message of the evaluation's files but the sealed set: the last field of each line.
-  const dir = path.join(import.meta.dirname, '..', '..', 'eval', 'assistant');
-  const messages = fs
-    .readdirSync(dir)
-    .filter((name) => name.endsWith('.txt') && !name.startsWith('sealed.'))
-    .sort()
-    .flatMap((name) => fs.readFileSync(path.join(dir, name), 'utf8').split('\n'))
-    .map((line) => line.trim())
-    .filter((line) => line.includes(' | ') && !line.startsWith('#'))
-    .map((line) => line.slice(line.lastIndexOf(' | ') + 3));
   const digest = (label: string) => {
-    const hash = createHash('sha256');
-    for (const message of messages) {
-      const u = understand(knowledge, { message });
-      hash.update(JSON.stringify([u.language, u.weakMatch, u.via, u.passages.map((p) => p.id)]));
-      for (const lang of ['en', 'fa'] as const) {
-        const m = knowledge.match(message, lang, 5);
-        hash.update(
-          JSON.stringify([
-            m.known,
-            m.outside,
-            m.closest,
-            m.hits.map((h) => [h.passage.id, h.score, h.similarity, h.own]),
-          ]),
-        );
-      }
-    }
-    out(`answers ${label}: ${messages.length} messages, digest ${hash.digest('hex').slice(0, 16)}`);
+    const { messages, digest } = answerDigest(knowledge);
+    out(`answers ${label}: ${messages} messages, digest ${digest}`);
   };
   digest('after the build');
   // An edit of a few articles and a document, as the change log applies them.

@@ -8,12 +8,15 @@
 // turn from a fixed list of English, Persian and Finglish questions. No client is involved, so there
 // is no ceiling; CPU time per message is the figure that depends least on what else the machine runs.
 // --each: then, per message of the list, its mean CPU time over M / 8 runs of it alone.
+// --answers: first the digest of every answer the one build gives (answer-digest.ts), before any
+// message is timed: two versions of the index code with the same digest answer alike.
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { DEFAULT_RANKING, KnowledgeBase, loadOutside, loadThesaurus } from '../../src/modules/assistant/knowledge.js';
 import { understand } from '../../src/modules/assistant/understanding.js';
 import { percentile } from '../../src/core/percentile.js';
 import { fullCollection } from '../lib/proc.js';
+import { answerDigest } from './answer-digest.js';
 import { passagesOfSize, SIZE_OPTIONS, sizeOf } from './corpus.js';
 
 const MESSAGES = [
@@ -27,7 +30,9 @@ const MESSAGES = [
   'salam, chetori pool varis konam?',
 ];
 
-const { values } = parseArgs({ options: { ...SIZE_OPTIONS, messages: { type: 'string' }, each: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { ...SIZE_OPTIONS, messages: { type: 'string' }, each: { type: 'boolean' }, answers: { type: 'boolean' } },
+});
 const { perLanguage, documents, pages } = sizeOf(values);
 const messages = Number(values.messages ?? 2000);
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -49,6 +54,11 @@ out(
     `${wall.toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU; ` +
     `heap held +${((process.memoryUsage().heapUsed - heapBefore) / 2 ** 20).toFixed(0)} MB after a full collection`,
 );
+
+if (values.answers) {
+  const { messages: count, digest } = answerDigest(knowledge);
+  out(`answers of the one build: ${count} messages, digest ${digest}`);
+}
 
 // A first round unmeasured: the first search weighs what the build left to weigh, and the code warms.
 for (const message of MESSAGES) understand(knowledge, { message });
