@@ -6,6 +6,7 @@
 // stands for a crash.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './ports.js';
 import { waitFor } from './wait.js';
@@ -61,6 +62,8 @@ export interface ServerProcess {
   stop(graceMs?: number): Promise<number | string | null>;
   /** SIGKILL unless the process has already exited; resolves once it has. */
   kill(): Promise<void>;
+  /** Milliseconds from the spawn to the first 200 from /health (a build check before the spawn not included). */
+  readyMs: number;
 }
 
 /** Builds dist/ when it is older than src/ (scripts/build.mjs --if-stale). */
@@ -158,6 +161,7 @@ function spawnServer(options: LaunchOptions, port: number): ServerProcess {
       if (alive()) child.kill('SIGKILL');
       await exited;
     },
+    readyMs: Number.NaN,
   };
 }
 
@@ -169,7 +173,9 @@ function spawnServer(options: LaunchOptions, port: number): ServerProcess {
 export async function launchServer(options: LaunchOptions = {}): Promise<ServerProcess> {
   if (options.entry === 'built' && !options.command) ensureBuilt();
   for (let attempt = 1; ; attempt++) {
-    const server = spawnServer(options, options.port ?? (await freePort()));
+    const port = options.port ?? (await freePort());
+    const spawnedAt = performance.now();
+    const server = spawnServer(options, port);
     let gone = false;
     void server.exited.then(() => (gone = true));
     const state = await waitFor(
@@ -183,7 +189,10 @@ export async function launchServer(options: LaunchOptions = {}): Promise<ServerP
       options.timeoutMs ?? 90_000,
       options.pollMs ?? 150,
     ).catch(() => 'silent');
-    if (state === 'up') return server;
+    if (state === 'up') {
+      server.readyMs = performance.now() - spawnedAt;
+      return server;
+    }
     await server.kill();
     const portTaken = state === 'exited' && /EADDRINUSE/.test(server.output());
     if (portTaken && options.port === undefined && attempt < 5) continue;

@@ -52,6 +52,8 @@ export interface ServerProcess {
   url: string;
   pid: number;
   placement: string;
+  /** Milliseconds from the spawn to /health (harness/server.ts). */
+  readyMs: number;
   close(): Promise<void>;
   /** The database, for a second instance on it. */
   scratch: ScratchDatabase;
@@ -107,6 +109,8 @@ export async function startServerProcess(
       env: { ...scratch.env, ...passedSettings(), ...env },
       output: options.discardStdout ? 'stderr' : 'inherit',
       timeoutMs: 120_000,
+      // Often enough for a start's time (readyMs) to be read to 20 ms.
+      pollMs: 20,
     });
   } catch (error) {
     await close();
@@ -121,6 +125,7 @@ export async function startServerProcess(
     url: server.url,
     pid: server.pid,
     placement: placement + pool,
+    readyMs: server.readyMs,
     scratch,
     close: () => close(server),
   };
