@@ -5,6 +5,9 @@
 // articles per language written as an editor's would be, and D generated PDFs of P pages uploaded
 // to a server of this checkout and read by its extraction worker, as `npm run bench -- knowledge`
 // does (defaults 2,000, 50, 100). Without --fill, DIR holds a store made so.
+// With DATABASE_URL set (postgres://...), --fill makes the store in a new schema of that database,
+// kept after the run: DIR then holds the DATA_DIR and postgres.json naming the schema, and each start
+// reads that schema (a start only reads the store, so the schema is not copied).
 // Each round then starts, in turn, `node <npm start's node flags> dist/server.js` of each project
 // (this checkout when no --project is given; `npm run build` in each first) on a fresh copy of the
 // store, pinned to core 0 when taskset is there, and polls /health every 20 ms. Starts of two
@@ -48,11 +51,15 @@ for (const dir of projects)
   if (!fs.existsSync(path.join(dir, 'dist', 'server.js')))
     fail(`${dir} has no dist/server.js: run npm run build there`);
 
+/** Where a PostgreSQL store's schema is named, in the store's folder. */
+const PG_FILE = 'postgres.json';
+
 /** Fills a new store in `store`: the articles through this process's connection, the PDFs through a server. */
 async function fill(): Promise<void> {
   if (fs.existsSync(store)) fail(`${store} exists already: --fill makes a new store`);
   const size = sizeOf(values);
-  const scratch = await scratchDatabase({ dialect: 'sqlite', label: 'start' });
+  const url = process.env.DATABASE_URL || undefined;
+  const scratch = await scratchDatabase({ dialect: url ? 'postgres' : 'sqlite', url, label: 'kbstart' });
   try {
     const server = await launchServer({ entry: 'built', env: scratch.env, output: 'stderr', timeoutMs: 120_000 });
     try {
@@ -68,11 +75,30 @@ async function fill(): Promise<void> {
     } finally {
       await server.stop();
     }
+    if (scratch.schema) {
+      // The schema stays: the starts read it.
+      await scratch.handle.close();
+      fs.cpSync(scratch.dataDir, store, { recursive: true });
+      fs.writeFileSync(path.join(store, PG_FILE), JSON.stringify({ url, schema: scratch.schema }));
+      fs.rmSync(scratch.dataDir, { recursive: true, force: true });
+      out(`store kept in ${store} and the schema ${scratch.schema} of ${url}`);
+      return;
+    }
     await scratch.handle.db.destroy();
     fs.cpSync(scratch.dataDir, store, { recursive: true });
-  } finally {
+  } catch (error) {
     await scratch.destroy();
+    throw error;
   }
+  await scratch.destroy();
+}
+
+/** The environment naming a PostgreSQL store's schema, or SQLite's (the file in DATA_DIR). */
+function databaseEnv(): Record<string, string> {
+  const file = path.join(store, PG_FILE);
+  if (!fs.existsSync(file)) return { DATABASE_URL: '' };
+  const { url, schema } = JSON.parse(fs.readFileSync(file, 'utf8')) as { url: string; schema: string };
+  return { DATABASE_URL: url, PGOPTIONS: `-c search_path=${schema}` };
 }
 
 /** One start of a project's built server on a copy of the store: ms to /health, and its CPU ms by then. */
@@ -84,7 +110,7 @@ async function startOnce(dir: string): Promise<{ ms: number; cpuMs: number }> {
   const server = await launchServer({
     command: [...serverCores(), process.execPath, ...startFlags(dir), path.join(dir, 'dist', 'server.js')],
     cwd: dir,
-    env: { DATA_DIR: data, NODE_ENV: 'production' },
+    env: { DATA_DIR: data, NODE_ENV: 'production', ...databaseEnv() },
     port,
     pollMs: 20,
     output: 'stderr',
@@ -99,7 +125,8 @@ async function startOnce(dir: string): Promise<{ ms: number; cpuMs: number }> {
 }
 
 if (values.fill) await fill();
-else if (!fs.existsSync(path.join(store, 'platform.sqlite'))) fail(`${store} holds no store: make one with --fill`);
+else if (!fs.existsSync(path.join(store, 'platform.sqlite')) && !fs.existsSync(path.join(store, PG_FILE)))
+  fail(`${store} holds no store: make one with --fill`);
 const figures = new Map(projects.map((dir) => [dir, [] as Array<{ ms: number; cpuMs: number }>]));
 for (let round = 1; round <= rounds; round += 1)
   for (const dir of projects) {
