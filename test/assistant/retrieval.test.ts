@@ -227,11 +227,17 @@ describe('subjects the help never covers', () => {
     expect(namesOutsideSubject('داورها چی رو بررسی میکنن؟', fa)).toBe(false);
   });
 
-  it('reads a question of up to twenty words for a subject', () => {
+  it('reads a question of up to twenty-five words for a subject, and not a longer story', () => {
     const tokens = passage('en', 'What is an access token?', 'A token lets a script act for you.');
     const question = 'how many requests per minute can a script send with my token before you block it';
     expect(question.split(' ').length).toBe(16);
     expect(namesOutsideSubject(question, tokens)).toBe(true);
+    // A question with a clause around it still names its subject.
+    const longer =
+      'do i have to pay the tax on my profit from the script myself or is it already taken out before it reaches my account';
+    expect(longer.split(' ').length).toBe(25);
+    expect(namesOutsideSubject(longer, tokens)).toBe(true);
+    expect(namesOutsideSubject(`so ${longer}`, tokens)).toBe(false);
   });
 
   it('names services the product does not have', () => {

@@ -67,7 +67,7 @@ const OUTSIDE_SUBJECTS: Record<Locale, string[][]> = {
 // Persian endings a subject's last word may carry (کارمزدش, وامشون); not ی, which makes another word of some.
 const SUBJECT_ENDINGS = ['', 'ش', 'م', 'ت', 'ها', 'های', 'شو', 'مو', 'تو', 'شون', 'مون', 'تون', 'و', 'رو'];
 /** Messages longer than this tell a story, where a subject is often only mentioned in passing. */
-const SUBJECT_WORDS = 20;
+const SUBJECT_WORDS = 25;
 const passageWords = new WeakMap<Passage, string>();
 
 /** Per language: the subjects by their first word (a subject of one word: the word without an ending). */

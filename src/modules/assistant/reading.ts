@@ -75,7 +75,7 @@ export const DEFAULT_READING: Reading = {
   pageCredit: 0.25,
   followCredit: 0.4,
   shortWords: 6,
-  partConfidence: 0.5,
+  partConfidence: 0.45,
   englishWeight: 0.3,
   askedWeight: 0.4,
   contextOutside: 0.25,
