@@ -46,8 +46,11 @@ export async function bundleServer(outDir) {
     .readdirSync(path.join(src, 'db', 'migrations'))
     .filter((file) => /^\d{12}_[a-z0-9_]+\.ts$/.test(file))
     .map((file) => path.join(src, 'db', 'migrations', file));
-  // Loaded by path in a worker thread (src/modules/kb-files/extraction.ts).
-  const workers = [path.join(src, 'modules', 'kb-files', 'extract-worker.ts')];
+  // Loaded by path in a worker thread (src/modules/kb-files/extraction.ts, src/db/checkpointer.ts).
+  const workers = [
+    path.join(src, 'modules', 'kb-files', 'extract-worker.ts'),
+    path.join(src, 'db', 'checkpoint-worker.ts'),
+  ];
   const result = await esbuild.build({
     entryPoints: [path.join(src, 'server.ts'), path.join(src, 'cli.ts'), ...workers, ...migrations],
     outdir: outDir,

@@ -199,6 +199,8 @@ const settings = {
   DATABASE_POOL_SIZE: integer(10, 1, 200),
   /** PostgreSQL statement_timeout of every connection; a statement running longer is cancelled (503). 0 = none. */
   DATABASE_STATEMENT_TIMEOUT_MS: integer(5_000, 0, 600_000),
+  /** SQLite: how often a worker thread checkpoints the WAL (db/checkpointer.ts); 0 = in the committing request, as SQLite does by default. */
+  SQLITE_CHECKPOINT_MS: integer(100, 0, 60_000),
   /** Unset: attachments under DATA_DIR/attachments; s3://bucket[/prefix]: an S3-protocol bucket (modules/tickets/storage/s3.ts). */
   STORAGE_URL: storageUrl,
   /** An S3-protocol server other than AWS (MinIO, Ceph RGW, R2…); set: path-style addressing. */

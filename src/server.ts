@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDatabase, describeDatabase, type DatabaseHandle } from './db/index.js';
 import { loadEnvFile } from './env-file.js';
 import { migrateToLatest } from './db/migrate.js';
+import { startWalCheckpointer, type WalCheckpointer } from './db/checkpointer.js';
 import { ProviderConfigError } from './modules/assistant/providers/index.js';
 import { WelcomeConfigError } from './modules/assistant/welcome.js';
 
@@ -63,10 +64,12 @@ async function start(): Promise<void> {
     fail(isConfigProblem(error) ? `configuration error: ${firstLine(error)}` : `cannot start: ${firstLine(error)}`);
   }
   // The database closes after the app: its background workers (mail outbox, geo watcher) stop first.
+  let checkpointer: WalCheckpointer | undefined;
   const closeAll = async () => {
     try {
       await app.close();
     } finally {
+      await checkpointer?.stop();
       await database.close();
     }
   };
@@ -125,6 +128,30 @@ async function start(): Promise<void> {
   } catch (error) {
     await closeAll().catch(() => {});
     fail(`cannot listen on ${config.HOST}:${config.PORT}: ${firstLine(error)}`);
+  }
+  checkpointer = await checkpointInWorker(app, config, database);
+}
+
+/** SQLite: the WAL checkpointed by a worker thread, started once the port is open; without it, as SQLite does. */
+async function checkpointInWorker(
+  app: FastifyInstance,
+  config: Config,
+  database: DatabaseHandle,
+): Promise<WalCheckpointer | undefined> {
+  if (!database.sqliteFile || !database.pragma || config.SQLITE_CHECKPOINT_MS === 0) return undefined;
+  try {
+    const checkpointer = await startWalCheckpointer({
+      file: database.sqliteFile,
+      pragma: database.pragma,
+      intervalMs: config.SQLITE_CHECKPOINT_MS,
+      onFailure: (error) =>
+        app.log.warn({ err: error }, 'sqlite: the checkpoint worker failed; commits checkpoint the WAL again'),
+    });
+    app.log.info({ intervalMs: config.SQLITE_CHECKPOINT_MS }, 'sqlite: the WAL is checkpointed by a worker thread');
+    return checkpointer;
+  } catch (error) {
+    app.log.warn({ err: error }, 'sqlite: no checkpoint worker; commits checkpoint the WAL');
+    return undefined;
   }
 }
 

@@ -28,6 +28,8 @@ export interface DatabaseHandle {
   sqliteFile?: string;
   /** The PostgreSQL pool (for its metrics); undefined on SQLite. */
   pool?: pg.Pool;
+  /** SQLite only: runs a pragma on the connection (db/checkpointer.ts). */
+  pragma?: (source: string) => unknown;
   close(): Promise<void>;
 }
 
@@ -113,7 +115,13 @@ export function createDatabase(config: Config, options: DatabaseOptions = {}): D
   // statement was slower for it). Large sorts then use memory instead of spilling.
   sqlite.pragma('temp_store = MEMORY');
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', sqliteFile: file, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    sqliteFile: file,
+    pragma: (source) => sqlite.pragma(source),
+    close: () => db.destroy(),
+  };
 }
 
 /**

@@ -2,8 +2,10 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../../src/config.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
+import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/app.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { launchServer, runServerUntilExit } from '../../harness/server.js';
+import { waitFor } from '../../harness/wait.js';
 
 describe('configuration', () => {
   it('gives the documented defaults', () => {
@@ -19,6 +21,7 @@ describe('configuration', () => {
     expect(config.PUBLIC_URL).toBeUndefined();
     expect(config.CONSOLE_SESSION_IDLE_MINUTES).toBe(60);
     expect(config.CONSOLE_SESSION_MAX_HOURS).toBe(12);
+    expect(config.SQLITE_CHECKPOINT_MS).toBe(100);
     expect(loadConfig({ PUBLIC_URL: 'https://api.example.com/' }).PUBLIC_URL).toBe('https://api.example.com');
   });
 
@@ -36,6 +39,7 @@ describe('configuration', () => {
     ['PUBLIC_URL', 'ftp://x', 'PUBLIC_URL must be an http:// or https:// origin'],
     ['CONSOLE_SESSION_IDLE_MINUTES', '1', 'CONSOLE_SESSION_IDLE_MINUTES must be a whole number from 5 to 1440'],
     ['CONSOLE_SESSION_MAX_HOURS', '0', 'CONSOLE_SESSION_MAX_HOURS must be a whole number from 1 to 720'],
+    ['SQLITE_CHECKPOINT_MS', '-5', 'SQLITE_CHECKPOINT_MS must be a whole number from 0 to 60000'],
   ])('rejects %s=%s naming the variable and the expected form', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
@@ -89,5 +93,22 @@ describe('server process', () => {
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     await expect(fetch(`${server.url}/health`)).rejects.toThrow();
+  }, 120_000);
+
+  it('on SQLite checkpoints the WAL from a worker thread once listening (none when SQLITE_CHECKPOINT_MS=0), and still exits 0', async () => {
+    const line = 'sqlite: the WAL is checkpointed by a worker thread';
+    for (const [setting, expected] of [
+      ['100', testDialect === 'sqlite'],
+      ['0', false],
+    ] as const) {
+      const server = await launchServer({ env: { ...t.env, LOG_LEVEL: 'info', SQLITE_CHECKPOINT_MS: setting } });
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+      // The worker starts after the port opens: its line follows within moments, or never.
+      if (expected) await waitFor('the checkpoint worker', async () => server.output().includes(line), 20_000, 50);
+      else await sleep(2_000);
+      expect(server.output().includes(line), `SQLITE_CHECKPOINT_MS=${setting}`).toBe(expected);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
   }, 120_000);
 });
