@@ -213,11 +213,8 @@ const settings = {
   /** Prefix of every Redis key, so several deployments (or test runs) can share one Redis. */
   REDIS_KEY_PREFIX: text('platform-api:'),
   APP_URL: httpUrlWithDefault('http://localhost:5173'),
-  /**
-   * This service's own origin as browsers reach it (https://api.example.com): console sign-in
-   * links are built on it, and a console request's Origin must equal it. Unset: http://HOST:PORT
-   * for links, and the request's own origin for the Origin check.
-   */
+  /** This service's origin as browsers reach it (https://api.example.com): console sign-in links are built on it, and a
+   * console request's Origin must equal it. Unset: http://HOST:PORT for links, the request's own origin for the check. */
   PUBLIC_URL: publicOrigin,
   /** A console session ends after this many minutes without a request. */
   CONSOLE_SESSION_IDLE_MINUTES: integer(60, 5, 1440),

@@ -85,7 +85,10 @@ export function startWalCheckpointer(options: CheckpointerOptions): Promise<WalC
       if (stopped) return;
       stopped = true;
       void worker.terminate();
-      if (!started) return reject(error);
+      if (!started) {
+        reject(error);
+        return;
+      }
       restore();
       options.onFailure?.(error);
     }
