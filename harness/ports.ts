@@ -7,11 +7,37 @@ import net from 'node:net';
 
 const handedOut = new Set<number>();
 
+/**
+ * PORT_RANGE=first-last: the ports are taken from that range only (a machine shared with other
+ * work), each probed in turn from a random place in it; unset, the operating system chooses.
+ */
+const range = /^(\d+)-(\d+)$/.exec(process.env.PORT_RANGE ?? '');
+
 function probe(): Promise<number> {
+  if (range) return probeRange(Number(range[1]), Number(range[2]));
+  return bind(0);
+}
+
+async function probeRange(first: number, last: number): Promise<number> {
+  const size = last - first + 1;
+  const offset = Math.floor(Math.random() * size);
+  for (let i = 0; i < size; i += 1) {
+    const port = first + ((offset + i) % size);
+    if (handedOut.has(port)) continue;
+    try {
+      return await bind(port);
+    } catch {
+      // Taken: the next one.
+    }
+  }
+  throw new Error(`no free port left in PORT_RANGE ${first}-${last}`);
+}
+
+function bind(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });

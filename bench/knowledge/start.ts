@@ -1,6 +1,6 @@
 // The start of an instance on a store of the knowledge benchmark's size, from spawn to /health:
 //   npx tsx bench/knowledge/start.ts --store DIR [--fill] [--rounds N] [--project DIR]...
-//                                    [--articles N] [--documents D] [--pages P]
+//                                    [--articles N] [--documents D] [--pages P] [--warm]
 // --fill first makes the store in DIR (a SQLite DATA_DIR; DIR must not exist yet): N generated
 // articles per language written as an editor's would be, and D generated PDFs of P pages uploaded
 // to a server of this checkout and read by its extraction worker, as `npm run bench -- knowledge`
@@ -13,6 +13,9 @@
 // store, pinned to core 0 when taskset is there, and polls /health every 20 ms. Starts of two
 // checkouts alternate round by round, so a machine that slows down meanwhile slows both. Prints
 // every start, then per project the min-max and the server's CPU time at /health.
+// --warm: each measured start is the second on its copy: a first start, not measured, runs until
+// it has kept its index in the copy's DATA_DIR (knowledge-index.bin), so the measured one reads it
+// instead of building (a checkout that keeps no index is stopped once /health answers, and builds).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,6 +37,7 @@ const { values } = parseArgs({
     fill: { type: 'boolean' },
     rounds: { type: 'string' },
     project: { type: 'string', multiple: true },
+    warm: { type: 'boolean' },
   },
 });
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -101,13 +105,14 @@ function databaseEnv(): Record<string, string> {
   return { DATABASE_URL: url, PGOPTIONS: `-c search_path=${schema}` };
 }
 
-/** One start of a project's built server on a copy of the store: ms to /health, and its CPU ms by then. */
-async function startOnce(dir: string): Promise<{ ms: number; cpuMs: number }> {
-  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-start-'));
-  fs.cpSync(store, data, { recursive: true });
+/** The file a start keeps its index in (src/modules/kb/index-snapshot.ts), in its DATA_DIR. */
+const KEPT_INDEX = 'knowledge-index.bin';
+
+/** A project's built server started on a DATA_DIR, once /health answers. */
+async function launch(dir: string, data: string) {
   // From the spawn to /health, asked every 20 ms (the launcher's readyMs).
   const port = await freePort();
-  const server = await launchServer({
+  return launchServer({
     command: [...serverCores(), process.execPath, ...startFlags(dir), path.join(dir, 'dist', 'server.js')],
     cwd: dir,
     env: { DATA_DIR: data, NODE_ENV: 'production', ...databaseEnv() },
@@ -116,6 +121,30 @@ async function startOnce(dir: string): Promise<{ ms: number; cpuMs: number }> {
     output: 'stderr',
     timeoutMs: 120_000,
   });
+}
+
+/** --warm: a start, not measured, on the copy, stopped once it has kept its index there (at most 60 s). */
+async function warmUp(dir: string, data: string): Promise<void> {
+  const server = await launch(dir, data);
+  try {
+    const keeps = fs.existsSync(path.join(dir, 'src', 'modules', 'kb', 'index-snapshot.ts'));
+    const until = performance.now() + 60_000;
+    while (keeps && !fs.existsSync(path.join(data, KEPT_INDEX)) && performance.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    if (keeps && !fs.existsSync(path.join(data, KEPT_INDEX))) fail(`${dir} kept no index within 60 s`);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** One start of a project's built server on a copy of the store: ms to /health, and its CPU ms by then. */
+async function startOnce(dir: string): Promise<{ ms: number; cpuMs: number }> {
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-start-'));
+  fs.cpSync(store, data, { recursive: true });
+  // A kept index of the store's folder itself is not the copy's to read (--warm makes its own).
+  fs.rmSync(path.join(data, KEPT_INDEX), { force: true });
+  if (values.warm) await warmUp(dir, data);
+  const server = await launch(dir, data);
   try {
     return { ms: server.readyMs, cpuMs: processCpuMicros(server.pid) / 1000 };
   } finally {
@@ -133,7 +162,7 @@ for (let round = 1; round <= rounds; round += 1)
     const figure = await startOnce(dir);
     figures.get(dir)!.push(figure);
     out(
-      `round ${round}, ${dir}: /health after ${figure.ms.toFixed(0)} ms, ${figure.cpuMs.toFixed(0)} ms of server CPU`,
+      `round ${round}, ${dir}${values.warm ? ' (warm)' : ''}: /health after ${figure.ms.toFixed(0)} ms, ${figure.cpuMs.toFixed(0)} ms of server CPU`,
     );
   }
 const range = (numbers: number[]) => `${Math.min(...numbers).toFixed(0)}–${Math.max(...numbers).toFixed(0)} ms`;

@@ -71,19 +71,22 @@ export async function documentSources(
 }
 
 export class DocumentIndex {
-  /** Per indexed file: its version. */
+  /** Per indexed file: its version (the map given, kept in step: a kept index writes it, kb/index-snapshot.ts). */
   private readonly held: Map<number, string>;
   private running: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
 
-  /** held: the files the knowledge base was built with and their versions (documentSources). */
+  /**
+   * held: the files the knowledge base holds and their versions (documentSources, or a kept
+   * index's), updated in place as the index follows the database.
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly knowledge: PassageSource,
-    held: ReadonlyMap<number, string> = new Map(),
+    held: Map<number, string> = new Map(),
   ) {
-    this.held = new Map(held);
+    this.held = held;
   }
 
   /** Brings the index up to date with the database; calls that overlap share one pass plus one more. */

@@ -13,8 +13,10 @@ import {
   KnowledgeBase,
   loadOutside,
   loadThesaurus,
+  type Outside,
   type Passage,
   type PassageSource,
+  type Thesaurus,
 } from '../assistant/knowledge.js';
 import { changesAfter, countArticles, lastChange, publishedArticles, type ArticleRecord } from './repository.js';
 import type { ArticleLang } from './tables.js';
@@ -50,6 +52,14 @@ export async function seedWhenEmpty(db: Kysely<Database>, dir = DEFAULT_KNOWLEDG
   }
 }
 
+/** What an index is built with besides the passages (the key of a kept index hashes it: index-snapshot.ts). */
+export interface IndexInputs {
+  thesaurus: Thesaurus;
+  outside: Outside;
+}
+
+export const indexInputs = (): IndexInputs => ({ thesaurus: loadThesaurus(), outside: loadOutside() });
+
 /**
  * The store's published articles indexed, with the passages of further sources (the uploaded
  * documents) in the same build, and the last change already in that index.
@@ -57,6 +67,7 @@ export async function seedWhenEmpty(db: Kysely<Database>, dir = DEFAULT_KNOWLEDG
 export async function knowledgeFromStore(
   db: Kysely<Database>,
   more: Array<{ source: string; passages: Passage[] }> = [],
+  inputs: IndexInputs = indexInputs(),
 ): Promise<{ knowledge: KnowledgeBase; seen: number; buildMs: number }> {
   await seedWhenEmpty(db);
   // Read before the articles: a change made while they are read is applied again, never missed.
@@ -68,9 +79,9 @@ export async function knowledgeFromStore(
   const started = performance.now();
   const knowledge = new KnowledgeBase(
     passages,
-    loadThesaurus(),
+    inputs.thesaurus,
     DEFAULT_RANKING,
-    loadOutside(),
+    inputs.outside,
     (p) => sourceOf.get(p) ?? articleSource(p.id, p.lang),
   );
   return { knowledge, seen, buildMs: performance.now() - started };
