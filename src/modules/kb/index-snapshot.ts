@@ -130,11 +130,20 @@ export function snapshotBytes(key: string, snapshot: IndexSnapshot): Buffer {
   return Buffer.concat([MAGIC, length, json, payload]);
 }
 
-/** Writes the bytes beside the file and renames them over it: a reader sees the old file or the new. */
+/**
+ * Writes the bytes beside the file, on disk before they are renamed over it: a reader sees the old
+ * file or the new, also after a crash.
+ */
 export async function writeSnapshotFile(file: string, bytes: Buffer): Promise<void> {
   const temporary = `${file}.${process.pid}.tmp`;
   try {
-    await fs.promises.writeFile(temporary, bytes);
+    const handle = await fs.promises.open(temporary, 'w');
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await fs.promises.rename(temporary, file);
   } catch (error) {
     await fs.promises.rm(temporary, { force: true });
