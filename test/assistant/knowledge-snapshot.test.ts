@@ -57,7 +57,9 @@ const understood = (knowledge: KnowledgeBase) =>
 /** The same edits, as the change log and the document index make them. */
 function edit(knowledge: KnowledgeBase): void {
   for (const p of articles.slice(-8, -3))
-    knowledge.add(articleSource(p.id, p.lang), [{ ...p, question: `${p.question} edited`, answer: `${p.answer} More.` }]);
+    knowledge.add(articleSource(p.id, p.lang), [
+      { ...p, question: `${p.question} edited`, answer: `${p.answer} More.` },
+    ]);
   const fa = articles.find((p) => p.lang === 'fa')!;
   knowledge.add(articleSource('added.one', 'fa'), [
     { ...fa, id: 'added.one', question: 'بازگشت وجه سرمایه گذاری لغو شده کی انجام میشود؟' },
@@ -65,7 +67,10 @@ function edit(knowledge: KnowledgeBase): void {
   knowledge.remove(articleSource(articles.at(-1)!.id, articles.at(-1)!.lang));
   knowledge.remove(documentSource(files[0]!.id));
   const [moved] = documentPassages(1, 3);
-  knowledge.add(documentSource(999), moved!.passages.map((p) => ({ ...p, id: `file-999.${p.id}` })));
+  knowledge.add(
+    documentSource(999),
+    moved!.passages.map((p) => ({ ...p, id: `file-999.${p.id}` })),
+  );
 }
 
 describe('a knowledge base written and read back', () => {
@@ -79,7 +84,9 @@ describe('a knowledge base written and read back', () => {
     edit(restored);
     expect(answerDigest(restored)).toEqual(answerDigest(original));
     expect(understood(restored)).toEqual(understood(original));
-    expect(restored.passages.map((p) => `${p.lang}:${p.id}`)).toEqual(original.passages.map((p) => `${p.lang}:${p.id}`));
+    expect(restored.passages.map((p) => `${p.lang}:${p.id}`)).toEqual(
+      original.passages.map((p) => `${p.lang}:${p.id}`),
+    );
   }, 120_000);
 
   it('answers alike when written after searches and edits (its caches written or made again)', () => {
