@@ -12,23 +12,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
-import { type Kysely, sql } from 'kysely';
-import { isPostgres } from '../../db/schema-helpers.js';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { codeDir, projectRoot } from '../../paths.js';
 import type { KnowledgeBase } from '../assistant/knowledge.js';
 import { knowledgeBytes, knowledgeFromBytes } from '../assistant/knowledge-snapshot.js';
+import { type ChangeMark, changeMark, storeIdentity } from './snapshot-query.js';
+
+export { type ChangeMark, changeMark, storeIdentity } from './snapshot-query.js';
 
 export const SNAPSHOT_FILE = 'knowledge-index.bin';
 /** Changes whenever what the file holds, or how, changes. */
 const FORMAT = 1;
 const MAGIC = Buffer.from('platform-api knowledge index\n');
-
-/** The last article change an index holds: its id in the log and the row (0 and null before any). */
-export interface ChangeMark {
-  seen: number;
-  row: { key: string; lang: string; created_at: string } | null;
-}
 
 export interface IndexSnapshot {
   knowledge: KnowledgeBase;
@@ -78,39 +74,11 @@ export function codeIdentity(): string {
   return code;
 }
 
-/** The store's identity (see the header); throws when it has no migration table. */
-export async function storeIdentity(db: Kysely<Database>): Promise<string> {
-  const parts: unknown[] = [isPostgres(db) ? 'postgres' : 'sqlite'];
-  if (isPostgres(db)) {
-    const { rows } = await sql<{ d: string; s: string }>`select current_database() as d, current_schema() as s`.execute(
-      db,
-    );
-    parts.push(rows[0]);
-  }
-  const { rows } = await sql<{ name: string; timestamp: unknown }>`
-    select name, timestamp from kysely_migration order by name`.execute(db);
-  parts.push(rows.map((r) => [r.name, String(r.timestamp)]));
-  return JSON.stringify(parts);
-}
-
 /** The key a snapshot is read under: everything the index is made from but the passages. */
 export async function snapshotKey(db: Kysely<Database>, inputs: unknown): Promise<string> {
   return createHash('sha256')
     .update(JSON.stringify([FORMAT, codeIdentity(), inputs, await storeIdentity(db)]))
     .digest('hex');
-}
-
-/** The change log's row of an id (null for 0 or an id the log does not hold). */
-export async function changeMark(db: Kysely<Database>, seen: number): Promise<ChangeMark> {
-  if (seen === 0) return { seen, row: null };
-  const row = await db
-    .selectFrom('kb_changes')
-    .select(['key', 'lang', 'created_at'])
-    .where('id', '=', seen)
-    .executeTakeFirst();
-  const at = row?.created_at as unknown;
-  const created = at instanceof Date ? at.toISOString() : String(at);
-  return { seen, row: row ? { key: row.key, lang: row.lang, created_at: created } : null };
 }
 
 /** The snapshot as bytes: synchronous, so the index, the change and the versions are of one moment. */
