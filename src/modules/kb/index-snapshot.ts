@@ -145,6 +145,7 @@ export async function readSnapshotFile(
     const start = MAGIC.length + 4 + length;
     header = JSON.parse(bytes.subarray(MAGIC.length + 4, start).toString('utf8')) as Header;
     if (header.format !== FORMAT || header.key !== key) return { refused: 'key' };
+    if (!Number.isSafeInteger(header.change?.seen) || !Array.isArray(header.held)) return { refused: 'damaged' };
     payload = bytes.subarray(start);
     if (payload.length !== header.bytes || crc32(payload) !== header.crc) return { refused: 'damaged' };
   } catch (error) {
