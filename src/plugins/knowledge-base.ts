@@ -33,10 +33,9 @@ export default fp(
     app.decorate('knowledgeWatch', watch);
     app.decorate('knowledgeDocuments', start.held);
     app.addHook('onReady', async () => watch.start());
-    app.addHook('onListen', async () => keeper.schedule());
     app.addHook('onClose', async () => {
-      await keeper.stop();
       await watch.stop();
+      await keeper.keep();
     });
   },
   { name: 'knowledge-base', dependencies: ['deps'] },

@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   changeMark,
+  MAX_CATCH_UP,
   readSnapshotFile,
   SNAPSHOT_FILE,
   snapshotBytes,
@@ -16,6 +17,7 @@ import {
 } from '../../src/modules/kb/index-snapshot.js';
 import { indexAtStart } from '../../src/modules/kb/kept-index.js';
 import { createArticle } from '../../src/modules/kb/service.js';
+import { nowIso } from '../../src/db/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
 
 let database: TestDatabase;
@@ -122,5 +124,22 @@ describe('the index kept between starts', () => {
     expect(await readSnapshotFile(database.db, file, key)).toEqual({ refused: 'log' });
     await start();
     expect(said).toContain('knowledge: index built');
+  });
+
+  it('is not read when the log has moved on by more changes than a catch-up is worth: the start builds', async () => {
+    const key = (await start()).key!;
+    await keep(key);
+    // Changes of an article that is not there: the catch-up would only remove it.
+    const changes = (n: number) =>
+      database.db
+        .insertInto('kb_changes')
+        .values(Array.from({ length: n }, () => ({ key: 'gone.article', lang: 'en' as const, created_at: nowIso() })))
+        .execute();
+    await changes(MAX_CATCH_UP);
+    expect(await readSnapshotFile(database.db, file, key)).toHaveProperty('snapshot');
+    await changes(1);
+    expect(await readSnapshotFile(database.db, file, key)).toEqual({ refused: 'behind' });
+    await start();
+    expect(said).toContain('knowledge: the kept index is not used; building (behind)');
   });
 });

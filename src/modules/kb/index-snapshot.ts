@@ -17,7 +17,7 @@ import type { Database } from '../../db/schema.js';
 import { codeDir, projectRoot } from '../../paths.js';
 import type { KnowledgeBase } from '../assistant/knowledge.js';
 import { knowledgeBytes, knowledgeFromBytes } from '../assistant/knowledge-snapshot.js';
-import { type ChangeMark, changeMark, storeIdentity } from './snapshot-query.js';
+import { type ChangeMark, changeMark, changesSince, storeIdentity } from './snapshot-query.js';
 
 export { type ChangeMark, changeMark, storeIdentity } from './snapshot-query.js';
 
@@ -120,7 +120,13 @@ export async function writeSnapshotFile(file: string, bytes: Buffer): Promise<vo
 }
 
 /** Why a snapshot was not read: none, another key, damaged bytes, a change log it was not made from. */
-export type Refusal = 'none' | 'key' | 'damaged' | 'log';
+export type Refusal = 'none' | 'key' | 'damaged' | 'log' | 'behind';
+
+/**
+ * A kept index this many article changes behind the log or more is not read: the catch-up replaces
+ * one passage per change, and far behind, a build costs less.
+ */
+export const MAX_CATCH_UP = 1_000;
 
 /**
  * The snapshot in the file when it was made under `key` from this store's change log, or why not.
@@ -155,6 +161,8 @@ export async function readSnapshotFile(
   // or another copy of it, may number other changes alike.
   const at = await changeMark(db, header.change.seen);
   if (JSON.stringify(at) !== JSON.stringify(header.change)) return { refused: 'log' };
+  // Far behind the log, catching up passage by passage costs more than a build.
+  if ((await changesSince(db, header.change.seen, MAX_CATCH_UP + 1)) > MAX_CATCH_UP) return { refused: 'behind' };
   try {
     const held = new Map(header.held.map(([id, version]) => [Number(id), String(version)]));
     const knowledge = knowledgeFromBytes(payload);

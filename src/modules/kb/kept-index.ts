@@ -1,5 +1,5 @@
 // The assistant's index at start: read from the index kept in DATA_DIR when its key matches
-// (index-snapshot.ts), else built from the store as ever; and kept again once the server listens.
+// (index-snapshot.ts), else built from the store as ever; and kept again as the server closes.
 // A kept index is as it was when written: the plugin's catch-up before the server listens (the
 // change log after its last change, live.ts; the documents whose versions differ, added or gone,
 // document-index.ts) brings it to the store of the moment.
@@ -12,9 +12,6 @@ import { documentSources } from '../kb-files/document-index.js';
 import { changeMark, readSnapshotFile, snapshotBytes, snapshotKey, writeSnapshotFile } from './index-snapshot.js';
 import { indexInputs, knowledgeFromStore, seedWhenEmpty } from './knowledge-feed.js';
 import type { KnowledgeWatch } from './live.js';
-
-/** How long after the server listens the index is written (the write holds the event loop for a while). */
-export const KEEP_AFTER_MS = 1_000;
 
 export interface StartIndex {
   knowledge: KnowledgeBase;
@@ -75,9 +72,10 @@ const sameVersions = (a: ReadonlyMap<number, string>, b: ReadonlyMap<number, str
   a.size === b.size && [...a].every(([id, version]) => b.get(id) === version);
 
 /**
- * Writes the index to `file` KEEP_AFTER_MS after schedule() (the server listening), at a moment no
- * read of the change log is under way, unless it was read from the file and nothing changed since.
- * A failed write is a warning: the next start builds.
+ * Writes the index to `file` as the server closes (after the change log's watch has stopped, so the
+ * index and the change it holds cannot move apart), unless it was read from the file and nothing
+ * changed since. The write holds the event loop for a second or so at the benchmark's size, which a
+ * closing server can spare and a serving one cannot. A failed write is a warning: the next start builds.
  */
 export function indexKeeper(options: {
   db: Kysely<Database>;
@@ -85,42 +83,25 @@ export function indexKeeper(options: {
   start: StartIndex;
   watch: KnowledgeWatch;
   log: FastifyBaseLogger;
-}): { schedule(): void; stop(): Promise<void> } {
+}): { keep(): Promise<void> } {
   const { db, file, start, watch, log } = options;
-  let timer: NodeJS.Timeout | undefined;
-  let writing: Promise<void> | undefined;
-  let stopped = false;
-  const later = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      writing = attempt();
-    }, KEEP_AFTER_MS).unref();
-  };
-  const attempt = async (): Promise<void> => {
-    try {
-      const { key, read, knowledge, held } = start;
-      if (key === undefined || stopped) return;
-      if (read && watch.idle && watch.applied === read.seen && sameVersions(read.held, held)) return;
-      if (!watch.idle) return later();
-      const seen = watch.applied;
-      const change = await changeMark(db, seen);
-      // The index, the change and the versions of one moment: no await from here to the bytes.
-      if (stopped || !watch.idle || watch.applied !== seen) return later();
-      const began = performance.now();
-      const bytes = snapshotBytes(key, { knowledge, change, held: new Map(held) });
-      const serializeMs = Math.round(performance.now() - began);
-      await writeSnapshotFile(file, bytes);
-      log.info({ bytes: bytes.length, seen, serializeMs }, 'knowledge: index kept for the next start');
-    } catch (err) {
-      log.warn({ err }, 'knowledge: cannot keep the index for the next start');
-    }
-  };
   return {
-    schedule: later,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await writing;
+    async keep() {
+      try {
+        const { key, read, knowledge, held } = start;
+        if (key === undefined) return;
+        const seen = watch.applied;
+        if (read && read.seen === seen && sameVersions(read.held, held)) return;
+        const change = await changeMark(db, seen);
+        const began = performance.now();
+        // The index, the change and the versions of one moment: no await from here to the bytes.
+        const bytes = snapshotBytes(key, { knowledge, change, held: new Map(held) });
+        const serializeMs = Math.round(performance.now() - began);
+        await writeSnapshotFile(file, bytes);
+        log.info({ bytes: bytes.length, seen, serializeMs }, 'knowledge: index kept for the next start');
+      } catch (err) {
+        log.warn({ err }, 'knowledge: cannot keep the index for the next start');
+      }
     },
   };
 }

@@ -39,11 +39,6 @@ export class KnowledgeWatch {
     return this.seen;
   }
 
-  /** No read of the log under way: the index holds exactly the changes up to `applied`. */
-  get idle(): boolean {
-    return this.running === undefined;
-  }
-
   /** Reads the log now (once more after the current read when one is running). */
   catchUp(): Promise<void> {
     if (this.running !== undefined) {

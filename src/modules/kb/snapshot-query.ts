@@ -37,3 +37,15 @@ export async function changeMark(db: Kysely<Database>, seen: number): Promise<Ch
   const created = at instanceof Date ? at.toISOString() : String(at);
   return { seen, row: row ? { key: row.key, lang: row.lang, created_at: created } : null };
 }
+
+/** How many article changes the log holds after `seen` (counted up to `limit`, which is enough to know it is more). */
+export async function changesSince(db: Kysely<Database>, seen: number, limit: number): Promise<number> {
+  const rows = await db
+    .selectFrom('kb_changes')
+    .select('id')
+    .where('id', '>', seen)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.length;
+}
