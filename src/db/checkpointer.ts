@@ -6,7 +6,7 @@
 // every SQLITE_CHECKPOINT_MS (checkpoint-worker.ts). Should the worker fail, the connection
 // checkpoints itself again, as before; so it does after stop().
 import { Worker } from 'node:worker_threads';
-import { codeDir } from '../paths.js';
+import { workerEntry } from '../paths.js';
 
 /** SQLite's own default: a commit that grows the WAL past this many pages checkpoints. */
 export const AUTO_CHECKPOINT_PAGES = 1_000;
@@ -17,13 +17,8 @@ export const AUTO_CHECKPOINT_PAGES = 1_000;
  */
 export const RESTART_PAGES = 8_000;
 
-// Built, the worker is its own entry point of the bundle, dist/db/checkpoint-worker.js
-// (scripts/build-server.mjs); from source (tsx, the tests) the .ts file behind tsx's loader.
-const fromSource = import.meta.url.endsWith('.ts');
-const WORKER_URL = new URL(`./db/checkpoint-worker.${fromSource ? 'ts' : 'js'}`, codeDir);
-const WORKER_ENTRY = fromSource
-  ? `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`
-  : WORKER_URL;
+// The worker's entry, built or from source (paths.ts).
+const WORKER = workerEntry('db/checkpoint-worker');
 
 export interface WalCheckpointer {
   /** Checkpoints the worker has reported copying frames in. */
@@ -49,8 +44,8 @@ export interface CheckpointerOptions {
 /** Starts the worker; resolves once it has its connection open and the server's connection has stopped checkpointing. */
 export function startWalCheckpointer(options: CheckpointerOptions): Promise<WalCheckpointer> {
   const { file, pragma, intervalMs } = options;
-  const worker = new Worker(WORKER_ENTRY, {
-    eval: fromSource,
+  const worker = new Worker(WORKER.entry, {
+    eval: WORKER.eval,
     workerData: { file, intervalMs, restartPages: options.restartPages ?? RESTART_PAGES },
   });
   let checkpoints = 0;

@@ -2,7 +2,7 @@
 // (resourceLimits) and a deadline. A worker that runs out of memory, passes its deadline or dies
 // in any other way is a document that could not be read, with that reason; the server goes on.
 import { Worker } from 'node:worker_threads';
-import { codeDir } from '../../paths.js';
+import { workerEntry } from '../../paths.js';
 import type { Extracted } from './extract.js';
 import { EXTRACTION_LIMITS, type DocumentKind } from './limits.js';
 
@@ -10,14 +10,8 @@ export type ExtractionResult =
   | { ok: true; extracted: Extracted }
   | { ok: false; reason: string; params: Record<string, string | number> };
 
-// Built, the worker is its own entry point of the bundle, dist/modules/kb-files/extract-worker.js
-// (scripts/build-server.mjs). From source (tsx, the tests) it is the .ts file, which a worker can
-// only load once tsx's loader is registered in it: a two-line bootstrap.
-const fromSource = import.meta.url.endsWith('.ts');
-const WORKER_URL = new URL(`./modules/kb-files/extract-worker.${fromSource ? 'ts' : 'js'}`, codeDir);
-const WORKER_ENTRY = fromSource
-  ? `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`
-  : WORKER_URL;
+// The worker's entry, built or from source (paths.ts).
+const WORKER = workerEntry('modules/kb-files/extract-worker');
 
 export function extractInWorker(
   kind: DocumentKind,
@@ -34,8 +28,8 @@ export function extractInWorker(
       resolve(result);
     };
     const copy = new Uint8Array(bytes);
-    const worker = new Worker(WORKER_ENTRY, {
-      eval: fromSource,
+    const worker = new Worker(WORKER.entry, {
+      eval: WORKER.eval,
       workerData: { kind, bytes: copy },
       transferList: [copy.buffer],
       resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
