@@ -2,7 +2,7 @@
 // passage, the answer to a message with no words to search (page-context.ts, understanding.ts).
 import { describe, expect, it } from 'vitest';
 import { bundledKnowledgeBase, parseKnowledgeFile, type SearchMatch } from '../../src/modules/assistant/knowledge.js';
-import { borneOut } from '../../src/modules/assistant/long-messages.js';
+import { borneOut, namedByQuestions, secondPassage } from '../../src/modules/assistant/long-messages.js';
 import { onlyCourtesy } from '../../src/modules/assistant/message-parts.js';
 import { pageOwnPassage, pageSpecificity } from '../../src/modules/assistant/page-context.js';
 import { DEFAULT_THRESHOLDS } from '../../src/modules/assistant/retrieval.js';
@@ -70,6 +70,55 @@ describe('a long message weak as a whole', () => {
     expect(understand(kb, { message }).passages.map((p) => p.id)).toEqual(['investing.risks']);
     const without = { ...DEFAULT_READING, nearMiss: -1 };
     expect(understand(kb, { message }, { reading: without }).passages).toEqual([]);
+  });
+});
+
+describe('the questions of a long message that name passages of their own', () => {
+  const reading = { partConfidence: 0.45, apartConfidence: 0.65, shortWords: 6, wholeWeight: 0.2 };
+  const [elsewhere] = parseKnowledgeFile('## C\n<!-- id: u.c -->\nc.', 'u', 'en', 'u.en.md');
+  const tops = (named: SearchMatch[]) => named.map((match) => match.hits[0]!.passage.id);
+  // (0.6 + 0.2) / 1.4 ≈ 0.571: above partConfidence, below apartConfidence.
+  const fair = (best: typeof first) => found(best, 0.6);
+  const aboutA = found(first, 0.7);
+
+  it('holds a few words that leave the message’s subject to the bar of a message read apart', () => {
+    const few = (best: typeof first) => ({ text: 'why does this happen?', match: fair(best) });
+    const more = { text: 'why does the payment page keep failing on me?', match: fair(elsewhere) };
+    expect(tops(namedByQuestions([few(elsewhere)], aboutA, rule, reading))).toEqual([]);
+    expect(tops(namedByQuestions([more], aboutA, rule, reading))).toEqual(['u.c']);
+    // On the whole message's subject, a few words are a question of their own.
+    expect(tops(namedByQuestions([few(second)], aboutA, rule, reading))).toEqual(['t.b']);
+    // (0.75 + 0.2) / 1.4 ≈ 0.679: sure enough to stand alone however short.
+    const sure = { text: 'why does this happen?', match: found(elsewhere, 0.75) };
+    expect(tops(namedByQuestions([sure], aboutA, rule, reading))).toEqual(['u.c']);
+    expect(tops(namedByQuestions([few(elsewhere)], aboutA, rule, { ...reading, shortWords: 0 }))).toEqual(['u.c']);
+  });
+
+  it("takes the second passage from a question's passages ordered by the whole message as well", () => {
+    const question: SearchMatch = {
+      hits: [hit(elsewhere, 0.8), hit(second, 0.75), hit(first, 0.1)],
+      known: 1,
+      outside: 0,
+      closest: 0,
+    };
+    const whole: SearchMatch = { hits: [hit(first, 0.9), hit(second, 0.7)], known: 1, outside: 0, closest: 0 };
+    expect(secondPassage([question], first!, whole, 0.2)?.passage.id).toBe('t.b');
+    expect(secondPassage([question], first!, whole, 0)?.passage.id).toBe('u.c');
+    // A question whose best passage is the first one asks the first question again.
+    expect(secondPassage([found(first, 0.8)], first!, whole, 0.2)).toBeUndefined();
+  });
+
+  it('adds no passage for a few words that ask about the story before them', () => {
+    const kb = bundledKnowledgeBase();
+    const message =
+      'hi, i paid for a project yesterday but the bank page showed an error and my card was charged anyway. ' +
+      'why does this happen? and can i attach a screenshot of the error when i send you a ticket?';
+    expect(understand(kb, { message }).passages.map((p) => p.id)).toEqual(['tickets.attachments']);
+    const anyLength = { ...DEFAULT_READING, shortWords: 0 };
+    expect(understand(kb, { message }, { reading: anyLength }).passages.map((p) => p.id)).toEqual([
+      'tickets.attachments',
+      'notifications.email',
+    ]);
   });
 });
 

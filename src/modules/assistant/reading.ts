@@ -35,8 +35,13 @@ export interface Reading {
   followCredit: number;
   /** A message of at most this many words says too little to stand alone: it gets the page's and the conversation's weight in full. */
   shortWords: number;
-  /** A part of a long message must be this confident alone for its passage to answer a second question. */
+  /**
+   * A part of a long message must be this confident alone for its passage to answer a second
+   * question; one of at most shortWords words off the whole message's topic, apartConfidence (long-messages.ts).
+   */
   partConfidence: number;
+  /** A second question's passages are ordered by their score plus this share of their score for the whole message. */
+  wholeWeight: number;
   /** Weight of the English search of a Finglish message (its English words: refund, ticket, high) added to each passage's Persian score. */
   englishWeight: number;
   /**
@@ -76,6 +81,7 @@ export const DEFAULT_READING: Reading = {
   followCredit: 0.4,
   shortWords: 6,
   partConfidence: 0.45,
+  wholeWeight: 0.2,
   englishWeight: 0.3,
   askedWeight: 0.4,
   contextOutside: 0.25,

@@ -5,7 +5,7 @@
 import type { Locale } from '../../core/i18n.js';
 import { isFinglish } from './finglish-words.js';
 import type { Hit, KnowledgeBase, Passage, SearchMatch } from './knowledge.js';
-import { borneOut } from './long-messages.js';
+import { borneOut, namedByQuestions, secondPassage } from './long-messages.js';
 import { asksSomething, messageParts, onlyCourtesy, refersToContext, wordCount } from './message-parts.js';
 import { pageAffinities, pageOwnPassage } from './page-context.js';
 import {
@@ -117,19 +117,16 @@ export function understand(knowledge: KnowledgeBase, turn: Turn, options: Unders
     if (best) [passages, weakMatch] = [[best], false];
   }
 
-  // A second question: a part that finds a passage of its own confidently joins the answer as its
-  // second passage (two such parts answer a message that is weak as a whole).
+  // A second question: a part that names a passage of its own (long-messages.ts) joins the answer
+  // as its second passage (two such parts answer a message that is weak as a whole).
   if (asked.length >= 2) {
-    const confident = asked
-      .map(search)
-      .filter((part) => part.hits[0] && confidence(part, rule) >= reading.partConfidence)
-      .sort((a, b) => confidence(b, rule) - confidence(a, rule))
-      .map((part) => part.hits[0]!);
-    const first = passages[0] ?? confident[0]?.passage;
-    const second = confident.find((hit) => first && hit.passage.id !== first.id);
+    const questions = asked.map((text) => ({ text, match: search(text) }));
+    const named = namedByQuestions(questions, match, rule, reading);
+    const first = passages[0] ?? named[0]?.hits[0]?.passage;
+    const second = first && secondPassage(named, first, match, reading.wholeWeight);
     if (first && second) {
       passages = [first, second.passage];
-      hits = [match.hits.find((h) => h.passage.id === first.id) ?? confident[0]!, second];
+      hits = [match.hits.find((h) => h.passage.id === first.id) ?? named[0]!.hits[0]!, second];
       weakMatch = false;
       via = 'questions';
     }
