@@ -114,6 +114,21 @@ describe('the parts of a long message', () => {
     expect(asksSomething('how do i pick the county.')).toBe(true);
   });
 
+  it('reads چند in a sentence closed by a full stop as counting, and each clause of such a sentence as telling', () => {
+    expect(asksSomething('چند تا پروژه تو لیستم هست.')).toBe(false);
+    expect(asksSomething('چند روز طول میکشه؟')).toBe(true);
+    const told = 'من چند ماهه اینجا سرمایه گذاری میکنم و چند تا پروژه هم دارم.';
+    expect(messageParts(told).map((part) => [part, asksSomething(part)])).toEqual([
+      ['من چند ماهه اینجا سرمایه گذاری میکنم.', false],
+      ['چند تا پروژه هم دارم.', false],
+    ]);
+    expect(messageParts(told.slice(0, -1)).map(asksSomething)).toEqual([true, true]);
+    expect(messageParts('i have used the site for years and when i log in it is fine.').map(asksSomething)).toEqual([
+      false,
+      false,
+    ]);
+  });
+
   it('answers a story that ends in a vague question from the story', () => {
     // "what should i choose?" alone points at choosing from the lists; the story says the village is missing.
     const understood = understand(bundledKnowledgeBase(), {

@@ -31,9 +31,10 @@ const INVERTED = new Set('can could is are do does did should will would may am'
 const SUBJECTS = new Set('i you we it he she they my your our the this that there someone anyone'.split(' '));
 
 // In a sentence closed by a full stop, these tell rather than ask: the Persian words that ask only
-// by tone ("…تو لیست نیست."), and an English question word right before its subject ("when i fill
-// the address, i pick the province.").
-const TELLING = new Set('مگه یعنی اگه اگر یا نه لازمه هست نیست داره'.split(' ').map((w) => normalizeText(w)));
+// by tone ("…تو لیست نیست."), چند, which there counts rather than asks ("چند تا پروژه دارم.", a few
+// projects), and an English question word right before its subject ("when i fill the address, i
+// pick the province.").
+const TELLING = new Set('مگه یعنی اگه اگر یا نه لازمه هست نیست داره چند'.split(' ').map((w) => normalizeText(w)));
 const CLAUSE_SUBJECTS = new Set('i we you he she they it'.split(' '));
 
 /**
@@ -62,6 +63,8 @@ export function messageParts(message: string): string[] {
   const sentences = message.split(/(?<=[.!?؟;؛\n])\s*/u).filter((s) => s.trim() !== '');
   const parts: string[] = [];
   for (const sentence of sentences) {
+    // A clause cut from a sentence closed by a full stop keeps the stop: it tells as the sentence does (asksSomething).
+    const told = /[.!]\s*$/.test(sentence) ? '.' : '';
     let start = 0;
     for (const match of sentence.matchAll(CONNECTIVES)) {
       const next = sentence.slice(match.index! + match[0].length);
@@ -74,7 +77,7 @@ export function messageParts(message: string): string[] {
       const before = sentence.slice(start, match.index!);
       const twoClauses = asksByWord(before) && asksByWord(next) && tokens(next).length >= 3;
       if (!(QUESTION_WORDS.has(first) || INVERTED.has(first) || twoClauses)) continue;
-      parts.push(sentence.slice(start, match.index!));
+      parts.push(sentence.slice(start, match.index!) + told);
       start = match.index! + match[0].length;
     }
     parts.push(sentence.slice(start));
