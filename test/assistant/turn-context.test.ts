@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { bundledKnowledgeBase } from '../../src/modules/assistant/knowledge.js';
 import { refersToContext } from '../../src/modules/assistant/message-parts.js';
+import { DEFAULT_THRESHOLDS } from '../../src/modules/assistant/retrieval.js';
+import { aroundWhatItSays } from '../../src/modules/assistant/turn-context.js';
 import { DEFAULT_READING, type Turn, understand } from '../../src/modules/assistant/understanding.js';
 
 const kb = bundledKnowledgeBase();
@@ -29,6 +31,25 @@ describe('a clear question on another subject', () => {
     expect(first({ message: receipt, page }, leaning)).toBeUndefined();
     const notifications = { module: 'notifications', route: '/notifications' };
     expect(first({ message: documents, page: notifications })).toBe('projects.submit');
+  });
+
+  it('is answered by its own passage however few its words', () => {
+    const earlier = [{ message: 'how long does a refund take', sources: ['payments.refund-time'] }];
+    expect(first({ message: 'how do i close my account', earlier })).toBe('accounts.delete');
+    expect(first({ message: 'how do i close my account', earlier }, leaning)).toBe('payments.refund-time');
+    const password = [{ message: 'i forgot my password', sources: ['accounts.password'] }];
+    const methods = understand(kb, { message: 'which payment methods are accepted', earlier: password });
+    expect(methods.passages.map((p) => p.id)).toEqual(['payments.methods']);
+  });
+
+  it('keeps the context of a few words whose best passages are close', () => {
+    const read = (message: string, lang: 'en' | 'fa', sources: string[]) => {
+      const turn = { message, earlier: [{ message: 'x', sources }] };
+      return aroundWhatItSays(kb, kb.match(message, lang, 50), turn, DEFAULT_THRESHOLDS[lang], DEFAULT_READING);
+    };
+    // Confident alone, but returns, refund time and a double charge are all close: still a follow-up.
+    expect(read('پولم کی برمیگرده؟', 'fa', ['accounts.password']).earlier).toHaveLength(1);
+    expect(read('how do i close my account', 'en', ['payments.refund-time']).earlier).toBeUndefined();
   });
 
   it('still leaves a vague follow-up to the conversation', () => {

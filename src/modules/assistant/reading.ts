@@ -22,8 +22,9 @@ export interface Reading {
   /** An earlier message left unanswered counts this share of an answered one, by its best passage (turn-context.ts). */
   unansweredShare: number;
   /**
-   * A message at least this confident alone, saying enough and pointing nowhere outside itself,
-   * is read without a page or a conversation its best passages have nothing to do with (turn-context.ts).
+   * A message at least this confident alone and pointing nowhere outside itself (a short one also
+   * settled on one passage) is read without a page or a conversation its best passages have nothing
+   * to do with (turn-context.ts).
    */
   apartConfidence: number;
   /**

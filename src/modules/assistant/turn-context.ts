@@ -55,10 +55,13 @@ export function withSubjects(knowledge: KnowledgeBase, turn: Turn, reading: Read
 
 /**
  * The turn without the page, or without the conversation, when the message clearly asks about
- * something else: it is confident alone (apartConfidence), says enough (more than shortWords words)
- * and points nowhere outside itself (refersToContext), and none of its first NAMED passages is on
- * the page, or one the conversation points at (pointedAt: the topic just answered and its next
- * steps). A message that is vague, or whose own search already leans to its context, keeps it all.
+ * something else: it is confident alone (apartConfidence) and points nowhere outside itself
+ * (refersToContext), and none of its first NAMED passages is on the page, or one the conversation
+ * points at (pointedAt: the topic just answered and its next steps). A message of at most
+ * shortWords words must also have settled on one passage (no close second): then it names its own
+ * subject as a longer one does ("how do i close my account" after an answer about refunds), while
+ * "پولم کی برمیگرده؟" (when is my money back), close to several passages, still reads the
+ * conversation. A message that is vague, or whose own search already leans to its context, keeps it all.
  */
 export function aroundWhatItSays(
   knowledge: KnowledgeBase,
@@ -67,10 +70,13 @@ export function aroundWhatItSays(
   rule: Thresholds,
   reading: Reading,
 ): Turn {
+  const [best, second] = match.hits;
+  // A few words whose answer would have a close second (answerPassages) have not settled their subject.
+  const settled = !best || !second || second.score < best.score * rule.secondRatio;
   const clear =
     confidence(match, rule) >= reading.apartConfidence &&
-    wordCount(turn.message) > reading.shortWords &&
-    !refersToContext(turn.message);
+    !refersToContext(turn.message) &&
+    (wordCount(turn.message) > reading.shortWords || settled);
   if (!clear) return turn;
   const named = match.hits.slice(0, NAMED).map((hit) => hit.passage);
   const page = turn.page;
