@@ -36,6 +36,8 @@ const SUBJECTS = new Set('i you we it he she they my your our the this that ther
 // pick the province.").
 const TELLING = new Set('مگه یعنی اگه اگر یا نه لازمه هست نیست داره چند'.split(' ').map((w) => normalizeText(w)));
 const CLAUSE_SUBJECTS = new Set('i we you he she they it'.split(' '));
+/** A part or sentence closed by a full stop (or !): one that tells, where TELLING and CLAUSE_SUBJECTS apply. */
+const CLOSED_BY_STOP = /[.!]\s*$/;
 
 /**
  * True when the part asks something: a question mark, a question word, or an English verb before
@@ -44,7 +46,7 @@ const CLAUSE_SUBJECTS = new Set('i we you he she they it'.split(' '));
 export function asksSomething(part: string): boolean {
   if (/[?؟]/.test(part)) return true;
   const words = tokens(part);
-  const told = /[.!]\s*$/.test(part);
+  const told = CLOSED_BY_STOP.test(part);
   return (
     words.some(
       (t, i) => QUESTION_WORDS.has(t) && !(told && (TELLING.has(t) || CLAUSE_SUBJECTS.has(words[i + 1] ?? ''))),
@@ -64,7 +66,7 @@ export function messageParts(message: string): string[] {
   const parts: string[] = [];
   for (const sentence of sentences) {
     // A clause cut from a sentence closed by a full stop keeps the stop: it tells as the sentence does (asksSomething).
-    const told = /[.!]\s*$/.test(sentence) ? '.' : '';
+    const told = CLOSED_BY_STOP.test(sentence) ? '.' : '';
     let start = 0;
     for (const match of sentence.matchAll(CONNECTIVES)) {
       const next = sentence.slice(match.index! + match[0].length);

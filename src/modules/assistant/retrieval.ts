@@ -102,6 +102,12 @@ export function retrieve(
   return { hits: match.hits, weakMatch: isWeakMatch(match, thresholds), secondRatio: thresholds.secondRatio };
 }
 
+/** True when the second hit scores at least secondRatio of the first: the two are close, and an answer gives both. */
+export function closeSecond(hits: readonly Hit[], secondRatio: number): boolean {
+  const [best, second] = hits;
+  return best !== undefined && second !== undefined && second.score >= best.score * secondRatio;
+}
+
 /** The passages an offline answer is made of, best first: none on a weak match, else the best and a close second. */
 export function answerPassages({
   hits,
@@ -110,8 +116,7 @@ export function answerPassages({
 }: Retrieval): Passage[] {
   const [best, second] = hits;
   if (weakMatch || !best) return [];
-  const close = second !== undefined && second.score >= best.score * secondRatio;
-  return close ? [best.passage, second.passage] : [best.passage];
+  return closeSecond(hits, secondRatio) ? [best.passage, second!.passage] : [best.passage];
 }
 
 /** The chosen search's passages ordered by their score plus a share of their score in the other search. */

@@ -8,7 +8,7 @@ import type { KnowledgeBase, SearchMatch } from './knowledge.js';
 import { refersToContext, wordCount } from './message-parts.js';
 import { type PageRef, pageAffinities } from './page-context.js';
 import type { Reading } from './reading.js';
-import { confidence, type Thresholds } from './retrieval.js';
+import { closeSecond, confidence, type Thresholds } from './retrieval.js';
 import { messageLanguage } from './text.js';
 import { pointedAt } from './vague-turns.js';
 
@@ -70,9 +70,8 @@ export function aroundWhatItSays(
   rule: Thresholds,
   reading: Reading,
 ): Turn {
-  const [best, second] = match.hits;
   // A few words whose answer would have a close second (answerPassages) have not settled their subject.
-  const settled = !best || !second || second.score < best.score * rule.secondRatio;
+  const settled = !closeSecond(match.hits, rule.secondRatio);
   const clear =
     confidence(match, rule) >= reading.apartConfidence &&
     !refersToContext(turn.message) &&
