@@ -96,6 +96,51 @@ describe('word index', () => {
       }
   });
 
+  it('keeps a term’s dictionary matches between searches only while the dictionary has the same terms', () => {
+    const index = wordIndex(english);
+    const before = QUERIES.map((terms) => index.search(terms, QUERY).slots.length);
+    // New terms that the queries' terms match by prefix (refundable, longest) and by a typo (paymnts).
+    const added: Passage = { ...english[0]!, id: 'added', answer: 'Refundable paymnts take the longest.' };
+    index.add(english.length + 1, tokens(added));
+    const grown = miniSearch([...english, added]);
+    for (const terms of QUERIES) {
+      const slots = new Set(index.search(terms, QUERY).slots);
+      expect(slots.size).toBe(grown(terms).length);
+      if (terms.includes('refund') || terms.includes('paymnt')) expect(slots.has(english.length + 1)).toBe(true);
+    }
+    index.remove(english.length + 1);
+    expect(QUERIES.map((terms) => index.search(terms, QUERY).slots.length)).toEqual(before);
+    const reference = miniSearch(english);
+    for (const terms of QUERIES)
+      for (const result of reference(terms)) {
+        const slot = english.findIndex((p) => p.id === result.id) + 1;
+        expect(index.search(terms, QUERY).scores[slot]).toBeCloseTo(result.score, 9);
+      }
+  });
+
+  it('scores a passage the words did not find by its similarity alone, and adds another search’s score by id', () => {
+    // The Persian passages in the reverse order: a passage's slot differs between the languages.
+    const bundled = loadPassages();
+    const reversed = [...bundled.filter((p) => p.lang === 'en'), ...bundled.filter((p) => p.lang === 'fa').reverse()];
+    const knowledge = new KnowledgeBase([...reversed, ...generated], { en: [], fa: [] }, DEFAULT_RANKING);
+    const { wordWeight, coverageWeight } = DEFAULT_RANKING.fa;
+    const persian = 'پولم کی برمیگرده';
+    const alone = knowledge.match(persian, 'fa', knowledge.count('fa')).hits;
+    const byWords = alone.filter((h) => h.coverage === 0 && h.similarity > 0);
+    expect(byWords.length).toBeGreaterThan(0);
+    for (const hit of byWords) expect(hit.score).toBe((1 - wordWeight - coverageWeight) * hit.similarity);
+    // The English reading's score of each passage joins its Persian one, by the passage's id.
+    const english = new Map(
+      knowledge.match('when is my money back', 'en', knowledge.count('en')).hits.map((h) => [h.passage.id, h.score]),
+    );
+    const own = new Map(alone.map((h) => [h.passage.id, h.score]));
+    const bonus = { scores: knowledge.scorer('when is my money back', 'en', 'fa'), weight: 0.5 };
+    const mixed = knowledge.match(persian, 'fa', 5, { bonus }).hits;
+    expect(mixed.some((h) => (english.get(h.passage.id) ?? 0) > 0)).toBe(true);
+    for (const hit of mixed)
+      expect(hit.score).toBe(own.get(hit.passage.id)! + 0.5 * (english.get(hit.passage.id) ?? 0));
+  });
+
   it('ranks the best few as a ranking of every passage would, page and conversation candidates included', () => {
     const knowledge = new KnowledgeBase([...loadPassages(), ...generated], { en: [], fa: [] }, DEFAULT_RANKING);
     for (const message of ['how long does a refund take', 'my paymnt failed', 'change my email address']) {

@@ -238,7 +238,7 @@ export class KnowledgeBase implements PassageSource {
     // Every passage is scored in one pass over numbers; only the best `limit` (and those asked for
     // in `also`) become hits. Ties keep the slot order (the order passages were first indexed).
     const { bySlot, slots } = ranked.index;
-    const best = topSlots(bySlot, ranked.scoreOf, limit);
+    const best = topSlots(bySlot, ranked.scores, limit);
     for (const id of options.also ?? []) {
       const slot = slots.get(id);
       if (slot !== undefined && !best.some((b) => b.slot === slot)) best.push({ slot, score: ranked.scoreOf(slot) });
@@ -249,17 +249,14 @@ export class KnowledgeBase implements PassageSource {
 
   /**
    * Every passage's score for the query searched in `from` (match's score), read by the slot of the
-   * passage with the same id in `to`'s index (0 where `from` holds no such passage): a bonus for a
-   * search in `to`.
+   * passage with the same id in `to`'s index (0 where `from` holds no such passage), by slot of
+   * `to`'s index: a bonus for a search in `to`.
    */
-  scorer(query: string, from: Locale, to: Locale): (slot: number) => number {
+  scorer(query: string, from: Locale, to: Locale): Float64Array {
     const ranked = this.rank(query, from);
-    if (!ranked) return () => 0;
+    if (!ranked) return new Float64Array(0);
     const twins = twinSlots(this.twins, `${from}>${to}`, this.languages.get(from)!, this.languages.get(to)!);
-    return (slot) => {
-      const twin = twins[slot] ?? -1;
-      return twin < 0 ? 0 : ranked.scoreOf(twin);
-    };
+    return Float64Array.from(twins, (twin) => (twin < 0 ? 0 : ranked.scoreOf(twin)));
   }
 
   /** One search's numbers: every slot's score and what the hits are described with (ranking.ts). */

@@ -50,8 +50,8 @@ export const DEFAULT_RANKING: Record<Locale, Ranking> = {
 export interface MatchOptions {
   /** Passages ranked whatever their score (they join the best `limit`). */
   also?: ReadonlySet<string>;
-  /** Added to each passage's score: weight × score(its slot in the index searched). */
-  bonus?: { score: (slot: number) => number; weight: number };
+  /** Added to each passage's score: weight × scores[its slot in the index searched] (0 past its end). */
+  bonus?: { scores: Float64Array; weight: number };
 }
 
 /** A query as the knowledge base reads it (KnowledgeBase.expand). */
@@ -72,6 +72,8 @@ export interface Ranked {
   /** Per word of the query: its rarity among the passages. */
   weights: number[];
   totalWeight: number;
+  /** By slot of the index: the slot's score (scoreOf's number, computed for every slot at once). */
+  scores: Float64Array;
   scoreOf: (slot: number) => number;
 }
 
@@ -98,16 +100,34 @@ export function rankPassages(
   const passages = index.passages.size;
   const weights = words.map((word) => Math.log(1 + passages / (index.frequency.get(word) ?? 1)));
   const totalWeight = weights.reduce((a, b) => a + b, 0) || 1;
-  const scoreOf = (slot: number): number => {
-    const bm25 = found.scores[slot] ?? 0;
-    const coverage = Math.min(1, (found.counts[slot] ?? 0) / Math.max(1, words.length));
-    const score =
-      wordWeight * (bm25 / (bm25 + halfScore)) +
-      coverageWeight * coverage +
-      (1 - wordWeight - coverageWeight) * (similarity[slot] ?? 0);
-    return bonus ? score + bonus.weight * bonus.score(slot) : score;
-  };
-  return { index, expanded, searched, found, similarity, weights, totalWeight, scoreOf };
+  const simWeight = 1 - wordWeight - coverageWeight;
+  // Every slot's score at once, in typed loops: word part (BM25 saturated, coverage), then the
+  // similarity's, then the bonus, the same operations for every slot. A slot no term matched has the
+  // same word part (0 for a BM25 of 0); only the slots the word search found (found.slots) have one
+  // of their own. The scores stay when the word index's arrays are reused by its next search.
+  const size = index.bySlot.length;
+  const scores = new Float64Array(size);
+  const none = wordWeight * (0 / (0 + halfScore)) + coverageWeight * Math.min(1, 0 / Math.max(1, words.length));
+  // Bounds hoisted out of the loops: a typed array read past its end slows the whole loop.
+  const shared = Math.min(size, similarity.length);
+  for (let slot = 0; slot < shared; slot += 1) scores[slot] = none + simWeight * similarity[slot]!;
+  for (let slot = shared; slot < size; slot += 1) scores[slot] = none + simWeight * 0;
+  for (const slot of found.slots) {
+    if (slot >= size) continue;
+    const bm25 = found.scores[slot]!;
+    const coverage = Math.min(1, found.counts[slot]! / Math.max(1, words.length));
+    const word = wordWeight * (bm25 / (bm25 + halfScore)) + coverageWeight * coverage;
+    scores[slot] = word + simWeight * (similarity[slot] ?? 0);
+  }
+  if (bonus) {
+    const { scores: extra, weight } = bonus;
+    const reach = Math.min(size, extra.length);
+    for (let slot = 0; slot < reach; slot += 1) scores[slot] = scores[slot]! + weight * extra[slot]!;
+    for (let slot = reach; slot < size; slot += 1) scores[slot] = scores[slot]! + weight * 0;
+  }
+  // Every slot a passage can hold is below bySlot's length.
+  const scoreOf = (slot: number): number => scores[slot] ?? 0;
+  return { index, expanded, searched, found, similarity, weights, totalWeight, scores, scoreOf };
 }
 
 /** The hits of the chosen slots, and how the query relates to the knowledge base as a whole. */
@@ -153,22 +173,30 @@ export function describe(ranked: Ranked, best: Array<{ slot: number; score: numb
 /** Up to this many, the best slots are kept in a short sorted list as the scores come. */
 const SMALL_LIMIT = 64;
 
-/** The `limit` live slots of the highest score, best first (ties: the lower slot first). */
+/** The `limit` live slots of the highest score (`scores` by slot), best first (ties: the lower slot first). */
 export function topSlots(
   bySlot: ReadonlyArray<Passage | undefined>,
-  scoreOf: (slot: number) => number,
+  scores: Float64Array,
   limit: number,
 ): Array<{ slot: number; score: number }> {
   const best: Array<{ slot: number; score: number }> = [];
   if (limit <= 0) return best;
+  const end = Math.min(bySlot.length, scores.length);
   if (limit > SMALL_LIMIT) {
     // A long list (the help centre ranks every passage): score all, one sort.
-    for (let slot = OUTSIDE_OWNER + 1; slot < bySlot.length; slot += 1)
-      if (bySlot[slot]) best.push({ slot, score: scoreOf(slot) });
+    for (let slot = OUTSIDE_OWNER + 1; slot < end; slot += 1)
+      if (bySlot[slot]) best.push({ slot, score: scores[slot]! });
     return best.sort((a, b) => b.score - a.score || a.slot - b.slot).slice(0, limit);
   }
   const kept = emptyBest(limit);
-  for (let slot = OUTSIDE_OWNER + 1; slot < bySlot.length; slot += 1)
-    if (bySlot[slot]) keepBest(kept, slot, scoreOf(slot));
+  // keepBest's own test, made before the call: once the list is full, a slot scoring no more than
+  // the last one kept (`floor`) stops here.
+  let floor = Number.NEGATIVE_INFINITY;
+  for (let slot = OUTSIDE_OWNER + 1; slot < end; slot += 1) {
+    const score = scores[slot]!;
+    if (score <= floor || !bySlot[slot]) continue;
+    keepBest(kept, slot, score);
+    if (kept.items.length === limit) floor = kept.scores[limit - 1]!;
+  }
   return kept.items.map((slot, i) => ({ slot, score: kept.scores[i]! }));
 }

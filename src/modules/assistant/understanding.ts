@@ -236,6 +236,6 @@ function searchFinglish(
   const english = knowledge.scorer(message, 'en', 'fa');
   return knowledge.match(persian, 'fa', CANDIDATES, {
     also: around,
-    bonus: { score: english, weight: englishWeight },
+    bonus: { scores: english, weight: englishWeight },
   });
 }

@@ -15,6 +15,8 @@ const D = 0.5;
 const PREFIX_WEIGHT = 0.375;
 const FUZZY_WEIGHT = 0.45;
 const MAX_FUZZY = 6;
+/** How many terms' dictionary matches a word index keeps (WordIndex.derivedOf). */
+const DERIVED_KEPT = 4096;
 
 /** The two fields of a passage, and how much a match in each counts. */
 const FIELDS = ['question', 'answer'] as const;
@@ -75,6 +77,10 @@ export class WordIndex {
   private tally = new Int32Array(1024);
   private lastSlots: number[] = [];
   private documents = 0;
+  // A term's matches in the dictionary (derived()), by query settings and term: members use the same
+  // words again and again, and the fuzzy walk is much of a search. Emptied whenever the dictionary
+  // gains or loses a term; at most DERIVED_KEPT terms, the oldest dropped first.
+  private readonly derivedOf = new Map<string, ReadonlyArray<readonly [number, number]>>();
 
   constructor(private readonly processTerm: (token: string) => string | null) {}
 
@@ -144,6 +150,7 @@ export class WordIndex {
     this.termIds.set(term, id);
     this.termNames[id] = term;
     this.dictionary.set(term, id);
+    this.derivedOf.clear();
     return id;
   }
 
@@ -152,6 +159,7 @@ export class WordIndex {
     this.dictionary.delete(term);
     this.termIds.delete(term);
     this.freeTerms.push(id);
+    this.derivedOf.clear();
   }
 
   /**
@@ -173,7 +181,7 @@ export class WordIndex {
     const touched: number[] = [];
     for (const [t, term] of terms.entries()) {
       touched.length = 0;
-      for (const [id, weight] of this.derived(term, query)) {
+      for (const [id, weight] of this.derivedKept(term, query)) {
         for (let field = 0; field < FIELDS.length; field += 1) {
           const run = id * 2 + field;
           const holding = this.postings.length[run]!;
@@ -253,6 +261,17 @@ export class WordIndex {
     const base = this.mark;
     this.mark += count + 1;
     return base;
+  }
+
+  /** derived(), kept for the term until the dictionary changes (see derivedOf). */
+  private derivedKept(term: string, query: WordQuery): ReadonlyArray<readonly [number, number]> {
+    const key = `${query.prefixFrom},${query.fuzzyFrom},${term}`;
+    const kept = this.derivedOf.get(key);
+    if (kept) return kept;
+    const found = this.derived(term, query);
+    if (this.derivedOf.size >= DERIVED_KEPT) this.derivedOf.delete(this.derivedOf.keys().next().value!);
+    this.derivedOf.set(key, found);
+    return found;
   }
 
   /** A term's matches in the dictionary with their weights: exact, then prefix, then fuzzy (MiniSearch's order). */
