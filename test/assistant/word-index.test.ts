@@ -61,6 +61,16 @@ const QUERIES = [
   ['pizza'],
 ];
 
+/** Every passage MiniSearch finds over `passages` scores the same in the index, at its slot in `english`. */
+function scoresAsReference(index: WordIndex, passages: Passage[]) {
+  const reference = miniSearch(passages);
+  for (const terms of QUERIES)
+    for (const result of reference(terms)) {
+      const slot = english.findIndex((p) => p.id === result.id) + 1;
+      expect(index.search(terms, QUERY).scores[slot]).toBeCloseTo(result.score, 9);
+    }
+}
+
 describe('word index', () => {
   it('scores every passage as MiniSearch does, with the same matched terms', () => {
     const reference = miniSearch(english);
@@ -88,12 +98,7 @@ describe('word index', () => {
     const remaining = english
       .map((p, i) => (i === 6 ? { ...p, answer: 'An edited answer about refunds and payments.' } : p))
       .filter((_, i) => !removed.has(i + 1));
-    const reference = miniSearch(remaining);
-    for (const terms of QUERIES)
-      for (const result of reference(terms)) {
-        const slot = english.findIndex((p) => p.id === result.id) + 1;
-        expect(index.search(terms, QUERY).scores[slot]).toBeCloseTo(result.score, 9);
-      }
+    scoresAsReference(index, remaining);
   });
 
   it('keeps a term’s dictionary matches between searches only while the dictionary has the same terms', () => {
@@ -110,12 +115,7 @@ describe('word index', () => {
     }
     index.remove(english.length + 1);
     expect(QUERIES.map((terms) => index.search(terms, QUERY).slots.length)).toEqual(before);
-    const reference = miniSearch(english);
-    for (const terms of QUERIES)
-      for (const result of reference(terms)) {
-        const slot = english.findIndex((p) => p.id === result.id) + 1;
-        expect(index.search(terms, QUERY).scores[slot]).toBeCloseTo(result.score, 9);
-      }
+    scoresAsReference(index, english);
   });
 
   it('scores a passage the words did not find by its similarity alone, and adds another search’s score by id', () => {
