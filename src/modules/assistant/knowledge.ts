@@ -256,7 +256,10 @@ export class KnowledgeBase implements PassageSource {
     const ranked = this.rank(query, from);
     if (!ranked) return new Float64Array(0);
     const twins = twinSlots(this.twins, `${from}>${to}`, this.languages.get(from)!, this.languages.get(to)!);
-    return Float64Array.from(twins, (twin) => (twin < 0 ? 0 : ranked.scoreOf(twin)));
+    const { scores } = ranked;
+    const out = new Float64Array(twins.length);
+    for (let slot = 0; slot < twins.length; slot += 1) if (twins[slot]! >= 0) out[slot] = scores[twins[slot]!] ?? 0;
+    return out;
   }
 
   /** One search's numbers: every slot's score and what the hits are described with (ranking.ts). */

@@ -161,7 +161,7 @@ export function describe(ranked: Ranked, best: Array<{ slot: number; score: numb
   );
   let closest = 0;
   for (let slot = OUTSIDE_OWNER + 1; slot < similarity.length; slot += 1)
-    if (index.bySlot[slot] && similarity[slot]! > closest) closest = similarity[slot]!;
+    if (similarity[slot]! > closest && index.bySlot[slot]) closest = similarity[slot]!;
   return {
     hits,
     known: words.length === 0 ? 0 : knownWeight / totalWeight,
