@@ -112,6 +112,13 @@ export class LanguageIndex {
     this.phrasings = new PhrasingIndex(phrasings);
   }
 
+  private scoresRoom = new Float64Array(0);
+  /** Room for a search's score of each of `size` slots (rankPassages): the index's own, reused by its next search. */
+  scoresScratch(size: number): Float64Array {
+    if (this.scoresRoom.length < size) this.scoresRoom = new Float64Array(size * 2);
+    return this.scoresRoom.subarray(0, size);
+  }
+
   /** The number of phrasing owners (the size of a similarity array). */
   get owners(): number {
     return this.nextSlot;

@@ -26,7 +26,7 @@ import {
   topSlots,
 } from './ranking.js';
 import { gluedTerms, indexedStem, SUFFIXES, tokenize } from './terms.js';
-import { type TwinTables, twinSlots } from './twin-slots.js';
+import { type TwinTables, twinScores, twinSlots } from './twin-slots.js';
 
 export { DEFAULT_RANKING, type Hit, type MatchOptions, type Ranking, type SearchMatch } from './ranking.js';
 export type { PassageSource } from './knowledge-index.js';
@@ -250,16 +250,13 @@ export class KnowledgeBase implements PassageSource {
   /**
    * Every passage's score for the query searched in `from` (match's score), read by the slot of the
    * passage with the same id in `to`'s index (0 where `from` holds no such passage), by slot of
-   * `to`'s index: a bonus for a search in `to`.
+   * `to`'s index: a bonus for a search in `to` (an array kept for the pair, valid until its next call).
    */
   scorer(query: string, from: Locale, to: Locale): Float64Array {
     const ranked = this.rank(query, from);
     if (!ranked) return new Float64Array(0);
     const twins = twinSlots(this.twins, `${from}>${to}`, this.languages.get(from)!, this.languages.get(to)!);
-    const { scores } = ranked;
-    const out = new Float64Array(twins.length);
-    for (let slot = 0; slot < twins.length; slot += 1) if (twins[slot]! >= 0) out[slot] = scores[twins[slot]!] ?? 0;
-    return out;
+    return twinScores(twins, ranked.scores);
   }
 
   /** One search's numbers: every slot's score and what the hits are described with (ranking.ts). */

@@ -64,8 +64,9 @@ export class PhrasingIndex {
   private idf = new Float64Array(1024);
   private idfState = new Int32Array(1024);
   state = 1;
-  /** Scratch space by entry for similarities(): every value is 0 between calls. */
+  /** Scratch space by entry for similarities(): every value is 0 between calls; and its result's room. */
   private dots = new Float64Array(1024);
+  private best = new Float64Array(1024);
 
   constructor(phrasings: Phrasing[]) {
     this.add(phrasings);
@@ -258,7 +259,10 @@ export class PhrasingIndex {
     return vector;
   }
 
-  /** Per owner, the best (weighted) cosine similarity of a query (its vector()) to one of its phrasings (0 to 1). */
+  /**
+   * Per owner, the best (weighted) cosine similarity of a query (its vector()) to one of its phrasings
+   * (0 to 1): the index's own array, valid until its next call (not a new one per call: less garbage).
+   */
   similarities(query: Vector, owners: number): Float64Array {
     if (this.changed > this.documents * DRIFT) this.reweigh();
     const count = this.owners.length;
@@ -279,7 +283,8 @@ export class PhrasingIndex {
       }
     }
     // One pass over every entry (common trigrams reach most of them), then the scratch back to 0.
-    const best = new Float64Array(owners);
+    if (this.best.length < owners) this.best = new Float64Array(owners * 2);
+    const best = this.best.fill(0, 0, owners).subarray(0, owners);
     const { weights } = this;
     const entryOwners = this.owners;
     for (let entry = 0; entry < count; entry += 1) {

@@ -72,7 +72,7 @@ export interface Ranked {
   /** Per word of the query: its rarity among the passages. */
   weights: number[];
   totalWeight: number;
-  /** By slot of the index: the slot's score (scoreOf's number, computed for every slot at once). */
+  /** By slot of the index: the slot's score (scoreOf's number, computed for every slot at once); the index's own array, until its next search. */
   scores: Float64Array;
   scoreOf: (slot: number) => number;
 }
@@ -106,7 +106,8 @@ export function rankPassages(
   // same word part (0 for a BM25 of 0); only the slots the word search found (found.slots) have one
   // of their own. The scores stay when the word index's arrays are reused by its next search.
   const size = index.bySlot.length;
-  const scores = new Float64Array(size);
+  // Every slot is written below: the index's room needs no clearing.
+  const scores = index.scoresScratch(size);
   const none = wordWeight * (0 / (0 + halfScore)) + coverageWeight * Math.min(1, 0 / Math.max(1, words.length));
   // Bounds hoisted out of the loops: a typed array read past its end slows the whole loop.
   const shared = Math.min(size, similarity.length);

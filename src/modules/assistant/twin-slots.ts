@@ -23,3 +23,20 @@ export function twinSlots(tables: TwinTables, key: string, source: LanguageIndex
   tables.set(key, { source, target, from: source.slotsVersion, to: target.slotsVersion, slots });
   return slots;
 }
+
+/** By table (its slots array, made anew when the table is): the array twinScores fills. */
+const twinRoom = new WeakMap<Int32Array, Float64Array>();
+
+/**
+ * Per slot of a table's target index: the score `scores` (by slot of its source) gives the passage's
+ * twin, 0 where it has none. The table's own array, valid until its next call.
+ */
+export function twinScores(slots: Int32Array, scores: Float64Array): Float64Array {
+  const out = twinRoom.get(slots) ?? new Float64Array(slots.length);
+  twinRoom.set(slots, out);
+  for (let slot = 0; slot < slots.length; slot += 1) {
+    const twin = slots[slot]!;
+    out[slot] = twin < 0 ? 0 : (scores[twin] ?? 0);
+  }
+  return out;
+}
