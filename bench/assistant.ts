@@ -4,7 +4,15 @@
 // wrk is the client (the chat's question rotates per request in Lua), beside its ceiling.
 import { parseArgs } from 'node:util';
 import { userWithToken } from '../harness/users.js';
-import { CASE_ARGS, caseOptions, ensureWrk, measureCase, printSummary, startCeiling } from './lib/wrk.js';
+import {
+  CASE_ARGS,
+  caseOptions,
+  ensureWrk,
+  measureCase,
+  printSummary,
+  rotatingBodies,
+  startCeiling,
+} from './lib/wrk.js';
 import { startServerProcess } from './lib/server.js';
 
 const QUESTIONS = [
@@ -50,10 +58,7 @@ export default async function run(args: string[]): Promise<void> {
     }
 
     const chatHeaders = { ...chatter.auth, 'content-type': 'application/json' };
-    const bodies = QUESTIONS.map((q) => JSON.stringify({ message: q }).replace(/[\\"]/g, (c) => `\\${c}`));
-    const lua =
-      `local bodies = {${bodies.map((b) => `"${b}"`).join(', ')}}\nlocal i = 0\nrequest = ` +
-      `function()\n  i = i % #bodies + 1\n  return wrk.format(nil, nil, nil, bodies[i])\nend`;
+    const lua = rotatingBodies(QUESTIONS.map((q) => JSON.stringify({ message: q })));
     const chatRequest = {
       method: 'POST',
       path: '/api/assistant/chat',

@@ -1,4 +1,4 @@
-// npm run bench -- knowledge [--articles N] [--documents D] [--pages P] [--no-servers]
+// npm run bench -- knowledge [--articles N] [--documents D] [--pages P] [--no-servers] [--rotate]
 //                            [--duration S] [--rounds R] [--warmup S]
 // The knowledge base at size: N generated articles per language (default 2,000) besides the
 // bundled ones, and D uploaded documents (default 50) of P pages (default 100), PDFs written by
@@ -14,6 +14,8 @@
 // - an edit on the first instance answered by the second's search (target < 2 s);
 // - the chat on the second at 16 connections beside the client's ceiling (target p99 < 30 ms).
 // --no-servers keeps to the in-process figures on the articles alone (no server reads documents).
+// The chat asks QUESTIONS[0] every time; --rotate asks the four QUESTIONS in turn (English, Persian,
+// a typo, Finglish, which searches both languages), as members' messages vary.
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
@@ -29,6 +31,7 @@ import { uploadDocuments, writeGeneratedArticles } from './knowledge/store.js';
 import { fullCollection, processCpuMicros, rssMiB } from './lib/proc.js';
 import { startServerProcess } from './lib/server.js';
 import { CASE_ARGS, caseOptions, ensureWrk, measureCase, printSummary, startCeiling } from './lib/wrk.js';
+import { rotatingBodies } from './lib/wrk.js';
 
 const QUESTIONS = [
   'How long does a refund take?',
@@ -124,6 +127,7 @@ export default async function run(args: string[]): Promise<void> {
       documents: { type: 'string' },
       pages: { type: 'string' },
       'no-servers': { type: 'boolean' },
+      rotate: { type: 'boolean' },
     },
   });
   const perLanguage = Number(values.articles ?? 2000);
@@ -194,7 +198,7 @@ export default async function run(args: string[]): Promise<void> {
         `edit on one instance seen by the other: max ${ms(Math.max(...delays))} over ${delays.length} (target < 2 s)`,
       );
       const result = await measureCase(
-        `POST /api/assistant/chat (${perLanguage} articles per language, ${documentCount} × ${pages}-page documents, 16 connections)`,
+        `POST /api/assistant/chat (${perLanguage} articles per language, ${documentCount} × ${pages}-page documents, 16 connections${values.rotate ? ', four questions in turn' : ''})`,
         second,
         ceiling,
         {
@@ -202,6 +206,7 @@ export default async function run(args: string[]): Promise<void> {
           path: '/api/assistant/chat',
           headers: { ...chatter.auth, 'content-type': 'application/json' },
           body: JSON.stringify({ message: QUESTIONS[0] }),
+          lua: values.rotate ? rotatingBodies(QUESTIONS.map((q) => JSON.stringify({ message: q }))) : undefined,
         },
         { ...options, connections: 16 },
       );

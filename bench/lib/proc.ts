@@ -9,6 +9,12 @@ export function processCpuMicros(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000; // utime + stime in clock ticks of 10 ms
 }
 
+/** CPU time of one thread of a process (its JavaScript thread has the process's id), µs; Linux only. */
+export function threadCpuMicros(pid: number, tid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
 /** The process's resident memory (VmRSS), MiB with one decimal. */
 export function rssMiB(pid: number): number {
   const kB = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1];

@@ -45,6 +45,23 @@ function placeOnCores(): { server: string[]; placement: string } {
   };
 }
 
+/**
+ * BENCH_THREADS_APART=1: every thread of the server but its JavaScript thread (V8's compiler and
+ * collector threads, the worker threads started with it) moved to the other cores, as on a machine
+ * that gives the service more than one core; threads started later stay on core 0. Linux only.
+ */
+function threadsApart(pid: number): string {
+  const { server } = pinCores();
+  const tasks = `/proc/${pid}/task`;
+  if (server.length === 0 || !fs.existsSync(tasks)) return '; BENCH_THREADS_APART ignored (not pinned, or no /proc)';
+  // Every core of the machine, not this process's (pinCores moved it off core 0).
+  const cores = os.cpus().length;
+  const rest = cores === 2 ? '1' : `1-${cores - 1}`;
+  const others = fs.readdirSync(tasks).filter((tid) => Number(tid) !== pid);
+  for (const tid of others) execFileSync('taskset', ['-p', '-c', rest, tid], { stdio: 'ignore' });
+  return `; the server's ${others.length} other threads (BENCH_THREADS_APART) on core ${rest}`;
+}
+
 export interface ServerProcess {
   /** The service's own database handle, for filling the database and making tokens. */
   database: DatabaseHandle;
@@ -119,12 +136,13 @@ export async function startServerProcess(
   const pool = pgUrl
     ? `; PostgreSQL (not pinned: it shares the cores with everything else), pool ${process.env.DATABASE_POOL_SIZE ?? 10}`
     : '';
+  const apart = process.env.BENCH_THREADS_APART === '1' ? threadsApart(server.pid) : '';
   return {
     database: scratch.handle,
     dataDir: scratch.dataDir,
     url: server.url,
     pid: server.pid,
-    placement: placement + pool,
+    placement: placement + pool + apart,
     readyMs: server.readyMs,
     scratch,
     close: () => close(server),

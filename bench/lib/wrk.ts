@@ -11,7 +11,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { median as medianOrNull } from '../../src/core/percentile.js';
-import { processCpuMicros } from './proc.js';
+import { processCpuMicros, threadCpuMicros } from './proc.js';
 import { serverCores } from './server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -41,6 +41,15 @@ export interface Request {
   body?: string;
   /** Lua defining `request = function() ... end` (and `init`), for URLs or bodies that change per request. */
   lua?: string;
+}
+
+/** Lua that sends the JSON bodies in turn, one per request (Request.lua). */
+export function rotatingBodies(bodies: string[]): string {
+  const quoted = bodies.map((b) => `"${b.replace(/[\\"]/g, (c) => `\\${c}`)}"`);
+  return (
+    `local bodies = {${quoted.join(', ')}}\nlocal i = 0\nrequest = ` +
+    `function()\n  i = i % #bodies + 1\n  return wrk.format(nil, nil, nil, bodies[i])\nend`
+  );
 }
 
 export interface WrkResult {
@@ -229,17 +238,23 @@ export async function measureCase(
     await wrk(ceiling.url, request, options.connections, options.warmup);
   }
   const result: CaseResult = { name, rounds: [], ceiling: [] };
+  // The share of the service's CPU its JavaScript thread took in the round; the rest is V8's
+  // compiler and collector threads, worker threads and libuv's pool.
+  let mainShare = 1;
   for (let round = 0; round < options.rounds; round += 1) {
     const serviceFirst = round % 2 === 0;
     for (const side of serviceFirst ? ['service', 'ceiling'] : ['ceiling', 'service']) {
       const [url, pid] = side === 'service' ? [service.url, service.pid] : [ceiling.url, ceiling.pid];
       const before = processCpuMicros(pid);
+      const mainBefore = threadCpuMicros(pid, pid);
       const run = await wrk(url, request, options.connections, options.duration);
-      run.serverCpuMicros = (processCpuMicros(pid) - before) / (run.requestsPerSecond * options.duration);
+      const used = processCpuMicros(pid) - before;
+      run.serverCpuMicros = used / (run.requestsPerSecond * options.duration);
+      if (side === 'service') mainShare = used > 0 ? (threadCpuMicros(pid, pid) - mainBefore) / used : 1;
       (side === 'service' ? result.rounds : result.ceiling).push(run);
     }
     process.stderr.write(
-      `  ${name} round ${round + 1}: service ${result.rounds.at(-1)!.requestsPerSecond} req/s, ceiling ${result.ceiling.at(-1)!.requestsPerSecond} req/s\n`,
+      `  ${name} round ${round + 1}: service ${result.rounds.at(-1)!.requestsPerSecond} req/s (its JavaScript thread ${(mainShare * 100).toFixed(0)} % of its CPU), ceiling ${result.ceiling.at(-1)!.requestsPerSecond} req/s\n`,
     );
   }
   return result;
