@@ -3,17 +3,17 @@ import fs from 'node:fs';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
-/** User + system CPU time of a process, µs. */
-export function processCpuMicros(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+/** User + system CPU time in a /proc stat file (a process's or a thread's), µs. */
+function statCpuMicros(file: string): number {
+  const fields = fs.readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000; // utime + stime in clock ticks of 10 ms
 }
 
+/** User + system CPU time of a process, µs. */
+export const processCpuMicros = (pid: number): number => statCpuMicros(`/proc/${pid}/stat`);
+
 /** CPU time of one thread of a process (its JavaScript thread has the process's id), µs; Linux only. */
-export function threadCpuMicros(pid: number, tid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
+export const threadCpuMicros = (pid: number, tid: number): number => statCpuMicros(`/proc/${pid}/task/${tid}/stat`);
 
 /** The process's resident memory (VmRSS), MiB with one decimal. */
 export function rssMiB(pid: number): number {

@@ -130,15 +130,15 @@ describe('word index', () => {
     expect(byWords.length).toBeGreaterThan(0);
     for (const hit of byWords) expect(hit.score).toBe((1 - wordWeight - coverageWeight) * hit.similarity);
     // The English reading's score of each passage joins its Persian one, by the passage's id.
-    const english = new Map(
+    const englishScores = new Map(
       knowledge.match('when is my money back', 'en', knowledge.count('en')).hits.map((h) => [h.passage.id, h.score]),
     );
     const own = new Map(alone.map((h) => [h.passage.id, h.score]));
     const bonus = { scores: knowledge.scorer('when is my money back', 'en', 'fa'), weight: 0.5 };
     const mixed = knowledge.match(persian, 'fa', 5, { bonus }).hits;
-    expect(mixed.some((h) => (english.get(h.passage.id) ?? 0) > 0)).toBe(true);
+    expect(mixed.some((h) => (englishScores.get(h.passage.id) ?? 0) > 0)).toBe(true);
     for (const hit of mixed)
-      expect(hit.score).toBe(own.get(hit.passage.id)! + 0.5 * (english.get(hit.passage.id) ?? 0));
+      expect(hit.score).toBe(own.get(hit.passage.id)! + 0.5 * (englishScores.get(hit.passage.id) ?? 0));
   });
 
   it('ranks the best few as a ranking of every passage would, page and conversation candidates included', () => {
